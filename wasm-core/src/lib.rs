@@ -1,0 +1,8 @@
+//! orbitcp core: a deterministic discrete-event simulator of transport protocols over satellite
+//! networks. No I/O, no clocks, no OS randomness: time and the seed are inputs, so native and wasm
+//! builds give bit-identical results.
+
+#![deny(unsafe_code)]
+
+pub mod sim;
+pub mod tcp;

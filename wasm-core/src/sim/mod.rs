@@ -1,0 +1,9 @@
+//! The discrete-event machinery: simulated time, the event queue, and seeded random streams.
+
+pub mod queue;
+pub mod rng;
+pub mod time;
+
+pub use queue::{EventId, EventQueue};
+pub use rng::{Rng, Stream};
+pub use time::{SimDuration, SimTime};

@@ -1,0 +1,347 @@
+//! Congestion control: one trait, one file per algorithm, one enum that dispatches.
+//!
+//! The interface is the Linux `tcp_congestion_ops` one (protocols.md §1.2): the stack owns the
+//! [`Window`] (cwnd, ssthresh and the fractional counter `cwnd_cnt`, in packets) and calls the
+//! module's hooks at the same points the kernel does. Modules are kernel-faithful by default,
+//! including integer arithmetic where it visibly changes behaviour.
+//!
+//! When the stack calls what:
+//! - `init` once, after the initial window is set (Hybla overrides it).
+//! - `pkts_acked` on every ACK that acknowledges (cumulatively or by SACK) new packets, before
+//!   `cong_avoid`, with the RTT sample if there is a valid one (Karn).
+//! - `cong_avoid` on ACKs of new data in the Open, Disorder and Loss states (not in Recovery).
+//! - `ssthresh` on entering Recovery and on the first RTO of a loss episode.
+//! - `set_state` before every change of [`CaState`].
+//! - `cwnd_event` for `CompleteCwr` (leaving Recovery) and `Loss` (an RTO).
+//! - `in_ack_event` on every incoming ACK (Westwood+ measures bandwidth here).
+//! - `undo_cwnd` is never called by the current stack (no DSACK/F-RTO undo); it is kept so that
+//!   modules carry the kernel's undo rule.
+
+use crate::sim::{SimDuration, SimTime};
+use serde::{Deserialize, Serialize};
+
+pub mod bic;
+pub mod cubic;
+pub mod highspeed;
+pub mod htcp;
+pub mod hybla;
+pub mod reno;
+pub mod scalable;
+pub mod vegas;
+pub mod veno;
+pub mod westwood;
+
+#[cfg(test)]
+pub mod testing;
+
+/// The window the stack owns and the modules adjust. Units are packets (segments).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Window {
+    pub cwnd: u32,
+    pub ssthresh: u32,
+    /// Linux `snd_cwnd_cnt`: ACKed packets not yet turned into a whole-packet increase.
+    pub cwnd_cnt: u32,
+    /// Linux `snd_cwnd_clamp`: cwnd never exceeds this.
+    pub cwnd_clamp: u32,
+    /// cwnd before the last reduction (for undo and for PRR-style accounting).
+    pub prior_cwnd: u32,
+    /// Maximum segment size in bytes, for modules that convert bytes to packets.
+    pub mss: u32,
+}
+
+/// Linux `TCP_INFINITE_SSTHRESH`.
+pub const INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
+
+impl Window {
+    pub fn new(initial_cwnd: u32, initial_ssthresh: Option<u32>, mss: u32) -> Window {
+        Window {
+            cwnd: initial_cwnd.max(1),
+            ssthresh: initial_ssthresh.unwrap_or(INFINITE_SSTHRESH),
+            cwnd_cnt: 0,
+            cwnd_clamp: u32::MAX / 2,
+            prior_cwnd: initial_cwnd.max(1),
+            mss,
+        }
+    }
+
+    /// Linux `tcp_in_slow_start`: strictly below ssthresh.
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// Linux `tcp_slow_start`: grow by `acked`, capped at ssthresh; returns the ACKs left over
+    /// for congestion avoidance in the same ACK.
+    pub fn slow_start(&mut self, acked: u32) -> u32 {
+        let new = self.cwnd.saturating_add(acked).min(self.ssthresh);
+        let left = acked - (new - self.cwnd).min(acked);
+        self.cwnd = new.min(self.cwnd_clamp);
+        left
+    }
+
+    /// Linux `tcp_cong_avoid_ai`: add one packet for every `w` packets ACKed.
+    pub fn cong_avoid_ai(&mut self, w: u32, acked: u32) {
+        let w = w.max(1);
+        if self.cwnd_cnt >= w {
+            self.cwnd_cnt = 0;
+            self.cwnd = self.cwnd.saturating_add(1);
+        }
+        self.cwnd_cnt += acked;
+        if self.cwnd_cnt >= w {
+            let delta = self.cwnd_cnt / w;
+            self.cwnd_cnt -= delta * w;
+            self.cwnd = self.cwnd.saturating_add(delta);
+        }
+        self.cwnd = self.cwnd.min(self.cwnd_clamp);
+    }
+
+    /// Linux `tcp_reno_cong_avoid` body (the caller has checked cwnd-limitedness).
+    pub fn reno_cong_avoid(&mut self, acked: u32) {
+        let mut acked = acked;
+        if self.in_slow_start() {
+            acked = self.slow_start(acked);
+            if acked == 0 {
+                return;
+            }
+        }
+        let w = self.cwnd;
+        self.cong_avoid_ai(w, acked);
+    }
+
+    /// Linux `tcp_reno_ssthresh`.
+    pub fn reno_ssthresh(&self) -> u32 {
+        (self.cwnd >> 1).max(2)
+    }
+}
+
+/// Linux `icsk_ca_state`, the congestion state the stack is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaState {
+    Open,
+    Disorder,
+    Recovery,
+    Loss,
+}
+
+/// Events a module may react to (Linux `tcp_ca_event`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CwndEvent {
+    /// First transmission after an idle period.
+    TxStart,
+    /// Leaving Recovery (Westwood+ sets cwnd to its bandwidth estimate here).
+    CompleteCwr,
+    /// A retransmission timeout.
+    Loss,
+}
+
+/// What an ACK tells the module.
+#[derive(Clone, Copy, Debug)]
+pub struct AckSample {
+    pub now: SimTime,
+    /// Packets newly acknowledged by this ACK, cumulatively or by SACK.
+    pub acked: u32,
+    /// Bytes newly acknowledged cumulatively (`snd_una` advance).
+    pub acked_bytes: u64,
+    /// The RTT sample of this ACK, if it has a valid one (never from a retransmission).
+    pub rtt: Option<SimDuration>,
+    /// Smoothed RTT after this ACK's sample.
+    pub srtt: Option<SimDuration>,
+    /// Packets in flight after this ACK.
+    pub in_flight: u32,
+    /// Whether the sender was limited by cwnd (Linux `tcp_is_cwnd_limited`).
+    pub cwnd_limited: bool,
+    /// Sequence state, in bytes: the cumulative ACK and the next byte to send.
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    /// True when the ACK carried no new cumulative or SACK information (a pure duplicate).
+    pub dupack: bool,
+}
+
+/// The figures every algorithm exposes, so the UI charts them all the same way.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CcMetrics {
+    pub cwnd: u32,
+    pub ssthresh: u32,
+    /// Pacing rate in bit/s, for algorithms that pace.
+    pub pacing_bps: Option<f64>,
+}
+
+/// A congestion-control module. `ssthresh` and `cong_avoid` are required; the other hooks
+/// default to what a module that ignores them does in Linux.
+pub trait CongestionControl {
+    fn init(&mut self, _w: &mut Window, _srtt: Option<SimDuration>, _now: SimTime) {}
+    /// New ssthresh on entering Recovery or on an RTO.
+    fn ssthresh(&mut self, w: &Window, now: SimTime) -> u32;
+    /// Window growth on an ACK of new data.
+    fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample);
+    fn pkts_acked(&mut self, _w: &mut Window, _ack: &AckSample, _state: CaState) {}
+    fn set_state(&mut self, _w: &mut Window, _new: CaState, _now: SimTime) {}
+    fn cwnd_event(&mut self, _w: &mut Window, _ev: CwndEvent, _now: SimTime) {}
+    fn in_ack_event(&mut self, _w: &mut Window, _ack: &AckSample) {}
+    fn undo_cwnd(&mut self, w: &Window) -> u32 {
+        w.cwnd.max(w.prior_cwnd)
+    }
+    fn pacing_bps(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// The congestion controls a scenario can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CcKind {
+    Reno,
+    Cubic,
+    Hybla,
+    Htcp,
+    Veno,
+    Westwood,
+    Bic,
+    Highspeed,
+    Scalable,
+    Vegas,
+}
+
+impl CcKind {
+    pub const ALL: [CcKind; 10] = [
+        CcKind::Reno,
+        CcKind::Cubic,
+        CcKind::Hybla,
+        CcKind::Htcp,
+        CcKind::Veno,
+        CcKind::Westwood,
+        CcKind::Bic,
+        CcKind::Highspeed,
+        CcKind::Scalable,
+        CcKind::Vegas,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            CcKind::Reno => "reno",
+            CcKind::Cubic => "cubic",
+            CcKind::Hybla => "hybla",
+            CcKind::Htcp => "htcp",
+            CcKind::Veno => "veno",
+            CcKind::Westwood => "westwood",
+            CcKind::Bic => "bic",
+            CcKind::Highspeed => "highspeed",
+            CcKind::Scalable => "scalable",
+            CcKind::Vegas => "vegas",
+        }
+    }
+}
+
+/// One enum over the algorithms: the only dispatch style in the stack.
+pub enum Cc {
+    Reno(reno::Reno),
+    Cubic(cubic::Cubic),
+    Hybla(hybla::Hybla),
+    Htcp(htcp::Htcp),
+    Veno(veno::Veno),
+    Westwood(westwood::Westwood),
+    Bic(bic::Bic),
+    Highspeed(highspeed::HighSpeed),
+    Scalable(scalable::Scalable),
+    Vegas(vegas::Vegas),
+}
+
+impl Cc {
+    pub fn new(kind: CcKind) -> Cc {
+        match kind {
+            CcKind::Reno => Cc::Reno(reno::Reno::default()),
+            CcKind::Cubic => Cc::Cubic(cubic::Cubic::default()),
+            CcKind::Hybla => Cc::Hybla(hybla::Hybla::default()),
+            CcKind::Htcp => Cc::Htcp(htcp::Htcp::default()),
+            CcKind::Veno => Cc::Veno(veno::Veno::default()),
+            CcKind::Westwood => Cc::Westwood(westwood::Westwood::default()),
+            CcKind::Bic => Cc::Bic(bic::Bic::default()),
+            CcKind::Highspeed => Cc::Highspeed(highspeed::HighSpeed::default()),
+            CcKind::Scalable => Cc::Scalable(scalable::Scalable::default()),
+            CcKind::Vegas => Cc::Vegas(vegas::Vegas::default()),
+        }
+    }
+
+    fn inner(&mut self) -> &mut dyn CongestionControl {
+        match self {
+            Cc::Reno(c) => c,
+            Cc::Cubic(c) => c,
+            Cc::Hybla(c) => c,
+            Cc::Htcp(c) => c,
+            Cc::Veno(c) => c,
+            Cc::Westwood(c) => c,
+            Cc::Bic(c) => c,
+            Cc::Highspeed(c) => c,
+            Cc::Scalable(c) => c,
+            Cc::Vegas(c) => c,
+        }
+    }
+
+    pub fn init(&mut self, w: &mut Window, srtt: Option<SimDuration>, now: SimTime) {
+        self.inner().init(w, srtt, now)
+    }
+    pub fn ssthresh(&mut self, w: &Window, now: SimTime) -> u32 {
+        self.inner().ssthresh(w, now)
+    }
+    pub fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
+        self.inner().cong_avoid(w, ack)
+    }
+    pub fn pkts_acked(&mut self, w: &mut Window, ack: &AckSample, state: CaState) {
+        self.inner().pkts_acked(w, ack, state)
+    }
+    pub fn set_state(&mut self, w: &mut Window, new: CaState, now: SimTime) {
+        self.inner().set_state(w, new, now)
+    }
+    pub fn cwnd_event(&mut self, w: &mut Window, ev: CwndEvent, now: SimTime) {
+        self.inner().cwnd_event(w, ev, now)
+    }
+    pub fn in_ack_event(&mut self, w: &mut Window, ack: &AckSample) {
+        self.inner().in_ack_event(w, ack)
+    }
+    pub fn metrics(&mut self, w: &Window) -> CcMetrics {
+        CcMetrics { cwnd: w.cwnd, ssthresh: w.ssthresh, pacing_bps: self.inner().pacing_bps() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_start_returns_the_acks_left_over_at_ssthresh() {
+        let mut w = Window::new(8, Some(10), 1448);
+        assert_eq!(w.slow_start(5), 3);
+        assert_eq!(w.cwnd, 10);
+    }
+
+    #[test]
+    fn cong_avoid_ai_adds_one_packet_per_window_of_acks() {
+        let mut w = Window::new(10, Some(5), 1448);
+        for _ in 0..9 {
+            w.cong_avoid_ai(10, 1);
+        }
+        assert_eq!(w.cwnd, 10);
+        w.cong_avoid_ai(10, 1);
+        assert_eq!(w.cwnd, 11);
+        assert_eq!(w.cwnd_cnt, 0);
+    }
+
+    #[test]
+    fn cong_avoid_ai_carries_credit_earned_under_a_larger_w() {
+        let mut w = Window::new(10, Some(5), 1448);
+        w.cwnd_cnt = 12;
+        w.cong_avoid_ai(10, 1);
+        assert_eq!(w.cwnd, 11);
+        assert_eq!(w.cwnd_cnt, 1);
+    }
+
+    #[test]
+    fn every_named_algorithm_builds() {
+        for k in CcKind::ALL {
+            let mut cc = Cc::new(k);
+            let mut w = Window::new(10, None, 1448);
+            cc.init(&mut w, Some(SimDuration::from_millis(500)), SimTime::ZERO);
+            assert!(cc.metrics(&w).cwnd >= 1, "{}", k.name());
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! TCP: the sender with SACK, NewReno and RTO, the receiver, and the congestion controls.
+
+pub mod congestion;
