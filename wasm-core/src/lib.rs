@@ -5,4 +5,5 @@
 #![deny(unsafe_code)]
 
 pub mod sim;
+pub mod runner;
 pub mod tcp;
