@@ -4,6 +4,11 @@
 
 #![deny(unsafe_code)]
 
-pub mod sim;
+pub mod content;
+pub mod engine;
+pub mod metrics;
+pub mod net;
 pub mod runner;
+pub mod scenario;
+pub mod sim;
 pub mod tcp;

@@ -1,1 +1,346 @@
-fn main() {}
+//! `orbitcp`: the native command-line tool over the same core the browser runs.
+//!
+//! Flags are few and fixed, so they are parsed by hand rather than with an argument crate.
+
+use orbitcp_core::metrics::mean_std;
+use orbitcp_core::runner::{self, RunResult, SweepJob};
+use orbitcp_core::scenario::{self, Scenario};
+use serde_json::Value;
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+const USAGE: &str = "orbitcp: transport protocols over satellite networks, simulated
+
+usage:
+  orbitcp run SCENARIO.json [--summary] [--compare] [--csv DIR]
+      Runs the scenario (its base point, not its sweep) and prints the result as JSON.
+      --summary   leave out the traces
+      --compare   print a table of simulated against the paper's numbers instead of JSON
+      --csv DIR   also write every trace as CSV files into DIR
+  orbitcp sweep SCENARIO.json [--aggregate] [--threads N]
+      Runs every grid point and run of the scenario's sweep on all cores and prints CSV,
+      one row per (grid point, run, flow); --aggregate prints one row per (grid point, flow)
+      with the mean and standard deviation over runs instead.
+  orbitcp validate SCENARIO.json
+      Checks the scenario and every sweep point; prints every problem with its path.
+  orbitcp schema
+      Prints the JSON Schema of the scenario format.
+  orbitcp bench
+      Runs the standard benchmark and prints events per second and wall time.
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => cmd_run(&args[1..]),
+        Some("sweep") => cmd_sweep(&args[1..]),
+        Some("validate") => cmd_validate(&args[1..]),
+        Some("schema") => {
+            println!("{}", runner::schema_json());
+            Ok(())
+        }
+        Some("bench") => cmd_bench(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command \"{other}\"\n\n{USAGE}")),
+        None => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+struct Opts {
+    file: Option<String>,
+    flags: Vec<String>,
+    csv_dir: Option<String>,
+    threads: Option<usize>,
+}
+
+fn parse_opts(args: &[String], known: &[&str]) -> Result<Opts, String> {
+    let mut o = Opts { file: None, flags: Vec::new(), csv_dir: None, threads: None };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--csv" if known.contains(&"--csv") => o.csv_dir = Some(it.next().ok_or("--csv needs a directory")?.clone()),
+            "--threads" if known.contains(&"--threads") => {
+                let n = it.next().ok_or("--threads needs a number")?;
+                o.threads = Some(n.parse().ok().filter(|&n| n >= 1).ok_or(format!("--threads: \"{n}\" is not a positive number"))?);
+            }
+            f if f.starts_with("--") => {
+                if !known.contains(&f) {
+                    return Err(format!("unknown option \"{f}\" (known: {})", known.join(", ")));
+                }
+                o.flags.push(f.to_string());
+            }
+            f => {
+                if o.file.is_some() {
+                    return Err(format!("one scenario file at a time (got \"{f}\" too)"));
+                }
+                o.file = Some(f.to_string());
+            }
+        }
+    }
+    Ok(o)
+}
+
+fn read_file(o: &Opts) -> Result<(String, String), String> {
+    let path = o.file.clone().ok_or("which scenario? give a SCENARIO.json file")?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    Ok((path, text))
+}
+
+fn cmd_run(args: &[String]) -> Result<(), String> {
+    let o = parse_opts(args, &["--summary", "--compare", "--csv"])?;
+    let (path, text) = read_file(&o)?;
+    let sc = scenario::parse(&text).map_err(|e| format!("{path}:\n{e}"))?;
+    let with_traces = !o.flags.iter().any(|f| f == "--summary") || o.csv_dir.is_some();
+    let mut result = runner::run_scenario(&sc, sc.seed, with_traces)?;
+    if let Some(dir) = &o.csv_dir {
+        write_csv_traces(dir, &result)?;
+        if o.flags.iter().any(|f| f == "--summary") {
+            result.traces = None;
+        }
+    }
+    if o.flags.iter().any(|f| f == "--compare") {
+        print!("{}", compare_table(&sc, &result));
+    } else {
+        println!("{}", serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?);
+    }
+    Ok(())
+}
+
+fn compare_table(sc: &Scenario, r: &RunResult) -> String {
+    let mut out = format!("{}\n", sc.name);
+    if let Some(p) = &sc.paper {
+        out += &format!("paper: {}\n", p.source);
+    }
+    out += &format!("{:<5} {:<10} {:>14} {:>14}\n", "flow", "cc", "sim Mbit/s", "paper Mbit/s");
+    for f in &r.flows {
+        let paper = sc.paper.as_ref().and_then(|p| p.goodput_mbps.get(f.id as usize).copied().flatten());
+        out += &format!("{:<5} {:<10} {:>14.3} {:>14}\n", f.id, f.cc, f.goodput_mbps, paper.map_or("-".into(), |v| format!("{v:.3}")));
+    }
+    let paper_j = sc.paper.as_ref().and_then(|p| p.fairness_jain);
+    out += &format!("Jain's index: sim {:.3}, paper {}\n", r.fairness_jain, paper_j.map_or("-".into(), |v| format!("{v:.2}")));
+    out
+}
+
+fn write_csv_traces(dir: &str, r: &RunResult) -> Result<(), String> {
+    let Some(t) = &r.traces else { return Ok(()) };
+    std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let write = |name: String, cols: &runner::Columns| -> Result<(), String> {
+        let mut s = String::from("t_s");
+        for k in cols.cols.keys() {
+            s += &format!(",{k}");
+        }
+        s.push('\n');
+        for i in 0..cols.t.len() {
+            s += &format!("{}", cols.t[i]);
+            for v in cols.cols.values() {
+                s += &format!(",{}", v.get(i).map_or(String::new(), |x| if x.is_null() { String::new() } else { x.to_string() }));
+            }
+            s.push('\n');
+        }
+        let p = format!("{dir}/{name}");
+        std::fs::write(&p, s).map_err(|e| format!("{p}: {e}"))
+    };
+    for f in &t.flows {
+        write(format!("flow{}_sender.csv", f.id), &f.sender)?;
+        write(format!("flow{}_owd.csv", f.id), &f.owd)?;
+        write(format!("flow{}_goodput.csv", f.id), &f.goodput)?;
+        write(format!("flow{}_jitter.csv", f.id), &f.jitter)?;
+    }
+    for l in &t.links {
+        write(format!("link{}_queue.csv", l.id), &l.queue)?;
+    }
+    Ok(())
+}
+
+fn cmd_validate(args: &[String]) -> Result<(), String> {
+    let o = parse_opts(args, &[])?;
+    let (path, text) = read_file(&o)?;
+    runner::validate_json(&text).map_err(|e| format!("{path}:\n{e}"))?;
+    let n = if scenario::parse(&text).map(|s| s.sweep.is_some()).unwrap_or(false) { runner::sweep_jobs(&text)?.len() } else { 1 };
+    println!("{path}: valid ({n} run{})", if n == 1 { "" } else { "s" });
+    Ok(())
+}
+
+/// Runs jobs on `threads` threads; results come back in job order, whatever the scheduling.
+fn run_parallel(jobs: &[SweepJob], threads: usize, progress: bool) -> Result<Vec<RunResult>, String> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<RunResult, String>>>> = Mutex::new(vec![None; jobs.len()]);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= jobs.len() {
+                    break;
+                }
+                let r = runner::run_job(&jobs[i]);
+                results.lock().expect("no panics while holding the lock")[i] = Some(r);
+                let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if progress {
+                    let width = 40;
+                    let filled = d * width / jobs.len();
+                    eprint!("\r[{}{}] {d}/{} runs", "#".repeat(filled), " ".repeat(width - filled), jobs.len());
+                    let _ = std::io::stderr().flush();
+                }
+            });
+        }
+    });
+    if progress {
+        eprintln!();
+    }
+    results.into_inner().map_err(|_| "a sweep thread failed".to_string())?.into_iter().map(|r| r.unwrap_or_else(|| Err("a run did not finish".into()))).collect()
+}
+
+fn csv_field(v: &Value) -> String {
+    let s = match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+fn paper_value(sc: &Scenario, point: &[(String, Value)], flow: u32) -> Option<f64> {
+    let p = sc.paper.as_ref()?;
+    p.points
+        .iter()
+        .find(|pp| pp.flow == flow && pp.at.iter().all(|(k, v)| point.iter().any(|(pk, pv)| pk == k && values_match(pv, v))))
+        .map(|pp| pp.goodput_mbps)
+}
+
+fn values_match(a: &Value, b: &Value) -> bool {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0),
+        _ => a == b,
+    }
+}
+
+fn cmd_sweep(args: &[String]) -> Result<(), String> {
+    let o = parse_opts(args, &["--aggregate", "--threads"])?;
+    let (path, text) = read_file(&o)?;
+    let base = scenario::parse(&text).map_err(|e| format!("{path}:\n{e}"))?;
+    let jobs = runner::sweep_jobs(&text).map_err(|e| format!("{path}: {e}"))?;
+    let threads = o.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let results = run_parallel(&jobs, threads, std::io::stderr().is_terminal())?;
+    let paths: Vec<String> = jobs.first().map(|j| j.point.iter().map(|(p, _)| p.clone()).collect()).unwrap_or_default();
+    let has_paper = base.paper.as_ref().is_some_and(|p| !p.points.is_empty());
+    let mut out = String::new();
+    let header_paths = paths.iter().map(|p| csv_field(&Value::String(p.clone()))).collect::<Vec<_>>().join(",");
+    let aggregate = o.flags.iter().any(|f| f == "--aggregate");
+    if aggregate {
+        out += &format!("{header_paths},flow,transport,cc,runs,goodput_mbps_mean,goodput_mbps_std,completion_s_mean,retransmissions_mean,completed_runs");
+        out += if has_paper { ",paper_goodput_mbps\n" } else { "\n" };
+        let runs = base.sweep.as_ref().map_or(1, |s| s.runs) as usize;
+        for (chunk_jobs, chunk) in jobs.chunks(runs).zip(results.chunks(runs)) {
+            let job = &chunk_jobs[0];
+            for (fi, f0) in chunk[0].flows.iter().enumerate() {
+                let g: Vec<f64> = chunk.iter().map(|r| r.flows[fi].goodput_mbps).collect();
+                let c: Vec<f64> = chunk.iter().filter_map(|r| r.flows[fi].completion_s).collect();
+                let rt: Vec<f64> = chunk.iter().map(|r| r.flows[fi].retransmissions as f64).collect();
+                let (gm, gs) = mean_std(&g);
+                let vals = job.point.iter().map(|(_, v)| csv_field(v)).collect::<Vec<_>>().join(",");
+                out += &format!(
+                    "{vals},{},{},{},{},{gm:.6},{gs:.6},{},{:.1},{}",
+                    f0.id,
+                    f0.transport,
+                    f0.cc,
+                    chunk.len(),
+                    if c.is_empty() { String::new() } else { format!("{:.6}", mean_std(&c).0) },
+                    mean_std(&rt).0,
+                    c.len()
+                );
+                if has_paper {
+                    out += &format!(",{}", paper_value(&base, &job.point, f0.id).map_or(String::new(), |v| v.to_string()));
+                }
+                out.push('\n');
+            }
+        }
+    } else {
+        out += &format!("{header_paths},run,seed,flow,transport,cc,goodput_mbps,completion_s,delivered_bytes,retransmissions,timeouts");
+        out += if has_paper { ",paper_goodput_mbps\n" } else { "\n" };
+        for (job, r) in jobs.iter().zip(&results) {
+            let vals = job.point.iter().map(|(_, v)| csv_field(v)).collect::<Vec<_>>().join(",");
+            for f in &r.flows {
+                out += &format!(
+                    "{vals},{},{},{},{},{},{:.6},{},{},{},{}",
+                    job.run,
+                    job.seed,
+                    f.id,
+                    f.transport,
+                    f.cc,
+                    f.goodput_mbps,
+                    f.completion_s.map_or(String::new(), |c| format!("{c:.6}")),
+                    f.delivered_bytes,
+                    f.retransmissions,
+                    f.timeouts
+                );
+                if has_paper {
+                    out += &format!(",{}", paper_value(&base, &job.point, f.id).map_or(String::new(), |v| v.to_string()));
+                }
+                out.push('\n');
+            }
+        }
+    }
+    print!("{out}");
+    Ok(())
+}
+
+const BENCH_TRANSFER: &str = include_str!("../../../scenarios/bench-cubic-20mb.json");
+const BENCH_SWEEP: &str = include_str!("../../../scenarios/ctcp-fig2-tcp.json");
+
+fn cmd_bench(args: &[String]) -> Result<(), String> {
+    let o = parse_opts(args, &["--threads"])?;
+    let sc = scenario::parse(BENCH_TRANSFER)?;
+    // Warm up once, then take the best of several runs: the figure is the simulator's speed,
+    // not the machine's noise.
+    let mut best = f64::MAX;
+    let mut events = 0;
+    let reps = 20;
+    for _ in 0..reps {
+        let t = Instant::now();
+        let r = runner::run_scenario(&sc, sc.seed, false)?;
+        let dt = t.elapsed().as_secs_f64();
+        best = best.min(dt);
+        events = r.events;
+    }
+    println!("transfer: {} ", sc.name);
+    println!("  events: {events}");
+    println!("  wall time: {:.2} ms (best of {reps})", best * 1e3);
+    println!("  events per second: {:.2} million", events as f64 / best / 1e6);
+    let jobs = runner::sweep_jobs(BENCH_SWEEP)?;
+    let threads = o.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let t = Instant::now();
+    let results = run_parallel(&jobs, threads, false)?;
+    let dt = t.elapsed().as_secs_f64();
+    let total_events: u64 = results.iter().map(|r| r.events).sum();
+    println!("sweep: {} ({} runs on {threads} threads)", jobs[0].scenario.name, jobs.len());
+    println!("  wall time: {dt:.2} s");
+    println!("  events: {total_events} ({:.2} million per second)", total_events as f64 / dt / 1e6);
+    if let Some(kib) = peak_memory_kib() {
+        println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
+    }
+    Ok(())
+}
+
+/// Peak resident memory of this process (Linux `VmHWM`).
+fn peak_memory_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

@@ -10,8 +10,11 @@
 //! - `pkts_acked` on every ACK that acknowledges (cumulatively or by SACK) new packets, before
 //!   `cong_avoid`, with the RTT sample if there is a valid one (Karn).
 //! - `cong_avoid` on ACKs of new data in the Open, Disorder and Loss states (not in Recovery).
-//! - `ssthresh` on entering Recovery and on the first RTO of a loss episode.
+//! - `ssthresh` on entering Recovery and on the first RTO of a loss episode, *before* the
+//!   matching `set_state` (Linux `tcp_enter_recovery` / `tcp_enter_loss` order; CUBIC relies on
+//!   it: `set_state(Loss)` after `ssthresh()` leaves W_max = 0 after an RTO).
 //! - `set_state` before every change of [`CaState`].
+//! - `cwnd_event(Loss)` on an RTO comes after `ssthresh()` and before `set_state(Loss)`.
 //! - `cwnd_event` for `CompleteCwr` (leaving Recovery) and `Loss` (an RTO).
 //! - `in_ack_event` on every incoming ACK (Westwood+ measures bandwidth here).
 //! - `undo_cwnd` is never called by the current stack (no DSACK/F-RTO undo); it is kept so that

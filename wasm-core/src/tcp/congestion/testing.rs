@@ -84,15 +84,16 @@ impl<C: CongestionControl> Driver<C> {
         }
     }
 
-    /// A fast-retransmit loss: enter Recovery with the module's ssthresh, then leave it with
-    /// cwnd = ssthresh, as the stack does. Returns the new ssthresh.
+    /// A fast-retransmit loss, in the kernel's order (`tcp_enter_recovery`): `ssthresh()` first,
+    /// then `set_state(Recovery)`; one RTT later leave with cwnd = ssthresh and `CompleteCwr`.
+    /// Returns the new ssthresh.
     pub fn loss(&mut self) -> u32 {
         self.w.prior_cwnd = self.w.cwnd;
         let now = self.now;
-        self.cc.set_state(&mut self.w, CaState::Recovery, now);
-        self.state = CaState::Recovery;
         let ss = self.cc.ssthresh(&self.w, now);
         self.w.ssthresh = ss;
+        self.cc.set_state(&mut self.w, CaState::Recovery, now);
+        self.state = CaState::Recovery;
         self.now += self.rtt;
         let now = self.now;
         self.w.cwnd = self.w.ssthresh;
@@ -102,15 +103,19 @@ impl<C: CongestionControl> Driver<C> {
         self.w.ssthresh
     }
 
-    /// A retransmission timeout: ssthresh from the module, cwnd = 1, Loss state.
+    /// A retransmission timeout, in the kernel's order (`tcp_enter_loss`): `ssthresh()` (only
+    /// when not already in Loss: a repeated RTO holds ssthresh), `cwnd_event(Loss)`, then
+    /// `set_state(Loss)`; cwnd = 1. Returns ssthresh.
     pub fn rto(&mut self) -> u32 {
-        self.w.prior_cwnd = self.w.cwnd;
         let now = self.now;
+        if self.state != CaState::Loss {
+            self.w.prior_cwnd = self.w.cwnd;
+            let ss = self.cc.ssthresh(&self.w, now);
+            self.w.ssthresh = ss;
+            self.cc.cwnd_event(&mut self.w, CwndEvent::Loss, now);
+        }
         self.cc.set_state(&mut self.w, CaState::Loss, now);
         self.state = CaState::Loss;
-        let ss = self.cc.ssthresh(&self.w, now);
-        self.w.ssthresh = ss;
-        self.cc.cwnd_event(&mut self.w, CwndEvent::Loss, now);
         self.w.cwnd = 1;
         self.w.cwnd_cnt = 0;
         self.w.ssthresh

@@ -1,0 +1,144 @@
+//! The simulation: an event loop over links and agents, steppable in slices so that a UI can
+//! animate a run while it computes.
+//!
+//! Agents are the endpoints of transports (and, for hop-by-hop transports, the functions that
+//! sit on intermediate nodes). A packet is delivered to the agent it names when it reaches that
+//! agent's node; other nodes forward it along the route.
+
+use crate::net::{AgentId, Network, NodeId, Packet};
+use crate::sim::{EventQueue, SimTime};
+use crate::tcp::{receiver::TcpReceiver, sender::TcpSender};
+
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// The head of a link's propagation pipeline reaches the far end.
+    Arrive { link: u32 },
+    /// A timer an agent set; `token` tells the agent which one.
+    Timer { agent: AgentId, token: u64 },
+    /// An agent starts (a flow's `start_s`).
+    Start { agent: AgentId },
+}
+
+pub enum Agent {
+    TcpSender(Box<TcpSender>),
+    TcpReceiver(Box<TcpReceiver>),
+}
+
+/// What an agent may do while it handles an event.
+pub struct Ctx<'a> {
+    pub now: SimTime,
+    pub node: NodeId,
+    pub agent: AgentId,
+    net: &'a mut Network,
+    queue: &'a mut EventQueue<Event>,
+}
+
+impl Ctx<'_> {
+    pub fn send(&mut self, pkt: Packet) {
+        route(self.net, self.queue, self.now, self.node, pkt);
+    }
+    /// Schedules `Event::Timer { agent: self, token }` at `at`.
+    pub fn timer_at(&mut self, at: SimTime, token: u64) {
+        self.queue.schedule(at, Event::Timer { agent: self.agent, token });
+    }
+}
+
+fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at: NodeId, pkt: Packet) {
+    // A packet without a route is dropped; scenario validation guarantees connected endpoints.
+    let Some(l) = net.next_link(at, pkt.dst_node) else { return };
+    if let Some(t) = net.links[l as usize].enqueue(now, pkt) {
+        queue.schedule(t, Event::Arrive { link: l });
+    }
+}
+
+pub struct Simulation {
+    pub now: SimTime,
+    pub end: SimTime,
+    pub net: Network,
+    pub agents: Vec<Agent>,
+    pub agent_node: Vec<NodeId>,
+    queue: EventQueue<Event>,
+}
+
+impl Simulation {
+    pub fn new(net: Network, end: SimTime) -> Simulation {
+        Simulation { now: SimTime::ZERO, end, net, agents: Vec::new(), agent_node: Vec::new(), queue: EventQueue::new() }
+    }
+
+    pub fn add_agent(&mut self, node: NodeId, agent: Agent, start: Option<SimTime>) -> AgentId {
+        let id = self.agents.len() as AgentId;
+        self.agents.push(agent);
+        self.agent_node.push(node);
+        if let Some(t) = start {
+            self.queue.schedule(t, Event::Start { agent: id });
+        }
+        id
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.queue.events_processed()
+    }
+
+    /// Whether the run is over: no events left, or the next one is past the end time.
+    pub fn finished(&mut self) -> bool {
+        self.queue.peek_time().is_none_or(|t| t > self.end)
+    }
+
+    /// Processes one event. Returns false when the run is over.
+    pub fn step(&mut self) -> bool {
+        if self.finished() {
+            return false;
+        }
+        let Some((t, ev)) = self.queue.pop() else { return false };
+        self.now = t;
+        match ev {
+            Event::Arrive { link } => self.arrive(link),
+            Event::Timer { agent, token } => self.with_agent(agent, |a, ctx| match a {
+                Agent::TcpSender(s) => s.on_timer(ctx, token),
+                Agent::TcpReceiver(r) => r.on_timer(ctx, token),
+            }),
+            Event::Start { agent } => self.with_agent(agent, |a, ctx| match a {
+                Agent::TcpSender(s) => s.start(ctx),
+                Agent::TcpReceiver(_) => {}
+            }),
+        }
+        true
+    }
+
+    /// Runs every event up to and including time `t` (or the end of the run).
+    pub fn step_until(&mut self, t: SimTime) {
+        while self.queue.peek_time().is_some_and(|next| next <= t.min(self.end)) {
+            self.step();
+        }
+        self.now = self.now.max(t.min(self.end));
+    }
+
+    pub fn run(&mut self) {
+        while self.step() {}
+    }
+
+    fn arrive(&mut self, link: u32) {
+        let now = self.now;
+        let to = self.net.links[link as usize].to;
+        while let Some(pkt) = self.net.links[link as usize].take_arrived(now) {
+            if pkt.dst_node == to {
+                let agent = pkt.dst_agent;
+                self.with_agent(agent, |a, ctx| match a {
+                    Agent::TcpSender(s) => s.on_packet(ctx, pkt),
+                    Agent::TcpReceiver(r) => r.on_packet(ctx, pkt),
+                });
+            } else {
+                route(&mut self.net, &mut self.queue, now, to, pkt);
+            }
+        }
+        if let Some(t) = self.net.links[link as usize].next_arrival_event(now) {
+            self.queue.schedule(t, Event::Arrive { link });
+        }
+    }
+
+    fn with_agent(&mut self, agent: AgentId, f: impl FnOnce(&mut Agent, &mut Ctx)) {
+        let node = self.agent_node[agent as usize];
+        let mut ctx = Ctx { now: self.now, node, agent, net: &mut self.net, queue: &mut self.queue };
+        f(&mut self.agents[agent as usize], &mut ctx);
+    }
+}

@@ -1,0 +1,245 @@
+//! Measurements: bounded time-series traces, one-way-delay statistics, jitter, and Jain's index.
+
+use crate::sim::{SimDuration, SimTime};
+
+/// A time series of `N` columns that never holds more than `max_points` points.
+///
+/// Points closer than `min_dt` to the previous one are skipped. When the trace fills up, every
+/// other point is dropped and `min_dt` doubles, so a 10-minute run stays as small as a 10-second
+/// one while keeping an even spread over time.
+#[derive(Clone, Debug)]
+pub struct Trace<const N: usize> {
+    pub t: Vec<f64>,
+    pub cols: [Vec<f64>; N],
+    min_dt: u64,
+    last: Option<SimTime>,
+    max_points: usize,
+}
+
+impl<const N: usize> Trace<N> {
+    pub fn new(max_points: usize) -> Self {
+        Trace { t: Vec::new(), cols: std::array::from_fn(|_| Vec::new()), min_dt: 0, last: None, max_points: max_points.max(2) }
+    }
+
+    pub fn with_interval(max_points: usize, min_dt: SimDuration) -> Self {
+        let mut t = Self::new(max_points);
+        t.min_dt = min_dt.0;
+        t
+    }
+
+    pub fn record(&mut self, now: SimTime, vals: [f64; N]) {
+        if let Some(last) = self.last {
+            if now.0 < last.0.saturating_add(self.min_dt) {
+                return;
+            }
+        }
+        if self.t.len() >= self.max_points {
+            self.halve(now);
+        }
+        self.last = Some(now);
+        self.t.push(now.as_secs_f64());
+        for (c, v) in self.cols.iter_mut().zip(vals) {
+            c.push(v);
+        }
+    }
+
+    fn halve(&mut self, now: SimTime) {
+        let keep = |v: &mut Vec<f64>| {
+            let mut i = 0;
+            v.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+        };
+        keep(&mut self.t);
+        for c in &mut self.cols {
+            keep(c);
+        }
+        let span = now.0.saturating_sub(SimTime::from_secs_f64(self.t[0]).0);
+        self.min_dt = (self.min_dt * 2).max(span / self.max_points as u64);
+    }
+
+    pub fn len(&self) -> usize {
+        self.t.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.t.is_empty()
+    }
+}
+
+/// Per-delivery one-way delays, kept in full (as microseconds) for exact percentiles, plus
+/// per-second means for the jitter of the INTCP paper.
+#[derive(Clone, Debug, Default)]
+pub struct DelayStats {
+    samples_us: Vec<u32>,
+    /// (sum of delays in µs, count) per second of arrival time.
+    per_second: Vec<(f64, u32)>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct DelaySummary {
+    pub mean: f64,
+    pub p5: f64,
+    pub p95: f64,
+}
+
+impl DelayStats {
+    pub fn record(&mut self, at: SimTime, delay: SimDuration) {
+        let us = (delay.0 / 1000).min(u32::MAX as u64) as u32;
+        self.samples_us.push(us);
+        let sec = (at.0 / 1_000_000_000) as usize;
+        if self.per_second.len() <= sec {
+            self.per_second.resize(sec + 1, (0.0, 0));
+        }
+        let b = &mut self.per_second[sec];
+        b.0 += us as f64;
+        b.1 += 1;
+    }
+
+    pub fn count(&self) -> usize {
+        self.samples_us.len()
+    }
+
+    /// Mean and 5th/95th percentiles (nearest rank), in milliseconds.
+    pub fn summary(&self) -> DelaySummary {
+        if self.samples_us.is_empty() {
+            return DelaySummary::default();
+        }
+        let mut s = self.samples_us.clone();
+        s.sort_unstable();
+        let mean = s.iter().map(|&x| x as f64).sum::<f64>() / s.len() as f64;
+        DelaySummary { mean: mean / 1e3, p5: percentile(&s, 0.05) / 1e3, p95: percentile(&s, 0.95) / 1e3 }
+    }
+
+    /// Jitter as the INTCP paper defines it: the difference of mean delay between consecutive
+    /// seconds. Returns (t, |difference| in ms) for each pair of consecutive seconds with data.
+    pub fn jitter_series(&self) -> Vec<(f64, f64)> {
+        let means: Vec<(usize, f64)> = self
+            .per_second
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.1 > 0)
+            .map(|(i, b)| (i, b.0 / b.1 as f64 / 1e3))
+            .collect();
+        means.windows(2).filter(|w| w[1].0 == w[0].0 + 1).map(|w| (w[1].0 as f64, (w[1].1 - w[0].1).abs())).collect()
+    }
+
+    /// Mean jitter in ms (0 when there are fewer than two consecutive seconds of data).
+    pub fn mean_jitter(&self) -> f64 {
+        let j = self.jitter_series();
+        if j.is_empty() {
+            0.0
+        } else {
+            j.iter().map(|x| x.1).sum::<f64>() / j.len() as f64
+        }
+    }
+
+    /// The sorted delays in ms, for CDF charts, reduced to at most `max` evenly spaced quantiles.
+    pub fn cdf(&self, max: usize) -> Vec<f64> {
+        let mut s = self.samples_us.clone();
+        s.sort_unstable();
+        if s.is_empty() || max == 0 {
+            return Vec::new();
+        }
+        let n = s.len().min(max);
+        (0..n).map(|i| s[i * (s.len() - 1) / (n - 1).max(1)] as f64 / 1e3).collect()
+    }
+}
+
+fn percentile(sorted: &[u32], q: f64) -> f64 {
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1] as f64
+}
+
+/// Jain's fairness index (protocols.md §9): (Σx)² / (n·Σx²); 1 when all equal, 1/n when one
+/// flow takes everything. Defined as 1 for no flows or all-zero allocations.
+pub fn jain_index(x: &[f64]) -> f64 {
+    let n = x.len() as f64;
+    let sum: f64 = x.iter().sum();
+    let sq: f64 = x.iter().map(|v| v * v).sum();
+    if x.is_empty() || sq == 0.0 {
+        1.0
+    } else {
+        sum * sum / (n * sq)
+    }
+}
+
+/// Mean and sample standard deviation.
+pub fn mean_std(x: &[f64]) -> (f64, f64) {
+    if x.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = x.len() as f64;
+    let m = x.iter().sum::<f64>() / n;
+    if x.len() < 2 {
+        return (m, 0.0);
+    }
+    let var = x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (n - 1.0);
+    (m, var.sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jain_index_matches_the_reference_vectors() {
+        assert!((jain_index(&[1.0, 1.0, 1.0, 1.0]) - 1.0).abs() < 1e-12);
+        assert!((jain_index(&[1.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
+        assert!((jain_index(&[1.0, 1.0, 0.0, 0.0]) - 0.5).abs() < 1e-12);
+        assert!((jain_index(&[10.0, 20.0, 30.0, 40.0, 50.0, 60.0]) - 0.8077).abs() < 1e-4);
+    }
+
+    #[test]
+    fn jain_index_is_scale_invariant() {
+        let a = [3.0, 5.0, 9.0];
+        let b: Vec<f64> = a.iter().map(|v| v * 7.5).collect();
+        assert!((jain_index(&a) - jain_index(&b)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn trace_stays_bounded_and_spans_the_whole_run() {
+        let mut t: Trace<1> = Trace::new(100);
+        for i in 0..100_000u64 {
+            t.record(SimTime(i * 1_000_000), [i as f64]);
+        }
+        assert!(t.len() <= 100);
+        assert!(t.len() >= 40, "{}", t.len());
+        assert_eq!(t.t[0], 0.0);
+        assert!(*t.t.last().unwrap() > 90.0);
+        assert!(t.t.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn delay_percentiles_use_nearest_rank() {
+        let mut d = DelayStats::default();
+        for ms in 1..=100u64 {
+            d.record(SimTime(0), SimDuration::from_millis(ms));
+        }
+        let s = d.summary();
+        assert_eq!(s.p5, 5.0);
+        assert_eq!(s.p95, 95.0);
+        assert!((s.mean - 50.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn jitter_is_the_change_of_mean_delay_between_consecutive_seconds() {
+        let mut d = DelayStats::default();
+        d.record(SimTime::from_secs_f64(0.5), SimDuration::from_millis(100));
+        d.record(SimTime::from_secs_f64(1.5), SimDuration::from_millis(130));
+        d.record(SimTime::from_secs_f64(2.5), SimDuration::from_millis(120));
+        // A gap: second 4 is not consecutive to second 2.
+        d.record(SimTime::from_secs_f64(4.5), SimDuration::from_millis(500));
+        let j = d.jitter_series();
+        assert_eq!(j.len(), 2);
+        assert!((j[0].1 - 30.0).abs() < 1e-9 && (j[1].1 - 10.0).abs() < 1e-9);
+        assert!((d.mean_jitter() - 20.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn mean_std_of_a_known_sample() {
+        let (m, s) = mean_std(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
+        assert_eq!(m, 5.0);
+        assert!((s - 2.138).abs() < 1e-3);
+    }
+}

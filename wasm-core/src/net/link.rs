@@ -1,0 +1,358 @@
+//! A directional link: a FIFO transmitter with a rate (possibly scheduled), a drop-tail buffer,
+//! propagation delay with optional jitter, a loss process and outages.
+//!
+//! The transmitter is computed, not simulated: each accepted packet's departure time follows
+//! from the previous one's (`free_at`), so a packet costs one event per link (its arrival),
+//! and queue occupancy is derived lazily from the departure times still in the future.
+
+use super::loss::LossProcess;
+use super::packet::{NodeId, Packet};
+use crate::metrics::Trace;
+use crate::sim::{Rng, SimDuration, SimTime};
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Buffer {
+    Packets(u32),
+    Bytes(u64),
+    Unlimited,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RateSchedule {
+    Constant(f64),
+    /// Piecewise constant: (from, bit/s), sorted by time; before the first step the first rate.
+    Steps(Vec<(SimTime, f64)>),
+    /// Starts at `low` for half a period, then `high` for half a period, and so on.
+    Square { low: f64, high: f64, period: SimDuration },
+}
+
+impl RateSchedule {
+    pub fn rate_at(&self, t: SimTime) -> f64 {
+        match self {
+            RateSchedule::Constant(r) => *r,
+            RateSchedule::Steps(steps) => {
+                let i = steps.partition_point(|&(at, _)| at <= t);
+                steps[i.saturating_sub(1)].1
+            }
+            RateSchedule::Square { low, high, period } => {
+                let half = (period.0 / 2).max(1);
+                if (t.0 / half) % 2 == 0 {
+                    *low
+                } else {
+                    *high
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outages {
+    None,
+    /// (start, end), sorted by start.
+    List(Vec<(SimTime, SimTime)>),
+    /// An outage of `duration` every `every`, the first one starting at `first`.
+    Periodic { every: SimDuration, duration: SimDuration, first: SimTime },
+}
+
+impl Outages {
+    /// Whether any outage overlaps the closed interval `[a, b]`.
+    pub fn overlaps(&self, a: SimTime, b: SimTime) -> bool {
+        match self {
+            Outages::None => false,
+            Outages::List(list) => {
+                let i = list.partition_point(|&(_, end)| end <= a);
+                list.get(i).is_some_and(|&(start, _)| start <= b)
+            }
+            Outages::Periodic { every, duration, first } => {
+                if every.0 == 0 || b < *first {
+                    return false;
+                }
+                let k = a.0.saturating_sub(first.0) / every.0;
+                let start = first.0 + k * every.0;
+                let end = start + duration.0;
+                // Outage k ends after `a`, or outage k+1 starts before `b`.
+                (start <= b.0 && end > a.0) || start + every.0 <= b.0
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct LinkConfig {
+    pub rate: RateSchedule,
+    pub delay: SimDuration,
+    pub buffer: Buffer,
+    /// Extra delay drawn uniformly from [0, jitter] per packet.
+    pub jitter: SimDuration,
+    /// With jitter, whether a packet may overtake an earlier one.
+    pub reorder: bool,
+    pub loss: LossProcess,
+    pub outages: Outages,
+}
+
+/// Why a link dropped packets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Drops {
+    pub buffer: u64,
+    pub loss: u64,
+    pub outage: u64,
+}
+
+pub struct Link {
+    pub id: u32,
+    pub from: NodeId,
+    pub to: NodeId,
+    pub cfg: LinkConfig,
+    loss_rng: Rng,
+    jitter_rng: Rng,
+    /// When the transmitter finishes the last accepted packet.
+    free_at: SimTime,
+    /// Accepted packets that have not started transmission: (start time, size).
+    waiting: VecDeque<(SimTime, u32)>,
+    waiting_bytes: u64,
+    /// Packets propagating, in arrival order.
+    pipeline: VecDeque<(SimTime, Packet)>,
+    last_arrival: SimTime,
+    /// Time of the arrival event currently scheduled for this link, if any.
+    pub(crate) arrival_event_at: Option<SimTime>,
+    offered: u64,
+    pub delivered_pkts: u64,
+    pub delivered_bytes: u64,
+    pub drops: Drops,
+    pub queue_trace: Trace<1>,
+}
+
+impl Link {
+    pub fn new(id: u32, from: NodeId, to: NodeId, cfg: LinkConfig, loss_rng: Rng, jitter_rng: Rng, trace_points: usize) -> Link {
+        Link {
+            id,
+            from,
+            to,
+            cfg,
+            loss_rng,
+            jitter_rng,
+            free_at: SimTime::ZERO,
+            waiting: VecDeque::new(),
+            waiting_bytes: 0,
+            pipeline: VecDeque::new(),
+            last_arrival: SimTime::ZERO,
+            arrival_event_at: None,
+            offered: 0,
+            delivered_pkts: 0,
+            delivered_bytes: 0,
+            drops: Drops::default(),
+            queue_trace: Trace::new(trace_points),
+        }
+    }
+
+    /// Packets waiting for the transmitter at `now` (the one being sent is not counted).
+    pub fn queue_len(&mut self, now: SimTime) -> usize {
+        self.release_started(now);
+        self.waiting.len()
+    }
+
+    fn release_started(&mut self, now: SimTime) {
+        while let Some(&(start, size)) = self.waiting.front() {
+            if start > now {
+                break;
+            }
+            self.waiting.pop_front();
+            self.waiting_bytes -= size as u64;
+        }
+    }
+
+    fn buffer_full(&self, size: u32) -> bool {
+        match self.cfg.buffer {
+            Buffer::Packets(n) => self.waiting.len() >= n as usize,
+            Buffer::Bytes(b) => self.waiting_bytes + size as u64 > b,
+            Buffer::Unlimited => false,
+        }
+    }
+
+    /// Offers a packet to the link at `now`. Returns the time at which the caller must schedule
+    /// this link's arrival event, if a new one is needed.
+    pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Option<SimTime> {
+        self.release_started(now);
+        let busy = self.free_at > now;
+        if busy && self.buffer_full(pkt.size) {
+            self.drops.buffer += 1;
+            return None;
+        }
+        let start = if busy { self.free_at } else { now };
+        let rate = self.cfg.rate.rate_at(start).max(1.0);
+        let tx = SimDuration((pkt.size as f64 * 8.0 / rate * 1e9).round() as u64);
+        self.free_at = start + tx;
+        if busy {
+            self.waiting.push_back((start, pkt.size));
+            self.waiting_bytes += pkt.size as u64;
+        }
+        self.queue_trace.record(now, [self.waiting.len() as f64]);
+
+        let index = self.offered;
+        self.offered += 1;
+        // Every accepted packet draws from the loss stream, so outages do not shift the pattern.
+        let lost = self.cfg.loss.drops(index, &mut self.loss_rng);
+        let mut arrival = self.free_at + self.cfg.delay;
+        if self.cfg.jitter.0 > 0 {
+            arrival += SimDuration((self.jitter_rng.uniform() * self.cfg.jitter.0 as f64) as u64);
+        }
+        if self.cfg.outages.overlaps(start, arrival) {
+            self.drops.outage += 1;
+            return None;
+        }
+        if lost {
+            self.drops.loss += 1;
+            return None;
+        }
+        if !self.cfg.reorder {
+            arrival = arrival.max(self.last_arrival);
+        }
+        self.last_arrival = self.last_arrival.max(arrival);
+        let pos = self.pipeline.partition_point(|(t, _)| *t <= arrival);
+        self.pipeline.insert(pos, (arrival, pkt));
+        match self.arrival_event_at {
+            Some(t) if t <= arrival => None,
+            _ => {
+                self.arrival_event_at = Some(arrival);
+                Some(arrival)
+            }
+        }
+    }
+
+    /// Takes the next packet that has arrived by `now`.
+    pub fn take_arrived(&mut self, now: SimTime) -> Option<Packet> {
+        match self.pipeline.front() {
+            Some((t, _)) if *t <= now => {
+                let (_, p) = self.pipeline.pop_front()?;
+                self.delivered_pkts += 1;
+                self.delivered_bytes += p.size as u64;
+                Some(p)
+            }
+            _ => None,
+        }
+    }
+
+    /// After an arrival event at `now` has drained what arrived: the next event to schedule.
+    pub fn next_arrival_event(&mut self, now: SimTime) -> Option<SimTime> {
+        if self.arrival_event_at == Some(now) {
+            self.arrival_event_at = None;
+        }
+        let head = self.pipeline.front()?.0;
+        match self.arrival_event_at {
+            Some(t) if t <= head => None,
+            _ => {
+                self.arrival_event_at = Some(head);
+                Some(head)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::{Body, SackBlocks};
+    use crate::sim::Stream;
+
+    fn link(cfg: LinkConfig) -> Link {
+        Link::new(0, 0, 1, cfg, Rng::new(1, Stream::LinkLoss { link: 0, reverse: false }), Rng::new(1, Stream::LinkJitter { link: 0, reverse: false }), 100)
+    }
+    fn cfg(rate_bps: f64, delay_ms: u64, buffer: Buffer) -> LinkConfig {
+        LinkConfig {
+            rate: RateSchedule::Constant(rate_bps),
+            delay: SimDuration::from_millis(delay_ms),
+            buffer,
+            jitter: SimDuration::ZERO,
+            reorder: false,
+            loss: LossProcess::None,
+            outages: Outages::None,
+        }
+    }
+    fn pkt(size: u32) -> Packet {
+        Packet { flow: 0, dst_node: 1, dst_agent: 0, size, body: Body::TcpAck { ack: 0, sack: SackBlocks::default() } }
+    }
+
+    #[test]
+    fn arrival_is_serialisation_plus_propagation() {
+        // 1000 bytes at 8 Mbit/s take 1 ms; plus 10 ms of propagation.
+        let mut l = link(cfg(8e6, 10, Buffer::Unlimited));
+        assert_eq!(l.enqueue(SimTime::ZERO, pkt(1000)), Some(SimTime(11_000_000)));
+        // The second packet queues behind the first: no new event needed, it arrives 1 ms later.
+        assert_eq!(l.enqueue(SimTime::ZERO, pkt(1000)), None);
+        assert!(l.take_arrived(SimTime(10_999_999)).is_none());
+        assert!(l.take_arrived(SimTime(11_000_000)).is_some());
+        assert_eq!(l.next_arrival_event(SimTime(11_000_000)), Some(SimTime(12_000_000)));
+    }
+
+    #[test]
+    fn drop_tail_buffer_counts_waiting_packets_only() {
+        let mut l = link(cfg(8e6, 0, Buffer::Packets(2)));
+        for _ in 0..3 {
+            l.enqueue(SimTime::ZERO, pkt(1000));
+        }
+        // One in service, two waiting: the fourth is dropped.
+        l.enqueue(SimTime::ZERO, pkt(1000));
+        assert_eq!(l.drops.buffer, 1);
+        assert_eq!(l.queue_len(SimTime::ZERO), 2);
+        // After 1 ms the second packet has started: room for one more.
+        assert_eq!(l.queue_len(SimTime(1_000_000)), 1);
+    }
+
+    #[test]
+    fn square_schedule_alternates_low_and_high() {
+        let s = RateSchedule::Square { low: 5e6, high: 35e6, period: SimDuration::from_millis(10_000) };
+        assert_eq!(s.rate_at(SimTime::from_secs_f64(1.0)), 5e6);
+        assert_eq!(s.rate_at(SimTime::from_secs_f64(6.0)), 35e6);
+        assert_eq!(s.rate_at(SimTime::from_secs_f64(11.0)), 5e6);
+    }
+
+    #[test]
+    fn step_schedule_holds_each_rate_until_the_next_step() {
+        let s = RateSchedule::Steps(vec![(SimTime::ZERO, 5e6), (SimTime::from_secs_f64(10.0), 35e6)]);
+        assert_eq!(s.rate_at(SimTime::from_secs_f64(9.9)), 5e6);
+        assert_eq!(s.rate_at(SimTime::from_secs_f64(10.0)), 35e6);
+    }
+
+    #[test]
+    fn packets_in_flight_during_an_outage_are_lost() {
+        let mut c = cfg(8e6, 100, Buffer::Unlimited);
+        c.outages = Outages::List(vec![(SimTime::from_secs_f64(0.05), SimTime::from_secs_f64(0.06))]);
+        let mut l = link(c);
+        l.enqueue(SimTime::ZERO, pkt(1000));
+        assert_eq!(l.drops.outage, 1);
+        l.enqueue(SimTime::from_secs_f64(0.07), pkt(1000));
+        assert_eq!(l.drops.outage, 1);
+    }
+
+    #[test]
+    fn periodic_outages_repeat() {
+        let o = Outages::Periodic { every: SimDuration::from_millis(20_000), duration: SimDuration::from_millis(1_000), first: SimTime::from_secs_f64(20.0) };
+        assert!(!o.overlaps(SimTime::from_secs_f64(5.0), SimTime::from_secs_f64(6.0)));
+        assert!(o.overlaps(SimTime::from_secs_f64(20.5), SimTime::from_secs_f64(20.6)));
+        assert!(o.overlaps(SimTime::from_secs_f64(39.9), SimTime::from_secs_f64(40.1)));
+        assert!(!o.overlaps(SimTime::from_secs_f64(41.0), SimTime::from_secs_f64(59.0)));
+        assert!(o.overlaps(SimTime::from_secs_f64(59.5), SimTime::from_secs_f64(62.0)));
+    }
+
+    #[test]
+    fn jitter_never_reorders_unless_asked() {
+        let mut c = cfg(1e9, 10, Buffer::Unlimited);
+        c.jitter = SimDuration::from_millis(16);
+        let mut l = link(c);
+        for i in 0..200u32 {
+            let mut p = pkt(100);
+            p.flow = i;
+            l.enqueue(SimTime(i as u64 * 1000), p);
+        }
+        let mut last = 0;
+        let mut n = 0;
+        while let Some(p) = l.take_arrived(SimTime::MAX) {
+            assert!(p.flow >= last);
+            last = p.flow;
+            n += 1;
+        }
+        assert_eq!(n, 200);
+    }
+}

@@ -1,0 +1,51 @@
+//! Links, loss models, packets, and the topology that routes packets between nodes.
+
+pub mod link;
+pub mod loss;
+pub mod packet;
+
+pub use link::{Buffer, Drops, Link, LinkConfig, Outages, RateSchedule};
+pub use loss::LossProcess;
+pub use packet::{AgentId, Body, NodeId, Packet, SackBlocks};
+
+/// Nodes joined by directional links, with static shortest-path routes.
+pub struct Network {
+    pub node_count: u32,
+    pub links: Vec<Link>,
+    /// `next_link[node * node_count + dst]`: the link a packet at `node` for `dst` takes.
+    next_link: Vec<u32>,
+}
+
+impl Network {
+    /// A network from directional links; routes are computed by breadth-first search (fewest hops).
+    pub fn new(node_count: u32, links: Vec<Link>) -> Network {
+        let n = node_count as usize;
+        let mut next_link = vec![u32::MAX; n * n];
+        for dst in 0..n {
+            // BFS backwards from dst over reversed links, recording each node's first hop.
+            let mut seen = vec![false; n];
+            seen[dst] = true;
+            let mut frontier = vec![dst];
+            while !frontier.is_empty() {
+                let mut next = Vec::new();
+                for &v in &frontier {
+                    for l in &links {
+                        let (a, b) = (l.from as usize, l.to as usize);
+                        if b == v && !seen[a] {
+                            seen[a] = true;
+                            next_link[a * n + dst] = l.id;
+                            next.push(a);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+        }
+        Network { node_count, links, next_link }
+    }
+
+    pub fn next_link(&self, at: NodeId, dst: NodeId) -> Option<u32> {
+        let l = *self.next_link.get((at * self.node_count + dst) as usize)?;
+        (l != u32::MAX).then_some(l)
+    }
+}

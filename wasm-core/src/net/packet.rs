@@ -1,0 +1,73 @@
+//! Packets as they cross links. Kept small and free of heap data so the hot path never allocates.
+
+use crate::sim::SimTime;
+
+/// Bytes of IPv4 + TCP headers with the timestamp option, as Linux sends them (20 + 20 + 12).
+pub const TCP_IP_HEADER_BYTES: u32 = 52;
+/// Bytes of a SYN or SYN-ACK with MSS, SACK-permitted, timestamp and window-scale options.
+pub const TCP_SYN_BYTES: u32 = 60;
+
+/// Index of a node in the network.
+pub type NodeId = u32;
+/// Index of an agent (a transport endpoint or per-hop function) in the simulation.
+pub type AgentId = u32;
+
+#[derive(Clone, Debug)]
+pub struct Packet {
+    pub flow: u32,
+    pub dst_node: NodeId,
+    pub dst_agent: AgentId,
+    /// Size on the wire in bytes, headers included: this is what occupies link capacity.
+    pub size: u32,
+    pub body: Body,
+}
+
+/// Up to three SACK blocks (RFC 2018 allows three with timestamps), as byte ranges `[start, end)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    pub len: u8,
+    pub blocks: [(u64, u64); 3],
+}
+
+impl SackBlocks {
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.blocks[..self.len as usize].iter().copied()
+    }
+    pub fn push(&mut self, b: (u64, u64)) {
+        if (self.len as usize) < self.blocks.len() {
+            self.blocks[self.len as usize] = b;
+            self.len += 1;
+        }
+    }
+    /// Option bytes on the wire: kind, length and 8 bytes per block, padded to 4.
+    pub fn wire_bytes(&self) -> u32 {
+        if self.len == 0 {
+            0
+        } else {
+            (2 + 8 * self.len as u32).div_ceil(4) * 4
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Body {
+    /// Opens a connection; `ts` is the sender's timestamp (echoed back for the RTT sample).
+    TcpSyn {
+        ts: SimTime,
+    },
+    TcpSynAck {
+        ts_echo: SimTime,
+    },
+    TcpData {
+        seq: u64,
+        len: u32,
+        /// Digest of the payload bytes the sender put in this segment (see `content`).
+        digest: u64,
+        /// When the sender first sent these bytes: one-way delay counts retransmission delays.
+        first_sent: SimTime,
+    },
+    TcpAck {
+        ack: u64,
+        sack: SackBlocks,
+    },
+}

@@ -1,0 +1,654 @@
+//! The scenario format: the one source of truth. The JSON Schema (`orbitcp schema`) and the web
+//! app's TypeScript types are generated from these structs.
+//!
+//! Parsing is strict (unknown fields are errors) and every error names the path of the value at
+//! fault, e.g. `flows[0].cc: unknown variant "cubc", expected one of ...`.
+
+use crate::tcp::congestion::CcKind;
+use crate::tcp::rtt::RtoFlavor;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub const FORMAT_VERSION: u32 = 1;
+/// Longest simulated duration accepted: a week.
+pub const MAX_DURATION_S: f64 = 7.0 * 86_400.0;
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Format version; must be 1.
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Seed of every random stream in the run.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Simulated time limit in seconds. Flows that have not finished by then are reported as
+    /// incomplete, with the reason.
+    pub duration_s: f64,
+    pub topology: Topology,
+    pub flows: Vec<Flow>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<Sweep>,
+    #[serde(default)]
+    pub trace: TraceSpec,
+    /// The paper's numbers this scenario reproduces, shown beside the simulated ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paper: Option<PaperReference>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Topology {
+    /// Nodes 0..=N joined by N bidirectional links in a row; flows run from node 0 to node N
+    /// unless they say otherwise. Several flows on one chain share its bottleneck.
+    Chain { links: Vec<LinkSpec> },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// Rate in Mbit/s (both directions unless `reverse_rate_mbps` is set).
+    pub rate_mbps: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse_rate_mbps: Option<f64>,
+    /// One-way propagation delay in ms.
+    pub delay_ms: f64,
+    /// Drop-tail buffer in packets waiting for the transmitter. Default: unlimited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_pkts: Option<u32>,
+    /// Drop-tail buffer in bytes (instead of packets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_bytes: Option<u64>,
+    /// Extra delay per packet, uniform in [0, jitter_ms].
+    #[serde(default)]
+    pub jitter_ms: f64,
+    /// Whether jitter may reorder packets (default: no).
+    #[serde(default)]
+    pub jitter_reorder: bool,
+    /// Loss in the data direction (node i to i+1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loss: Option<LossSpec>,
+    /// Loss in the ACK direction (node i+1 to i). Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverse_loss: Option<LossSpec>,
+    /// Bandwidth over time, replacing `rate_mbps` in the data direction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate_schedule: Option<RateScheduleSpec>,
+    /// Periods during which every packet on the link (both directions) is lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outages: Option<OutagesSpec>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LossSpec {
+    None,
+    /// Each packet is lost independently with probability `p`.
+    Bernoulli { p: f64 },
+    /// Two-state Markov chain per packet (protocols.md §7.1).
+    GilbertElliott { p_good_to_bad: f64, p_bad_to_good: f64, loss_good: f64, loss_bad: f64 },
+    /// Drops exactly these packets (0-based indices of packets offered to this direction).
+    List { drops: Vec<u64> },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RateScheduleSpec {
+    Steps(Vec<RateStep>),
+    Square { square: SquareWave },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RateStep {
+    pub at_s: f64,
+    pub rate_mbps: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SquareWave {
+    pub low_mbps: f64,
+    pub high_mbps: f64,
+    /// Full period: `low` for the first half, `high` for the second.
+    pub period_s: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OutagesSpec {
+    List(Vec<Outage>),
+    Periodic(PeriodicOutage),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Outage {
+    pub start_s: f64,
+    pub duration_s: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PeriodicOutage {
+    pub every_s: f64,
+    pub duration_s: f64,
+    /// Start of the first outage; default `every_s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "transport", rename_all = "snake_case")]
+pub enum Flow {
+    Tcp(TcpFlow),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TcpFlow {
+    pub cc: CcKind,
+    /// Bytes to transfer; null or absent sends until the end of the run.
+    #[serde(default)]
+    pub bytes: Option<u64>,
+    #[serde(default)]
+    pub start_s: f64,
+    #[serde(default = "default_mss")]
+    pub mss_bytes: u32,
+    #[serde(default = "default_iw")]
+    pub initial_cwnd_pkts: u32,
+    /// Default: infinite, as in Linux.
+    #[serde(default)]
+    pub initial_ssthresh_pkts: Option<u32>,
+    #[serde(default = "yes")]
+    pub sack: bool,
+    /// One ACK per two segments (or per `delack_ms`) instead of one per segment.
+    #[serde(default)]
+    pub delayed_ack: bool,
+    #[serde(default = "default_delack_ms")]
+    pub delack_ms: f64,
+    #[serde(default = "default_rto_flavor")]
+    pub rto_flavor: RtoFlavor,
+    /// Minimum RTO in ms. Default: 200 (Linux) or 1000 (RFC 6298) by `rto_flavor`.
+    #[serde(default)]
+    pub rto_min_ms: Option<f64>,
+    /// Receiver window in packets; default: never limits.
+    #[serde(default)]
+    pub rwnd_pkts: Option<u32>,
+    /// Sender node (default 0) and receiver node (default the last).
+    #[serde(default)]
+    pub from_node: Option<u32>,
+    #[serde(default)]
+    pub to_node: Option<u32>,
+    /// A name for charts and tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+fn default_mss() -> u32 {
+    1448
+}
+fn default_iw() -> u32 {
+    10
+}
+fn yes() -> bool {
+    true
+}
+fn default_delack_ms() -> f64 {
+    40.0 // Linux TCP_DELACK_MIN
+}
+fn default_rto_flavor() -> RtoFlavor {
+    RtoFlavor::Linux
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Sweep {
+    /// Path of any scenario field → the values it takes. The grid is their cartesian product,
+    /// in the order the paths are written.
+    pub grid: serde_json::Map<String, Value>,
+    /// Runs per grid point; run r uses the seed derived from `seed` and r, the same for every
+    /// point (common random numbers).
+    #[serde(default = "one")]
+    pub runs: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceSpec {
+    /// Most points kept per trace.
+    #[serde(default = "default_points")]
+    pub max_points: u32,
+    /// Smallest spacing between trace points in seconds (0: every event, then decimated).
+    #[serde(default)]
+    pub interval_s: f64,
+    /// Width of the goodput-over-time bins in seconds.
+    #[serde(default = "default_goodput_interval")]
+    pub goodput_interval_s: f64,
+}
+
+impl Default for TraceSpec {
+    fn default() -> Self {
+        TraceSpec { max_points: default_points(), interval_s: 0.0, goodput_interval_s: default_goodput_interval() }
+    }
+}
+
+fn default_points() -> u32 {
+    2000
+}
+fn default_goodput_interval() -> f64 {
+    1.0
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PaperReference {
+    /// Which paper and figure or table.
+    pub source: String,
+    /// Goodput per flow in Mbit/s, as the paper gives it (null where it gives none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub goodput_mbps: Vec<Option<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fairness_jain: Option<f64>,
+    /// Values for sweep points: each names the grid values it belongs to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<PaperPoint>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PaperPoint {
+    /// Grid path → value, for the paths this point fixes.
+    pub at: serde_json::Map<String, Value>,
+    #[serde(default)]
+    pub flow: u32,
+    pub goodput_mbps: f64,
+}
+
+/// Parses and validates a scenario. The error lists every problem found, one per line.
+pub fn parse(json: &str) -> Result<Scenario, String> {
+    let value: Value = serde_json::from_str(json).map_err(|e| format!("scenario: invalid JSON: {e}"))?;
+    from_value(value)
+}
+
+/// Like [`parse`], from an already parsed JSON value.
+pub fn from_value(value: Value) -> Result<Scenario, String> {
+    if !value.is_object() {
+        return Err("scenario: expected a JSON object".into());
+    }
+    let sc: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let msg = explain(e.inner().to_string());
+        if path == "." {
+            format!("scenario: {msg}")
+        } else {
+            format!("{path}: {msg}")
+        }
+    })?;
+    let problems = sc.problems();
+    if problems.is_empty() {
+        Ok(sc)
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+/// Rewrites serde's wording where it says too little for a user.
+fn explain(msg: String) -> String {
+    let msg = msg.replace("unknown variant `", "unknown value \"").replace("`, expected one of", "\", expected one of");
+    if msg.contains("untagged enum RateScheduleSpec") {
+        return "expected a list of {\"at_s\", \"rate_mbps\"} steps or {\"square\": {\"low_mbps\", \"high_mbps\", \"period_s\"}}".into();
+    }
+    if msg.contains("untagged enum OutagesSpec") {
+        return "expected a list of {\"start_s\", \"duration_s\"} or {\"every_s\", \"duration_s\"}".into();
+    }
+    msg
+}
+
+struct Problems(Vec<String>);
+
+impl Problems {
+    fn check(&mut self, ok: bool, path: impl FnOnce() -> String, what: impl FnOnce() -> String) {
+        if !ok {
+            self.0.push(format!("{}: {}", path(), what()));
+        }
+    }
+    fn positive(&mut self, v: f64, path: impl FnOnce() -> String) {
+        self.check(v.is_finite() && v > 0.0, path, || format!("must be a positive number (got {v})"));
+    }
+    fn non_negative(&mut self, v: f64, path: impl FnOnce() -> String) {
+        self.check(v.is_finite() && v >= 0.0, path, || format!("must be zero or positive (got {v})"));
+    }
+    fn probability(&mut self, v: f64, path: impl FnOnce() -> String) {
+        self.check((0.0..=1.0).contains(&v), path, || format!("must be a probability between 0 and 1 (got {v})"));
+    }
+}
+
+impl Scenario {
+    /// Every range problem, each naming its path.
+    pub fn problems(&self) -> Vec<String> {
+        let mut p = Problems(Vec::new());
+        p.check(self.version == FORMAT_VERSION, || "version".into(), || format!("must be {FORMAT_VERSION} (got {})", self.version));
+        p.check(self.duration_s.is_finite() && self.duration_s > 0.0 && self.duration_s <= MAX_DURATION_S, || "duration_s".into(), || {
+            format!("must be more than 0 and at most {MAX_DURATION_S} seconds (got {})", self.duration_s)
+        });
+        let Topology::Chain { links } = &self.topology;
+        p.check(!links.is_empty(), || "topology.links".into(), || "needs at least one link".into());
+        for (i, l) in links.iter().enumerate() {
+            let at = |f: &str| format!("topology.links[{i}].{f}");
+            p.positive(l.rate_mbps, || at("rate_mbps"));
+            if let Some(r) = l.reverse_rate_mbps {
+                p.positive(r, || at("reverse_rate_mbps"));
+            }
+            p.non_negative(l.delay_ms, || at("delay_ms"));
+            p.non_negative(l.jitter_ms, || at("jitter_ms"));
+            if let Some(b) = l.buffer_pkts {
+                p.check(b >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
+            }
+            if let Some(b) = l.buffer_bytes {
+                p.check(b >= 64, || at("buffer_bytes"), || "must be at least 64 bytes".into());
+            }
+            p.check(l.buffer_pkts.is_none() || l.buffer_bytes.is_none(), || at("buffer_bytes"), || "give buffer_pkts or buffer_bytes, not both".into());
+            for (name, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
+                match loss {
+                    Some(LossSpec::Bernoulli { p: prob }) => p.probability(*prob, || at(&format!("{name}.p"))),
+                    Some(LossSpec::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad }) => {
+                        p.probability(*p_good_to_bad, || at(&format!("{name}.p_good_to_bad")));
+                        p.probability(*p_bad_to_good, || at(&format!("{name}.p_bad_to_good")));
+                        p.probability(*loss_good, || at(&format!("{name}.loss_good")));
+                        p.probability(*loss_bad, || at(&format!("{name}.loss_bad")));
+                    }
+                    _ => {}
+                }
+            }
+            match &l.rate_schedule {
+                Some(RateScheduleSpec::Steps(steps)) => {
+                    p.check(!steps.is_empty(), || at("rate_schedule"), || "needs at least one step".into());
+                    for (k, s) in steps.iter().enumerate() {
+                        p.non_negative(s.at_s, || at(&format!("rate_schedule[{k}].at_s")));
+                        p.positive(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
+                        if k > 0 {
+                            p.check(s.at_s > steps[k - 1].at_s, || at(&format!("rate_schedule[{k}].at_s")), || "steps must be in increasing time order".into());
+                        }
+                    }
+                }
+                Some(RateScheduleSpec::Square { square }) => {
+                    p.positive(square.low_mbps, || at("rate_schedule.square.low_mbps"));
+                    p.positive(square.high_mbps, || at("rate_schedule.square.high_mbps"));
+                    p.positive(square.period_s, || at("rate_schedule.square.period_s"));
+                }
+                None => {}
+            }
+            match &l.outages {
+                Some(OutagesSpec::List(list)) => {
+                    for (k, o) in list.iter().enumerate() {
+                        p.non_negative(o.start_s, || at(&format!("outages[{k}].start_s")));
+                        p.positive(o.duration_s, || at(&format!("outages[{k}].duration_s")));
+                    }
+                }
+                Some(OutagesSpec::Periodic(o)) => {
+                    p.positive(o.every_s, || at("outages.every_s"));
+                    p.positive(o.duration_s, || at("outages.duration_s"));
+                    p.check(o.duration_s < o.every_s, || at("outages.duration_s"), || format!("must be shorter than every_s ({})", o.every_s));
+                    if let Some(f) = o.first_s {
+                        p.non_negative(f, || at("outages.first_s"));
+                    }
+                }
+                None => {}
+            }
+        }
+        p.check(!self.flows.is_empty(), || "flows".into(), || "needs at least one flow".into());
+        let last_node = links.len() as u32;
+        for (i, f) in self.flows.iter().enumerate() {
+            let Flow::Tcp(t) = f;
+            let at = |f: &str| format!("flows[{i}].{f}");
+            if let Some(b) = t.bytes {
+                p.check(b > 0, || at("bytes"), || "must be more than 0 (or null for an unlimited transfer)".into());
+            }
+            p.check(t.start_s.is_finite() && t.start_s >= 0.0 && t.start_s < self.duration_s, || at("start_s"), || format!("must be between 0 and duration_s ({}) (got {})", self.duration_s, t.start_s));
+            p.check((64..=65_000).contains(&t.mss_bytes), || at("mss_bytes"), || format!("must be between 64 and 65000 bytes (got {})", t.mss_bytes));
+            p.check((1..=100_000).contains(&t.initial_cwnd_pkts), || at("initial_cwnd_pkts"), || format!("must be between 1 and 100000 (got {})", t.initial_cwnd_pkts));
+            if let Some(s) = t.initial_ssthresh_pkts {
+                p.check(s >= 2, || at("initial_ssthresh_pkts"), || format!("must be at least 2 (got {s})"));
+            }
+            p.check(t.delack_ms.is_finite() && t.delack_ms > 0.0 && t.delack_ms <= 500.0, || at("delack_ms"), || format!("must be more than 0 and at most 500 ms (RFC 1122) (got {})", t.delack_ms));
+            if let Some(m) = t.rto_min_ms {
+                p.check(m.is_finite() && (1.0..=60_000.0).contains(&m), || at("rto_min_ms"), || format!("must be between 1 and 60000 ms (got {m})"));
+            }
+            if let Some(r) = t.rwnd_pkts {
+                p.check(r >= 1, || at("rwnd_pkts"), || "must be at least 1".into());
+            }
+            let from = t.from_node.unwrap_or(0);
+            let to = t.to_node.unwrap_or(last_node);
+            p.check(from <= last_node, || at("from_node"), || format!("no such node (the chain has nodes 0 to {last_node})"));
+            p.check(to <= last_node, || at("to_node"), || format!("no such node (the chain has nodes 0 to {last_node})"));
+            p.check(from != to, || at("to_node"), || "must differ from from_node".into());
+        }
+        if let Some(s) = &self.sweep {
+            p.check(!s.grid.is_empty(), || "sweep.grid".into(), || "needs at least one path to vary".into());
+            for (path, values) in &s.grid {
+                let ok = values.as_array().is_some_and(|a| !a.is_empty());
+                p.check(ok, || format!("sweep.grid.\"{path}\""), || "must be a non-empty list of values".into());
+            }
+            p.check((1..=10_000).contains(&s.runs), || "sweep.runs".into(), || format!("must be between 1 and 10000 (got {})", s.runs));
+        }
+        p.check(self.trace.max_points >= 2, || "trace.max_points".into(), || "must be at least 2".into());
+        p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
+        p.positive(self.trace.goodput_interval_s, || "trace.goodput_interval_s".into());
+        p.0
+    }
+}
+
+/// The JSON Schema of the format, from the types above.
+pub fn schema() -> Value {
+    serde_json::to_value(schemars::schema_for!(Scenario)).unwrap_or(Value::Null)
+}
+
+/// Sets the value at a path such as `topology.links[1].loss.p` or `flows[0].cc`.
+pub fn set_path(root: &mut Value, path: &str, v: Value) -> Result<(), String> {
+    let mut cur = root;
+    let segs = split_path(path)?;
+    let last = segs.len() - 1;
+    for (k, seg) in segs.iter().enumerate() {
+        let here = segs[..k].iter().map(|s| s.to_string()).collect::<Vec<_>>().join("");
+        match seg {
+            PathSeg::Key(name) => {
+                let Some(obj) = cur.as_object_mut() else {
+                    return Err(format!("{}: is not an object", here.trim_start_matches('.')));
+                };
+                if k == last {
+                    obj.insert(name.clone(), v);
+                    return Ok(());
+                }
+                cur = obj.get_mut(name.as_str()).ok_or_else(|| format!("{}: no such field", format!("{here}.{name}").trim_start_matches('.')))?;
+            }
+            PathSeg::Index(i) => {
+                let Some(arr) = cur.as_array_mut() else {
+                    return Err(format!("{}: is not a list", here.trim_start_matches('.')));
+                };
+                let n = arr.len();
+                let slot = arr.get_mut(*i).ok_or_else(|| format!("{}[{i}]: no such element ({} has {n})", here.trim_start_matches('.'), here.trim_start_matches('.')))?;
+                if k == last {
+                    *slot = v;
+                    return Ok(());
+                }
+                cur = slot;
+            }
+        }
+    }
+    Ok(())
+}
+
+enum PathSeg {
+    Key(String),
+    Index(usize),
+}
+
+impl std::fmt::Display for PathSeg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathSeg::Key(k) => write!(f, ".{k}"),
+            PathSeg::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+fn split_path(path: &str) -> Result<Vec<PathSeg>, String> {
+    let bad = || format!("\"{path}\": not a path like topology.links[1].loss.p");
+    let mut segs = Vec::new();
+    for part in path.split('.') {
+        let (name, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if name.is_empty() {
+            return Err(bad());
+        }
+        segs.push(PathSeg::Key(name.to_string()));
+        while !rest.is_empty() {
+            let close = rest.find(']').ok_or_else(bad)?;
+            let idx: usize = rest[1..close].parse().map_err(|_| bad())?;
+            segs.push(PathSeg::Index(idx));
+            rest = &rest[close + 1..];
+            if !rest.is_empty() && !rest.starts_with('[') {
+                return Err(bad());
+            }
+        }
+    }
+    if segs.is_empty() {
+        return Err(bad());
+    }
+    Ok(segs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const MINIMAL: &str = r#"{"version":1,"name":"t","duration_s":10,
+        "topology":{"kind":"chain","links":[{"rate_mbps":10,"delay_ms":250}]},
+        "flows":[{"transport":"tcp","cc":"cubic","bytes":1000}]}"#;
+
+    fn with(path: &str, v: Value) -> Result<Scenario, String> {
+        let mut s: Value = serde_json::from_str(MINIMAL).unwrap();
+        set_path(&mut s, path, v).unwrap();
+        from_value(s)
+    }
+
+    #[test]
+    fn a_minimal_scenario_gets_the_documented_defaults() {
+        let s = parse(MINIMAL).unwrap();
+        let Flow::Tcp(t) = &s.flows[0];
+        assert_eq!((t.mss_bytes, t.initial_cwnd_pkts, t.sack, s.seed), (1448, 10, true, 1));
+    }
+
+    #[test]
+    fn an_unknown_congestion_control_names_the_path_and_the_choices() {
+        let e = with("flows[0].cc", "cubc".into()).unwrap_err();
+        assert!(e.starts_with("flows[0].cc: unknown value \"cubc\""), "{e}");
+        assert!(e.contains("reno") && e.contains("vegas"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_field_is_an_error_not_ignored() {
+        let e = with("topology.links[0].delay", 5.into()).unwrap_err();
+        assert!(e.starts_with("topology.links[0]: unknown field `delay`"), "{e}");
+    }
+
+    #[test]
+    fn a_probability_above_one_is_rejected_with_its_path() {
+        let e = with("topology.links[0].loss", serde_json::json!({"model":"bernoulli","p":1.5})).unwrap_err();
+        assert_eq!(e, "topology.links[0].loss.p: must be a probability between 0 and 1 (got 1.5)");
+    }
+
+    #[test]
+    fn a_wrong_type_names_the_path() {
+        let e = with("duration_s", "long".into()).unwrap_err();
+        assert!(e.starts_with("duration_s: invalid type: string"), "{e}");
+    }
+
+    #[test]
+    fn an_empty_sweep_grid_is_rejected() {
+        let e = with("sweep", serde_json::json!({"grid":{}})).unwrap_err();
+        assert_eq!(e, "sweep.grid: needs at least one path to vary");
+    }
+
+    #[test]
+    fn malformed_json_is_reported_as_such() {
+        assert!(parse("{\"version\": 1,").unwrap_err().starts_with("scenario: invalid JSON"));
+        assert_eq!(parse("[1,2]").unwrap_err(), "scenario: expected a JSON object");
+    }
+
+    #[test]
+    fn a_bad_schedule_gets_a_useful_message() {
+        let e = with("topology.links[0].rate_schedule", serde_json::json!({"sqare": {}})).unwrap_err();
+        assert!(e.starts_with("topology.links[0].rate_schedule: expected a list"), "{e}");
+    }
+
+    #[test]
+    fn paths_address_nested_list_elements() {
+        let mut v: Value = serde_json::from_str(MINIMAL).unwrap();
+        set_path(&mut v, "topology.links[0].delay_ms", 300.into()).unwrap();
+        assert_eq!(v["topology"]["links"][0]["delay_ms"], 300);
+        assert!(set_path(&mut v, "topology.links[3].delay_ms", 1.into()).unwrap_err().contains("no such element"));
+        assert!(set_path(&mut v, "flows[0]cc", 1.into()).is_err());
+    }
+
+    #[test]
+    fn the_schema_describes_the_top_level_fields() {
+        let s = schema();
+        let props = &s["properties"];
+        for f in ["version", "name", "seed", "duration_s", "topology", "flows", "sweep"] {
+            assert!(props.get(f).is_some(), "{f}");
+        }
+    }
+
+    proptest! {
+        // The parser never panics: arbitrary JSON values and arbitrary mutations of a valid
+        // scenario are either accepted or rejected with a message.
+        #[test]
+        fn parsing_arbitrary_text_never_panics(s in ".{0,200}") {
+            let _ = parse(&s);
+        }
+
+        #[test]
+        fn mutated_scenarios_never_panic(path in prop::sample::select(vec![
+            "duration_s", "seed", "version", "flows[0].cc", "flows[0].bytes", "flows[0].mss_bytes",
+            "flows[0].start_s", "topology.links[0].rate_mbps", "topology.links[0].delay_ms",
+            "topology.links[0].loss", "topology.links[0].buffer_pkts", "topology.links[0].outages",
+            "topology.links[0].rate_schedule", "sweep", "trace", "flows[0].initial_cwnd_pkts",
+        ]), v in arb_json()) {
+            let _ = with(path, v);
+        }
+    }
+
+    fn arb_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
+            "[a-z_]{0,8}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map("[a-z_]{1,12}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+}

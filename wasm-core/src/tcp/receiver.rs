@@ -1,0 +1,225 @@
+//! The TCP receiver: reassembles the byte stream, checks every delivered byte range against the
+//! content generated from the seed, and acknowledges with SACK blocks (RFC 2018).
+//!
+//! ACK policy: every segment is acknowledged at once by default. With delayed ACKs (RFC 1122 /
+//! RFC 5681 §4.2) an in-order segment is acknowledged with the next one or when the timer
+//! expires; out-of-order segments and segments that fill a hole are always acknowledged at once.
+
+use crate::content::Content;
+use crate::engine::Ctx;
+use crate::metrics::{DelayStats, Trace};
+use crate::net::packet::{TCP_IP_HEADER_BYTES, TCP_SYN_BYTES};
+use crate::net::{AgentId, Body, NodeId, Packet, SackBlocks};
+use crate::sim::{SimDuration, SimTime};
+use std::collections::BTreeMap;
+
+pub struct TcpReceiver {
+    pub flow: u32,
+    peer_node: NodeId,
+    peer_agent: AgentId,
+    content: Content,
+    expected_bytes: Option<u64>,
+    rcv_nxt: u64,
+    /// Out-of-order segments: seq → (len, digest, first_sent).
+    ooo: BTreeMap<u64, (u32, u64, SimTime)>,
+    /// The same, merged into byte ranges, sorted.
+    ranges: Vec<(u64, u64)>,
+    /// Start of the most recently received out-of-order segments, newest first.
+    recent: [Option<u64>; 3],
+    delayed_ack: Option<SimDuration>,
+    unacked_segments: u32,
+    delack_token: u64,
+    pub delivered: u64,
+    pub error: Option<String>,
+    pub delays: DelayStats,
+    pub owd_trace: Trace<1>,
+    /// Bytes delivered in each `bin_width` interval since time zero.
+    pub goodput_bins: Vec<u64>,
+    pub bin_width: SimDuration,
+    pub completed_at: Option<SimTime>,
+}
+
+impl TcpReceiver {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        flow: u32,
+        peer_node: NodeId,
+        peer_agent: AgentId,
+        content: Content,
+        expected_bytes: Option<u64>,
+        delayed_ack: Option<SimDuration>,
+        owd_trace: Trace<1>,
+        bin_width: SimDuration,
+    ) -> TcpReceiver {
+        TcpReceiver {
+            flow,
+            peer_node,
+            peer_agent,
+            content,
+            expected_bytes,
+            rcv_nxt: 0,
+            ooo: BTreeMap::new(),
+            ranges: Vec::new(),
+            recent: [None; 3],
+            delayed_ack,
+            unacked_segments: 0,
+            delack_token: 0,
+            delivered: 0,
+            error: None,
+            delays: DelayStats::default(),
+            owd_trace,
+            goodput_bins: Vec::new(),
+            bin_width,
+            completed_at: None,
+        }
+    }
+
+    /// The peer agent (the sender) this receiver acknowledges to. Set after both exist.
+    pub fn set_peer(&mut self, node: NodeId, agent: AgentId) {
+        self.peer_node = node;
+        self.peer_agent = agent;
+    }
+
+    pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+        let (seq, len, digest, first_sent) = match pkt.body {
+            Body::TcpData { seq, len, digest, first_sent } => (seq, len, digest, first_sent),
+            Body::TcpSyn { ts } => {
+                ctx.send(Packet {
+                    flow: self.flow,
+                    dst_node: self.peer_node,
+                    dst_agent: self.peer_agent,
+                    size: TCP_SYN_BYTES,
+                    body: Body::TcpSynAck { ts_echo: ts },
+                });
+                return;
+            }
+            _ => return,
+        };
+        let end = seq + len as u64;
+        if end <= self.rcv_nxt {
+            // A spurious retransmission: tell the sender where we are.
+            self.send_ack(ctx);
+            return;
+        }
+        if seq < self.rcv_nxt {
+            self.fail(format!("segment [{seq}, {end}) overlaps data already delivered up to {}", self.rcv_nxt));
+            return;
+        }
+        if seq > self.rcv_nxt {
+            if let std::collections::btree_map::Entry::Vacant(e) = self.ooo.entry(seq) {
+                e.insert((len, digest, first_sent));
+                self.add_range(seq, end);
+            }
+            self.recent = [Some(seq), self.recent[0], self.recent[1]];
+            self.send_ack(ctx);
+            return;
+        }
+        let filled_hole = !self.ooo.is_empty();
+        self.deliver(ctx.now, seq, len, digest, first_sent);
+        while let Some((&s, &(l, d, f))) = self.ooo.first_key_value() {
+            if s != self.rcv_nxt {
+                break;
+            }
+            self.ooo.pop_first();
+            self.deliver(ctx.now, s, l, d, f);
+        }
+        self.ranges.retain(|&(_, e)| e > self.rcv_nxt);
+        match self.delayed_ack {
+            Some(timeout) if !filled_hole => {
+                self.unacked_segments += 1;
+                if self.unacked_segments >= 2 {
+                    self.send_ack(ctx);
+                } else {
+                    self.delack_token += 1;
+                    ctx.timer_at(ctx.now + timeout, self.delack_token);
+                }
+            }
+            _ => self.send_ack(ctx),
+        }
+    }
+
+    pub fn on_timer(&mut self, ctx: &mut Ctx, token: u64) {
+        if token == self.delack_token && self.unacked_segments > 0 {
+            self.send_ack(ctx);
+        }
+    }
+
+    fn fail(&mut self, msg: String) {
+        if self.error.is_none() {
+            self.error = Some(format!("flow {}: {msg}", self.flow));
+        }
+    }
+
+    fn deliver(&mut self, now: SimTime, seq: u64, len: u32, digest: u64, first_sent: SimTime) {
+        if seq != self.rcv_nxt {
+            self.fail(format!("delivery at byte {seq} while the stream is at {}", self.rcv_nxt));
+            return;
+        }
+        if digest != self.content.digest(seq, len) {
+            self.fail(format!("bytes [{seq}, {}) differ from what the sender sent", seq + len as u64));
+        }
+        self.rcv_nxt += len as u64;
+        self.delivered += len as u64;
+        if let Some(total) = self.expected_bytes {
+            if self.delivered > total {
+                self.fail(format!("received {} bytes, more than the {total} sent", self.delivered));
+            } else if self.delivered == total {
+                self.completed_at = Some(now);
+            }
+        }
+        let owd = now - first_sent;
+        self.delays.record(now, owd);
+        self.owd_trace.record(now, [owd.as_millis_f64()]);
+        let bin = (now.0 / self.bin_width.0.max(1)) as usize;
+        if self.goodput_bins.len() <= bin {
+            self.goodput_bins.resize(bin + 1, 0);
+        }
+        self.goodput_bins[bin] += len as u64;
+    }
+
+    fn add_range(&mut self, start: u64, end: u64) {
+        let i = self.ranges.partition_point(|&(_, e)| e < start);
+        let mut s = start;
+        let mut e = end;
+        let mut j = i;
+        while j < self.ranges.len() && self.ranges[j].0 <= e {
+            s = s.min(self.ranges[j].0);
+            e = e.max(self.ranges[j].1);
+            j += 1;
+        }
+        self.ranges.splice(i..j, [(s, e)]);
+    }
+
+    fn sack_blocks(&self) -> SackBlocks {
+        let mut blocks = SackBlocks::default();
+        for seq in self.recent.iter().flatten() {
+            if let Some(&r) = self.ranges.iter().find(|&&(s, e)| s <= *seq && *seq < e) {
+                if !blocks.iter().any(|b| b == r) {
+                    blocks.push(r);
+                }
+            }
+        }
+        // Fill the rest with the highest ranges not reported yet.
+        for &r in self.ranges.iter().rev() {
+            if blocks.len as usize >= 3 {
+                break;
+            }
+            if !blocks.iter().any(|b| b == r) {
+                blocks.push(r);
+            }
+        }
+        blocks
+    }
+
+    fn send_ack(&mut self, ctx: &mut Ctx) {
+        self.unacked_segments = 0;
+        let sack = self.sack_blocks();
+        ctx.send(Packet {
+            flow: self.flow,
+            dst_node: self.peer_node,
+            dst_agent: self.peer_agent,
+            size: TCP_IP_HEADER_BYTES + sack.wire_bytes(),
+            body: Body::TcpAck { ack: self.rcv_nxt, sack },
+        });
+    }
+}
