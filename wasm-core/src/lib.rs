@@ -4,6 +4,8 @@
 
 #![deny(unsafe_code)]
 
+#[cfg(target_arch = "wasm32")]
+pub mod api;
 pub mod sim;
 pub mod runner;
 pub mod tcp;
