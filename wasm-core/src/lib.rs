@@ -4,6 +4,8 @@
 
 #![deny(unsafe_code)]
 
+#[cfg(target_arch = "wasm32")]
+pub mod api;
 pub mod content;
 pub mod engine;
 pub mod metrics;

@@ -252,7 +252,7 @@ pub enum Cc {
 impl Cc {
     pub fn new(kind: CcKind) -> Cc {
         match kind {
-            CcKind::Reno => Cc::Reno(reno::Reno::default()),
+            CcKind::Reno => Cc::Reno(reno::Reno),
             CcKind::Cubic => Cc::Cubic(cubic::Cubic::default()),
             CcKind::Hybla => Cc::Hybla(hybla::Hybla::default()),
             CcKind::Htcp => Cc::Htcp(htcp::Htcp::default()),
@@ -260,7 +260,7 @@ impl Cc {
             CcKind::Westwood => Cc::Westwood(westwood::Westwood::default()),
             CcKind::Bic => Cc::Bic(bic::Bic::default()),
             CcKind::Highspeed => Cc::Highspeed(highspeed::HighSpeed::default()),
-            CcKind::Scalable => Cc::Scalable(scalable::Scalable::default()),
+            CcKind::Scalable => Cc::Scalable(scalable::Scalable),
             CcKind::Vegas => Cc::Vegas(vegas::Vegas::default()),
         }
     }

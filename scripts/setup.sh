@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, skipping whatever is already there, so that a
+# fresh clone works with `npm start` / `npm test` alone and a second run costs a few seconds.
+# Only package registries are reachable on our machines (crates.io, npm, Debian): nothing
+# here may download a prebuilt binary from elsewhere.
+#
+# Usage: scripts/setup.sh [--need-chromium]
+#   --need-chromium (or ORBITCP_NEED_CHROMIUM=1): fail when Chromium cannot be installed,
+#   for callers that run browser tests; without it a missing Chromium only warns when we
+#   cannot install it (not root).
+set -euo pipefail
+
+export DEBIAN_FRONTEND=noninteractive
+# cargo install puts binaries here, and a fresh login shell may not have it on PATH yet.
+export PATH="$HOME/.cargo/bin:$PATH"
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+NEED_CHROMIUM="${ORBITCP_NEED_CHROMIUM:-0}"
+for arg in "$@"; do
+  case "$arg" in
+    --need-chromium) NEED_CHROMIUM=1 ;;
+    *) echo "setup: unknown argument: $arg (known: --need-chromium)" >&2; exit 2 ;;
+  esac
+done
+
+START=$SECONDS
+ok() { echo "ok: $*"; }
+installing() { echo "installing: $*"; }
+die() { echo "setup FAILED: $*" >&2; exit 1; }
+
+# Another shell (or another agent) may be installing the same thing; a second concurrent
+# install wastes the 2 cores at best and fights over a lock at worst, so wait for it.
+# In -f patterns, the [x] bracket keeps the pattern from matching the command line of a
+# shell that merely mentions it.
+wait_for_process() { # pgrep arguments..., then what (last)
+  local what="${*: -1}" waited=0
+  local -a pgrep_args=("${@:1:$#-1}")
+  while pgrep "${pgrep_args[@]}" >/dev/null 2>&1; do
+    if (( waited == 0 )); then echo "waiting: $what is already running in another process"; fi
+    sleep 5
+    waited=$((waited + 5))
+    if (( waited >= 1200 )); then die "gave up after 20 min waiting for $what"; fi
+  done
+}
+
+# --- Rust (rustup itself is a precondition of every machine we run on) -------------------
+command -v rustup >/dev/null 2>&1 || die "rustup not found; install Rust with rustup first"
+command -v cargo >/dev/null 2>&1 || die "cargo not found on PATH (looked in ~/.cargo/bin too)"
+
+installed_components="$(rustup component list --installed)"
+for comp in rustfmt clippy; do
+  if grep -q "^${comp}" <<<"$installed_components"; then
+    ok "$comp"
+  else
+    installing "$comp (rustup component add)"
+    rustup component add "$comp" || die "rustup component add $comp"
+  fi
+done
+
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  ok "wasm32 target"
+else
+  installing "wasm32 target (rustup target add wasm32-unknown-unknown)"
+  rustup target add wasm32-unknown-unknown || die "rustup target add wasm32-unknown-unknown"
+fi
+
+# --- wasm-pack: from crates.io; the npm package downloads a binary and fails here ---------
+have_wasm_pack() { command -v wasm-pack >/dev/null 2>&1 || [[ -x "$HOME/.cargo/bin/wasm-pack" ]]; }
+if ! have_wasm_pack; then
+  # Anchored on spaces: wasm-pack's own `cargo install ... --root ~/.cache/.wasm-pack/...`
+  # of wasm-bindgen-cli must not count.
+  wait_for_process -f '[c]argo install( .*)? wasm-pack( |$)' "cargo install wasm-pack"
+fi
+if have_wasm_pack; then
+  ok "wasm-pack"
+else
+  installing "wasm-pack (cargo install, ~2 min)"
+  cargo install wasm-pack --locked || die "cargo install wasm-pack --locked"
+  have_wasm_pack || die "cargo install wasm-pack finished but wasm-pack is not in ~/.cargo/bin"
+fi
+
+# --- Chromium for browser tests: Debian's package (npx playwright install cannot download) --
+if [[ -x /usr/bin/chromium ]]; then
+  ok "chromium"
+elif [[ "$(id -u)" == 0 ]]; then
+  wait_for_process -x 'apt(-get)?|dpkg' "apt/dpkg"
+  if [[ -x /usr/bin/chromium ]]; then
+    ok "chromium (installed by the other apt run)"
+  else
+    installing "chromium (apt-get install, ~1 min)"
+    # Lock::Timeout: wait for an apt run we could not see starting, rather than failing.
+    apt-get -o DPkg::Lock::Timeout=600 update -qq || die "apt-get update"
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null \
+      || die "apt-get install -y chromium"
+    [[ -x /usr/bin/chromium ]] || die "chromium installed but /usr/bin/chromium is missing"
+  fi
+else
+  msg="chromium is missing and we are not root; install it with: sudo apt-get update && sudo apt-get install -y chromium"
+  if [[ "$NEED_CHROMIUM" == 1 ]]; then
+    die "$msg"
+  fi
+  echo "skip: $msg (not needed by this command)"
+fi
+
+# --- npm packages: only once package.json declares some ---------------------------------
+command -v node >/dev/null 2>&1 || die "node not found (Node 20 is expected on our machines)"
+command -v npm >/dev/null 2>&1 || die "npm not found"
+
+has_npm_deps="$(node -e '
+  const p = require("./package.json");
+  const n = Object.keys({ ...p.dependencies, ...p.devDependencies, ...p.optionalDependencies }).length;
+  process.stdout.write(n > 0 ? "1" : "0");
+')"
+# npm rewrites package-lock.json itself, so compare against our own marker written after a
+# successful install rather than against node_modules' mtime.
+NPM_STAMP="node_modules/.orbitcp-installed"
+if [[ "$has_npm_deps" == 0 ]]; then
+  ok "npm packages (none declared)"
+elif [[ -f "$NPM_STAMP" && ! package.json -nt "$NPM_STAMP" \
+        && ! ( -f package-lock.json && package-lock.json -nt "$NPM_STAMP" ) ]]; then
+  ok "npm packages"
+else
+  if [[ -f package-lock.json ]]; then
+    installing "npm packages (npm ci)"
+    npm ci --no-audit --no-fund || die "npm ci"
+  else
+    installing "npm packages (npm install)"
+    npm install --no-audit --no-fund || die "npm install"
+  fi
+  touch "$NPM_STAMP"
+fi
+
+echo "setup done in $((SECONDS - START)) s"

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs every check of the project, in order, and stops at the first failure.
+# `npm test` and CI (.ci/run) both land here, so this file is the definition of "green".
+#
+# Usage: scripts/test.sh [STEP...]   (no argument: all steps; e.g. `scripts/test.sh clippy`)
+#
+# To add a check: write a `step_NAME` function below and add NAME to STEPS, in the place where
+# it should run (cheap and likely-to-fail checks first).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export PATH="$HOME/.cargo/bin:$PATH"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+
+STEPS=(
+  fmt
+  clippy
+  cargo_test
+  wasm
+  node_determinism
+  # Web checks (type-check, vitest, Playwright e2e) are appended here with the web app.
+)
+
+step_fmt() {
+  cargo fmt --all --check
+}
+
+step_clippy() {
+  cargo clippy --workspace --all-targets -- -D warnings
+  # api.rs only exists on wasm32, so the native pass above never sees it.
+  cargo clippy -p orbitcp-core --lib --target wasm32-unknown-unknown --no-default-features \
+    -- -D warnings
+}
+
+step_cargo_test() {
+  # Release: the golden and property tests simulate a lot.
+  cargo test --workspace --release
+}
+
+step_wasm() {
+  bash scripts/build-wasm.sh
+  node scripts/check-wasm-imports.mjs web/src/wasm/pkg/orbitcp_core_bg.wasm
+}
+
+step_node_determinism() {
+  cargo build --release --bin orbitcp
+  ORBITCP_CLI="$TARGET_DIR/release/orbitcp" node --test wasm-core/tests-node/*.test.mjs
+}
+
+if (( $# > 0 )); then
+  selected=("$@")
+else
+  selected=("${STEPS[@]}")
+fi
+for name in "${selected[@]}"; do
+  if ! declare -F "step_$name" >/dev/null; then
+    echo "test.sh: unknown step '$name' (known: ${STEPS[*]})" >&2
+    exit 2
+  fi
+done
+
+bash scripts/setup.sh
+
+START=$SECONDS
+n=0
+for name in "${selected[@]}"; do
+  n=$((n + 1))
+  printf '\n==== [%d/%d] %s ====\n' "$n" "${#selected[@]}" "$name"
+  step_start=$SECONDS
+  # Not `if ! step_x`: bash ignores set -e inside anything run as a condition, so a failing
+  # first command of a step would be hidden by a passing last one. A subshell keeps -e on.
+  set +e
+  (set -e; "step_$name")
+  status=$?
+  set -e
+  if (( status != 0 )); then
+    printf '\n==== FAILED: %s (step %d/%d, exit %d) ====\n' "$name" "$n" "${#selected[@]}" "$status" >&2
+    exit 1
+  fi
+  printf -- '---- ok: %s (%d s)\n' "$name" "$((SECONDS - step_start))"
+done
+printf '\n==== all %d steps passed in %d s ====\n' "${#selected[@]}" "$((SECONDS - START))"

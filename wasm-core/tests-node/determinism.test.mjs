@@ -1,0 +1,81 @@
+// The same scenario must give the same result natively and in wasm, and twice in wasm:
+// the browser shows what `orbitcp run` prints, bit for bit (architecture.md, "The core has no
+// I/O"). Run by scripts/test.sh after `cargo build --release` and scripts/build-wasm.sh.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const scenarioDir = join(root, 'scenarios');
+const pkgDir = join(root, 'web', 'src', 'wasm', 'pkg');
+const wasmPath = join(pkgDir, 'orbitcp_core_bg.wasm');
+const gluePath = join(pkgDir, 'orbitcp_core.js');
+const cli =
+  process.env.ORBITCP_CLI ??
+  join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'release', 'orbitcp');
+
+const scenarioFiles = existsSync(scenarioDir)
+  ? readdirSync(scenarioDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+      .map((f) => join(scenarioDir, f))
+  : [];
+
+// Loaded once: instantiating the module per scenario would only measure the loader.
+let wasmApi;
+async function wasm() {
+  if (!wasmApi) {
+    assert.ok(existsSync(wasmPath), `${wasmPath} is missing: run bash scripts/build-wasm.sh`);
+    const mod = await import(pathToFileURL(gluePath).href);
+    await mod.default({ module_or_path: readFileSync(wasmPath) });
+    wasmApi = mod;
+  }
+  return wasmApi;
+}
+
+function runNative(file) {
+  assert.ok(existsSync(cli), `${cli} is missing: run cargo build --release`);
+  const out = execFileSync(cli, ['run', '--summary', file], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return out;
+}
+
+function parse(text, what) {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    assert.fail(`${what} did not print JSON (${e.message}); it began with: ${text.slice(0, 200)}`);
+  }
+}
+
+// An empty scenarios/ would make every per-file test vanish and the run look green.
+test('there are scenarios to compare', () => {
+  assert.ok(
+    scenarioFiles.length > 0,
+    `no scenarios/*.json found under ${scenarioDir}: the determinism test would check nothing`,
+  );
+});
+
+for (const file of scenarioFiles) {
+  const name = relative(root, file);
+  test(`${name}: native CLI and wasm agree, and wasm repeats itself`, async () => {
+    const text = readFileSync(file, 'utf8');
+    const api = await wasm();
+    const first = api.run_scenario(text, false);
+    const second = api.run_scenario(text, false);
+    assert.equal(second, first, 'two wasm runs of the same scenario differ');
+    const native = runNative(name);
+    assert.deepStrictEqual(
+      parse(first, 'wasm run_scenario'),
+      parse(native, `orbitcp run --summary ${name}`),
+      'native and wasm results differ',
+    );
+  });
+}
