@@ -62,7 +62,14 @@ pub struct Simulation {
 
 impl Simulation {
     pub fn new(net: Network, end: SimTime) -> Simulation {
-        Simulation { now: SimTime::ZERO, end, net, agents: Vec::new(), agent_node: Vec::new(), queue: EventQueue::new() }
+        Simulation {
+            now: SimTime::ZERO,
+            end,
+            net,
+            agents: Vec::new(),
+            agent_node: Vec::new(),
+            queue: EventQueue::new(),
+        }
     }
 
     pub fn add_agent(&mut self, node: NodeId, agent: Agent, start: Option<SimTime>) -> AgentId {

@@ -18,7 +18,13 @@ pub struct Trace<const N: usize> {
 
 impl<const N: usize> Trace<N> {
     pub fn new(max_points: usize) -> Self {
-        Trace { t: Vec::new(), cols: std::array::from_fn(|_| Vec::new()), min_dt: 0, last: None, max_points: max_points.max(2) }
+        Trace {
+            t: Vec::new(),
+            cols: std::array::from_fn(|_| Vec::new()),
+            min_dt: 0,
+            last: None,
+            max_points: max_points.max(2),
+        }
     }
 
     pub fn with_interval(max_points: usize, min_dt: SimDuration) -> Self {

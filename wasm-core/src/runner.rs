@@ -4,7 +4,7 @@ use crate::content::Content;
 use crate::engine::{Agent, Simulation};
 use crate::metrics::{jain_index, DelaySummary, Trace};
 use crate::net::{Buffer, Link, LinkConfig, LossProcess, Network, Outages, RateSchedule};
-use crate::scenario::{self, Flow, LinkSpec, LossSpec, OutagesSpec, RateScheduleSpec, Scenario, Topology};
+use crate::scenario::{self, Chain, Flow, LinkSpec, LossSpec, OutagesSpec, RateScheduleSpec, Scenario, Topology};
 use crate::sim::{rng::run_seed, Rng, SimDuration, SimTime, Stream};
 use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::rtt::RtoFlavor;
@@ -128,7 +128,7 @@ impl Run {
     }
 
     pub fn with_seed(sc: &Scenario, seed: u64) -> Run {
-        let Topology::Chain { links } = &sc.topology;
+        let Topology::Chain(Chain { links }) = &sc.topology;
         let points = sc.trace.max_points as usize;
         let mut net_links = Vec::with_capacity(links.len() * 2);
         for (i, spec) in links.iter().enumerate() {
@@ -172,7 +172,7 @@ impl Run {
                 rto_flavor: t.rto_flavor,
                 rto_min: SimDuration::from_secs_f64(rto_min / 1e3),
                 rto_max: SimDuration::from_millis(match t.rto_flavor {
-                    RtoFlavor::Linux => 120_000, // Linux TCP_RTO_MAX
+                    RtoFlavor::Linux => 120_000,  // Linux TCP_RTO_MAX
                     RtoFlavor::Rfc6298 => 60_000, // RFC 6298 §2.5
                 }),
                 rwnd_pkts: t.rwnd_pkts,
@@ -289,7 +289,13 @@ impl Run {
                 }
             })
             .collect();
-        let links = self.sim.net.links.iter().map(|l| LinkTrace { id: l.id, queue: Columns::new(&l.queue_trace, ["queue_pkts"]) }).collect();
+        let links = self
+            .sim
+            .net
+            .links
+            .iter()
+            .map(|l| LinkTrace { id: l.id, queue: Columns::new(&l.queue_trace, ["queue_pkts"]) })
+            .collect();
         Traces { flows, links }
     }
 }
@@ -298,13 +304,15 @@ fn loss_process(spec: &Option<LossSpec>) -> LossProcess {
     match spec {
         None | Some(LossSpec::None) => LossProcess::None,
         Some(LossSpec::Bernoulli { p }) => LossProcess::Bernoulli { p: *p },
-        Some(LossSpec::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad }) => LossProcess::GilbertElliott {
-            p_good_to_bad: *p_good_to_bad,
-            p_bad_to_good: *p_bad_to_good,
-            loss_good: *loss_good,
-            loss_bad: *loss_bad,
-            bad: false,
-        },
+        Some(LossSpec::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad }) => {
+            LossProcess::GilbertElliott {
+                p_good_to_bad: *p_good_to_bad,
+                p_bad_to_good: *p_bad_to_good,
+                loss_good: *loss_good,
+                loss_bad: *loss_bad,
+                bad: false,
+            }
+        }
         Some(LossSpec::List { drops }) => {
             let mut d = drops.clone();
             d.sort_unstable();
@@ -321,7 +329,9 @@ fn link_config(spec: &LinkSpec, reverse: bool) -> LinkConfig {
     } else {
         match &spec.rate_schedule {
             None => RateSchedule::Constant(mbps(spec.rate_mbps)),
-            Some(RateScheduleSpec::Steps(steps)) => RateSchedule::Steps(steps.iter().map(|s| (SimTime::from_secs_f64(s.at_s), mbps(s.rate_mbps))).collect()),
+            Some(RateScheduleSpec::Steps(steps)) => {
+                RateSchedule::Steps(steps.iter().map(|s| (SimTime::from_secs_f64(s.at_s), mbps(s.rate_mbps))).collect())
+            }
             Some(RateScheduleSpec::Square { square }) => RateSchedule::Square {
                 low: mbps(square.low_mbps),
                 high: mbps(square.high_mbps),
@@ -413,7 +423,8 @@ pub fn sweep_jobs(scenario_json: &str) -> Result<Vec<SweepJob>, String> {
     let Some(sweep) = &base.sweep else {
         return Err("sweep: the scenario has no sweep section".into());
     };
-    let axes: Vec<(String, Vec<Value>)> = sweep.grid.iter().map(|(k, v)| (k.clone(), v.as_array().cloned().unwrap_or_default())).collect();
+    let axes: Vec<(String, Vec<Value>)> =
+        sweep.grid.iter().map(|(k, v)| (k.clone(), v.as_array().cloned().unwrap_or_default())).collect();
     let mut jobs = Vec::new();
     let total: usize = axes.iter().map(|a| a.1.len()).product();
     for idx in 0..total {

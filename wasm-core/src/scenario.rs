@@ -48,7 +48,13 @@ fn default_seed() -> u64 {
 pub enum Topology {
     /// Nodes 0..=N joined by N bidirectional links in a row; flows run from node 0 to node N
     /// unless they say otherwise. Several flows on one chain share its bottleneck.
-    Chain { links: Vec<LinkSpec> },
+    Chain(Chain),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Chain {
+    pub links: Vec<LinkSpec>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -91,11 +97,20 @@ pub struct LinkSpec {
 pub enum LossSpec {
     None,
     /// Each packet is lost independently with probability `p`.
-    Bernoulli { p: f64 },
+    Bernoulli {
+        p: f64,
+    },
     /// Two-state Markov chain per packet (protocols.md §7.1).
-    GilbertElliott { p_good_to_bad: f64, p_bad_to_good: f64, loss_good: f64, loss_bad: f64 },
+    GilbertElliott {
+        p_good_to_bad: f64,
+        p_bad_to_good: f64,
+        loss_good: f64,
+        loss_bad: f64,
+    },
     /// Drops exactly these packets (0-based indices of packets offered to this direction).
-    List { drops: Vec<u64> },
+    List {
+        drops: Vec<u64>,
+    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -289,15 +304,14 @@ pub fn from_value(value: Value) -> Result<Scenario, String> {
     if !value.is_object() {
         return Err("scenario: expected a JSON object".into());
     }
-    let sc: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let msg = explain(e.inner().to_string());
-        if path == "." {
-            format!("scenario: {msg}")
-        } else {
-            format!("{path}: {msg}")
+    let sc: Scenario = match serde_path_to_error::deserialize(&value) {
+        Ok(sc) => sc,
+        Err(e) => {
+            let path = e.path().to_string();
+            let (path, msg) = deeper_error(&value, &path).unwrap_or((path, explain(e.inner().to_string())));
+            return Err(if path == "." { format!("scenario: {msg}") } else { format!("{path}: {msg}") });
         }
-    })?;
+    };
     let problems = sc.problems();
     if problems.is_empty() {
         Ok(sc)
@@ -306,9 +320,39 @@ pub fn from_value(value: Value) -> Result<Scenario, String> {
     }
 }
 
+/// Serde buffers internally tagged enums, so an error inside one carries only the enum's path
+/// (`flows[0]`). Deserializing the variant's own struct again recovers the full path
+/// (`flows[0].cc`).
+fn deeper_error(root: &Value, path: &str) -> Option<(String, String)> {
+    fn inner<T: serde::de::DeserializeOwned>(v: &Value, tag: &str, prefix: &str) -> Option<(String, String)> {
+        let mut obj = v.as_object()?.clone();
+        obj.remove(tag);
+        let e = serde_path_to_error::deserialize::<_, T>(Value::Object(obj)).err()?;
+        let p = e.path().to_string();
+        let full = if p == "." { prefix.to_string() } else { format!("{prefix}.{p}") };
+        Some((full, explain(e.inner().to_string())))
+    }
+    if path == "topology" {
+        let t = root.get("topology")?;
+        return match t.get("kind")?.as_str()? {
+            "chain" => inner::<Chain>(t, "kind", "topology"),
+            _ => None,
+        };
+    }
+    let i: usize = path.strip_prefix("flows[")?.strip_suffix(']')?.parse().ok()?;
+    let f = root.get("flows")?.get(i)?;
+    match f.get("transport")?.as_str()? {
+        "tcp" => inner::<TcpFlow>(f, "transport", path),
+        _ => None,
+    }
+}
+
 /// Rewrites serde's wording where it says too little for a user.
 fn explain(msg: String) -> String {
-    let msg = msg.replace("unknown variant `", "unknown value \"").replace("`, expected one of", "\", expected one of");
+    let msg = match msg.strip_prefix("unknown variant `") {
+        Some(rest) => format!("unknown value \"{}", rest.replacen("`, expected", "\", expected", 1)),
+        None => msg,
+    };
     if msg.contains("untagged enum RateScheduleSpec") {
         return "expected a list of {\"at_s\", \"rate_mbps\"} steps or {\"square\": {\"low_mbps\", \"high_mbps\", \"period_s\"}}".into();
     }
@@ -341,11 +385,17 @@ impl Scenario {
     /// Every range problem, each naming its path.
     pub fn problems(&self) -> Vec<String> {
         let mut p = Problems(Vec::new());
-        p.check(self.version == FORMAT_VERSION, || "version".into(), || format!("must be {FORMAT_VERSION} (got {})", self.version));
-        p.check(self.duration_s.is_finite() && self.duration_s > 0.0 && self.duration_s <= MAX_DURATION_S, || "duration_s".into(), || {
-            format!("must be more than 0 and at most {MAX_DURATION_S} seconds (got {})", self.duration_s)
-        });
-        let Topology::Chain { links } = &self.topology;
+        p.check(
+            self.version == FORMAT_VERSION,
+            || "version".into(),
+            || format!("must be {FORMAT_VERSION} (got {})", self.version),
+        );
+        p.check(
+            self.duration_s.is_finite() && self.duration_s > 0.0 && self.duration_s <= MAX_DURATION_S,
+            || "duration_s".into(),
+            || format!("must be more than 0 and at most {MAX_DURATION_S} seconds (got {})", self.duration_s),
+        );
+        let Topology::Chain(Chain { links }) = &self.topology;
         p.check(!links.is_empty(), || "topology.links".into(), || "needs at least one link".into());
         for (i, l) in links.iter().enumerate() {
             let at = |f: &str| format!("topology.links[{i}].{f}");
@@ -361,7 +411,11 @@ impl Scenario {
             if let Some(b) = l.buffer_bytes {
                 p.check(b >= 64, || at("buffer_bytes"), || "must be at least 64 bytes".into());
             }
-            p.check(l.buffer_pkts.is_none() || l.buffer_bytes.is_none(), || at("buffer_bytes"), || "give buffer_pkts or buffer_bytes, not both".into());
+            p.check(
+                l.buffer_pkts.is_none() || l.buffer_bytes.is_none(),
+                || at("buffer_bytes"),
+                || "give buffer_pkts or buffer_bytes, not both".into(),
+            );
             for (name, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
                 match loss {
                     Some(LossSpec::Bernoulli { p: prob }) => p.probability(*prob, || at(&format!("{name}.p"))),
@@ -381,7 +435,11 @@ impl Scenario {
                         p.non_negative(s.at_s, || at(&format!("rate_schedule[{k}].at_s")));
                         p.positive(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
                         if k > 0 {
-                            p.check(s.at_s > steps[k - 1].at_s, || at(&format!("rate_schedule[{k}].at_s")), || "steps must be in increasing time order".into());
+                            p.check(
+                                s.at_s > steps[k - 1].at_s,
+                                || at(&format!("rate_schedule[{k}].at_s")),
+                                || "steps must be in increasing time order".into(),
+                            );
                         }
                     }
                 }
@@ -402,7 +460,11 @@ impl Scenario {
                 Some(OutagesSpec::Periodic(o)) => {
                     p.positive(o.every_s, || at("outages.every_s"));
                     p.positive(o.duration_s, || at("outages.duration_s"));
-                    p.check(o.duration_s < o.every_s, || at("outages.duration_s"), || format!("must be shorter than every_s ({})", o.every_s));
+                    p.check(
+                        o.duration_s < o.every_s,
+                        || at("outages.duration_s"),
+                        || format!("must be shorter than every_s ({})", o.every_s),
+                    );
                     if let Some(f) = o.first_s {
                         p.non_negative(f, || at("outages.first_s"));
                     }
@@ -418,23 +480,51 @@ impl Scenario {
             if let Some(b) = t.bytes {
                 p.check(b > 0, || at("bytes"), || "must be more than 0 (or null for an unlimited transfer)".into());
             }
-            p.check(t.start_s.is_finite() && t.start_s >= 0.0 && t.start_s < self.duration_s, || at("start_s"), || format!("must be between 0 and duration_s ({}) (got {})", self.duration_s, t.start_s));
-            p.check((64..=65_000).contains(&t.mss_bytes), || at("mss_bytes"), || format!("must be between 64 and 65000 bytes (got {})", t.mss_bytes));
-            p.check((1..=100_000).contains(&t.initial_cwnd_pkts), || at("initial_cwnd_pkts"), || format!("must be between 1 and 100000 (got {})", t.initial_cwnd_pkts));
+            p.check(
+                t.start_s.is_finite() && t.start_s >= 0.0 && t.start_s < self.duration_s,
+                || at("start_s"),
+                || format!("must be between 0 and duration_s ({}) (got {})", self.duration_s, t.start_s),
+            );
+            p.check(
+                (64..=65_000).contains(&t.mss_bytes),
+                || at("mss_bytes"),
+                || format!("must be between 64 and 65000 bytes (got {})", t.mss_bytes),
+            );
+            p.check(
+                (1..=100_000).contains(&t.initial_cwnd_pkts),
+                || at("initial_cwnd_pkts"),
+                || format!("must be between 1 and 100000 (got {})", t.initial_cwnd_pkts),
+            );
             if let Some(s) = t.initial_ssthresh_pkts {
                 p.check(s >= 2, || at("initial_ssthresh_pkts"), || format!("must be at least 2 (got {s})"));
             }
-            p.check(t.delack_ms.is_finite() && t.delack_ms > 0.0 && t.delack_ms <= 500.0, || at("delack_ms"), || format!("must be more than 0 and at most 500 ms (RFC 1122) (got {})", t.delack_ms));
+            p.check(
+                t.delack_ms.is_finite() && t.delack_ms > 0.0 && t.delack_ms <= 500.0,
+                || at("delack_ms"),
+                || format!("must be more than 0 and at most 500 ms (RFC 1122) (got {})", t.delack_ms),
+            );
             if let Some(m) = t.rto_min_ms {
-                p.check(m.is_finite() && (1.0..=60_000.0).contains(&m), || at("rto_min_ms"), || format!("must be between 1 and 60000 ms (got {m})"));
+                p.check(
+                    m.is_finite() && (1.0..=60_000.0).contains(&m),
+                    || at("rto_min_ms"),
+                    || format!("must be between 1 and 60000 ms (got {m})"),
+                );
             }
             if let Some(r) = t.rwnd_pkts {
                 p.check(r >= 1, || at("rwnd_pkts"), || "must be at least 1".into());
             }
             let from = t.from_node.unwrap_or(0);
             let to = t.to_node.unwrap_or(last_node);
-            p.check(from <= last_node, || at("from_node"), || format!("no such node (the chain has nodes 0 to {last_node})"));
-            p.check(to <= last_node, || at("to_node"), || format!("no such node (the chain has nodes 0 to {last_node})"));
+            p.check(
+                from <= last_node,
+                || at("from_node"),
+                || format!("no such node (the chain has nodes 0 to {last_node})"),
+            );
+            p.check(
+                to <= last_node,
+                || at("to_node"),
+                || format!("no such node (the chain has nodes 0 to {last_node})"),
+            );
             p.check(from != to, || at("to_node"), || "must differ from from_node".into());
         }
         if let Some(s) = &self.sweep {
@@ -443,7 +533,11 @@ impl Scenario {
                 let ok = values.as_array().is_some_and(|a| !a.is_empty());
                 p.check(ok, || format!("sweep.grid.\"{path}\""), || "must be a non-empty list of values".into());
             }
-            p.check((1..=10_000).contains(&s.runs), || "sweep.runs".into(), || format!("must be between 1 and 10000 (got {})", s.runs));
+            p.check(
+                (1..=10_000).contains(&s.runs),
+                || "sweep.runs".into(),
+                || format!("must be between 1 and 10000 (got {})", s.runs),
+            );
         }
         p.check(self.trace.max_points >= 2, || "trace.max_points".into(), || "must be at least 2".into());
         p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
@@ -473,14 +567,22 @@ pub fn set_path(root: &mut Value, path: &str, v: Value) -> Result<(), String> {
                     obj.insert(name.clone(), v);
                     return Ok(());
                 }
-                cur = obj.get_mut(name.as_str()).ok_or_else(|| format!("{}: no such field", format!("{here}.{name}").trim_start_matches('.')))?;
+                cur = obj
+                    .get_mut(name.as_str())
+                    .ok_or_else(|| format!("{}: no such field", format!("{here}.{name}").trim_start_matches('.')))?;
             }
             PathSeg::Index(i) => {
                 let Some(arr) = cur.as_array_mut() else {
                     return Err(format!("{}: is not a list", here.trim_start_matches('.')));
                 };
                 let n = arr.len();
-                let slot = arr.get_mut(*i).ok_or_else(|| format!("{}[{i}]: no such element ({} has {n})", here.trim_start_matches('.'), here.trim_start_matches('.')))?;
+                let slot = arr.get_mut(*i).ok_or_else(|| {
+                    format!(
+                        "{}[{i}]: no such element ({} has {n})",
+                        here.trim_start_matches('.'),
+                        here.trim_start_matches('.')
+                    )
+                })?;
                 if k == last {
                     *slot = v;
                     return Ok(());
@@ -566,7 +668,7 @@ mod tests {
     #[test]
     fn an_unknown_field_is_an_error_not_ignored() {
         let e = with("topology.links[0].delay", 5.into()).unwrap_err();
-        assert!(e.starts_with("topology.links[0]: unknown field `delay`"), "{e}");
+        assert!(e.starts_with("topology.links[0].delay: unknown field `delay`, expected one of `rate_mbps`"), "{e}");
     }
 
     #[test]
@@ -647,7 +749,8 @@ mod tests {
         leaf.prop_recursive(3, 24, 4, |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                prop::collection::btree_map("[a-z_]{1,12}", inner, 0..4).prop_map(|m| Value::Object(m.into_iter().collect())),
+                prop::collection::btree_map("[a-z_]{1,12}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
             ]
         })
     }

@@ -7,7 +7,14 @@ use orbitcp_core::scenario;
 use serde_json::{json, Value};
 
 /// A one-hop scenario: `rate_mbps`, one-way `delay_ms`, `buffer_pkts`, Bernoulli loss `p`.
-pub fn one_hop(rate_mbps: f64, delay_ms: f64, buffer_pkts: Option<u32>, p: f64, duration_s: f64, flows: Vec<Value>) -> Value {
+pub fn one_hop(
+    rate_mbps: f64,
+    delay_ms: f64,
+    buffer_pkts: Option<u32>,
+    p: f64,
+    duration_s: f64,
+    flows: Vec<Value>,
+) -> Value {
     let mut link = json!({ "rate_mbps": rate_mbps, "delay_ms": delay_ms, "loss": { "model": "bernoulli", "p": p } });
     if let Some(b) = buffer_pkts {
         link["buffer_pkts"] = b.into();

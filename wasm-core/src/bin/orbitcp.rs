@@ -71,10 +71,14 @@ fn parse_opts(args: &[String], known: &[&str]) -> Result<Opts, String> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--csv" if known.contains(&"--csv") => o.csv_dir = Some(it.next().ok_or("--csv needs a directory")?.clone()),
+            "--csv" if known.contains(&"--csv") => {
+                o.csv_dir = Some(it.next().ok_or("--csv needs a directory")?.clone())
+            }
             "--threads" if known.contains(&"--threads") => {
                 let n = it.next().ok_or("--threads needs a number")?;
-                o.threads = Some(n.parse().ok().filter(|&n| n >= 1).ok_or(format!("--threads: \"{n}\" is not a positive number"))?);
+                o.threads = Some(
+                    n.parse().ok().filter(|&n| n >= 1).ok_or(format!("--threads: \"{n}\" is not a positive number"))?,
+                );
             }
             f if f.starts_with("--") => {
                 if !known.contains(&f) {
@@ -127,10 +131,20 @@ fn compare_table(sc: &Scenario, r: &RunResult) -> String {
     out += &format!("{:<5} {:<10} {:>14} {:>14}\n", "flow", "cc", "sim Mbit/s", "paper Mbit/s");
     for f in &r.flows {
         let paper = sc.paper.as_ref().and_then(|p| p.goodput_mbps.get(f.id as usize).copied().flatten());
-        out += &format!("{:<5} {:<10} {:>14.3} {:>14}\n", f.id, f.cc, f.goodput_mbps, paper.map_or("-".into(), |v| format!("{v:.3}")));
+        out += &format!(
+            "{:<5} {:<10} {:>14.3} {:>14}\n",
+            f.id,
+            f.cc,
+            f.goodput_mbps,
+            paper.map_or("-".into(), |v| format!("{v:.3}"))
+        );
     }
     let paper_j = sc.paper.as_ref().and_then(|p| p.fairness_jain);
-    out += &format!("Jain's index: sim {:.3}, paper {}\n", r.fairness_jain, paper_j.map_or("-".into(), |v| format!("{v:.2}")));
+    out += &format!(
+        "Jain's index: sim {:.3}, paper {}\n",
+        r.fairness_jain,
+        paper_j.map_or("-".into(), |v| format!("{v:.2}"))
+    );
     out
 }
 
@@ -146,7 +160,10 @@ fn write_csv_traces(dir: &str, r: &RunResult) -> Result<(), String> {
         for i in 0..cols.t.len() {
             s += &format!("{}", cols.t[i]);
             for v in cols.cols.values() {
-                s += &format!(",{}", v.get(i).map_or(String::new(), |x| if x.is_null() { String::new() } else { x.to_string() }));
+                s += &format!(
+                    ",{}",
+                    v.get(i).map_or(String::new(), |x| if x.is_null() { String::new() } else { x.to_string() })
+                );
             }
             s.push('\n');
         }
@@ -169,7 +186,11 @@ fn cmd_validate(args: &[String]) -> Result<(), String> {
     let o = parse_opts(args, &[])?;
     let (path, text) = read_file(&o)?;
     runner::validate_json(&text).map_err(|e| format!("{path}:\n{e}"))?;
-    let n = if scenario::parse(&text).map(|s| s.sweep.is_some()).unwrap_or(false) { runner::sweep_jobs(&text)?.len() } else { 1 };
+    let n = if scenario::parse(&text).map(|s| s.sweep.is_some()).unwrap_or(false) {
+        runner::sweep_jobs(&text)?.len()
+    } else {
+        1
+    };
     println!("{path}: valid ({n} run{})", if n == 1 { "" } else { "s" });
     Ok(())
 }
@@ -201,7 +222,12 @@ fn run_parallel(jobs: &[SweepJob], threads: usize, progress: bool) -> Result<Vec
     if progress {
         eprintln!();
     }
-    results.into_inner().map_err(|_| "a sweep thread failed".to_string())?.into_iter().map(|r| r.unwrap_or_else(|| Err("a run did not finish".into()))).collect()
+    results
+        .into_inner()
+        .map_err(|_| "a sweep thread failed".to_string())?
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err("a run did not finish".into())))
+        .collect()
 }
 
 fn csv_field(v: &Value) -> String {
@@ -220,7 +246,9 @@ fn paper_value(sc: &Scenario, point: &[(String, Value)], flow: u32) -> Option<f6
     let p = sc.paper.as_ref()?;
     p.points
         .iter()
-        .find(|pp| pp.flow == flow && pp.at.iter().all(|(k, v)| point.iter().any(|(pk, pv)| pk == k && values_match(pv, v))))
+        .find(|pp| {
+            pp.flow == flow && pp.at.iter().all(|(k, v)| point.iter().any(|(pk, pv)| pk == k && values_match(pv, v)))
+        })
         .map(|pp| pp.goodput_mbps)
 }
 
@@ -266,7 +294,8 @@ fn cmd_sweep(args: &[String]) -> Result<(), String> {
                     c.len()
                 );
                 if has_paper {
-                    out += &format!(",{}", paper_value(&base, &job.point, f0.id).map_or(String::new(), |v| v.to_string()));
+                    out +=
+                        &format!(",{}", paper_value(&base, &job.point, f0.id).map_or(String::new(), |v| v.to_string()));
                 }
                 out.push('\n');
             }
@@ -291,7 +320,8 @@ fn cmd_sweep(args: &[String]) -> Result<(), String> {
                     f.timeouts
                 );
                 if has_paper {
-                    out += &format!(",{}", paper_value(&base, &job.point, f.id).map_or(String::new(), |v| v.to_string()));
+                    out +=
+                        &format!(",{}", paper_value(&base, &job.point, f.id).map_or(String::new(), |v| v.to_string()));
                 }
                 out.push('\n');
             }

@@ -24,7 +24,11 @@ pub enum RateSchedule {
     /// Piecewise constant: (from, bit/s), sorted by time; before the first step the first rate.
     Steps(Vec<(SimTime, f64)>),
     /// Starts at `low` for half a period, then `high` for half a period, and so on.
-    Square { low: f64, high: f64, period: SimDuration },
+    Square {
+        low: f64,
+        high: f64,
+        period: SimDuration,
+    },
 }
 
 impl RateSchedule {
@@ -37,7 +41,7 @@ impl RateSchedule {
             }
             RateSchedule::Square { low, high, period } => {
                 let half = (period.0 / 2).max(1);
-                if (t.0 / half) % 2 == 0 {
+                if (t.0 / half).is_multiple_of(2) {
                     *low
                 } else {
                     *high
@@ -53,7 +57,11 @@ pub enum Outages {
     /// (start, end), sorted by start.
     List(Vec<(SimTime, SimTime)>),
     /// An outage of `duration` every `every`, the first one starting at `first`.
-    Periodic { every: SimDuration, duration: SimDuration, first: SimTime },
+    Periodic {
+        every: SimDuration,
+        duration: SimDuration,
+        first: SimTime,
+    },
 }
 
 impl Outages {
@@ -125,7 +133,15 @@ pub struct Link {
 }
 
 impl Link {
-    pub fn new(id: u32, from: NodeId, to: NodeId, cfg: LinkConfig, loss_rng: Rng, jitter_rng: Rng, trace_points: usize) -> Link {
+    pub fn new(
+        id: u32,
+        from: NodeId,
+        to: NodeId,
+        cfg: LinkConfig,
+        loss_rng: Rng,
+        jitter_rng: Rng,
+        trace_points: usize,
+    ) -> Link {
         Link {
             id,
             from,
@@ -257,7 +273,15 @@ mod tests {
     use crate::sim::Stream;
 
     fn link(cfg: LinkConfig) -> Link {
-        Link::new(0, 0, 1, cfg, Rng::new(1, Stream::LinkLoss { link: 0, reverse: false }), Rng::new(1, Stream::LinkJitter { link: 0, reverse: false }), 100)
+        Link::new(
+            0,
+            0,
+            1,
+            cfg,
+            Rng::new(1, Stream::LinkLoss { link: 0, reverse: false }),
+            Rng::new(1, Stream::LinkJitter { link: 0, reverse: false }),
+            100,
+        )
     }
     fn cfg(rate_bps: f64, delay_ms: u64, buffer: Buffer) -> LinkConfig {
         LinkConfig {
@@ -328,7 +352,11 @@ mod tests {
 
     #[test]
     fn periodic_outages_repeat() {
-        let o = Outages::Periodic { every: SimDuration::from_millis(20_000), duration: SimDuration::from_millis(1_000), first: SimTime::from_secs_f64(20.0) };
+        let o = Outages::Periodic {
+            every: SimDuration::from_millis(20_000),
+            duration: SimDuration::from_millis(1_000),
+            first: SimTime::from_secs_f64(20.0),
+        };
         assert!(!o.overlaps(SimTime::from_secs_f64(5.0), SimTime::from_secs_f64(6.0)));
         assert!(o.overlaps(SimTime::from_secs_f64(20.5), SimTime::from_secs_f64(20.6)));
         assert!(o.overlaps(SimTime::from_secs_f64(39.9), SimTime::from_secs_f64(40.1)));

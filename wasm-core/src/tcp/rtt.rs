@@ -34,7 +34,16 @@ pub struct RttEstimator {
 
 impl RttEstimator {
     pub fn new(flavor: RtoFlavor, rto_min: SimDuration, rto_max: SimDuration) -> Self {
-        RttEstimator { srtt: None, rttvar: SimDuration::ZERO, min_rtt: None, latest: None, flavor, rto_min, rto_max, backoff: 0 }
+        RttEstimator {
+            srtt: None,
+            rttvar: SimDuration::ZERO,
+            min_rtt: None,
+            latest: None,
+            flavor,
+            rto_min,
+            rto_max,
+            backoff: 0,
+        }
     }
 
     pub fn sample(&mut self, r: SimDuration) {

@@ -69,7 +69,8 @@ pub enum TraceState {
 }
 
 /// Columns of the sender trace, in order.
-pub const SENDER_TRACE_COLUMNS: [&str; 8] = ["cwnd", "ssthresh", "srtt_ms", "rtt_ms", "acked_bytes", "inflight", "retransmissions", "state"];
+pub const SENDER_TRACE_COLUMNS: [&str; 8] =
+    ["cwnd", "ssthresh", "srtt_ms", "rtt_ms", "acked_bytes", "inflight", "retransmissions", "state"];
 
 #[derive(Clone, Debug, Default)]
 pub struct SenderStats {
@@ -122,7 +123,14 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    pub fn new(cfg: TcpConfig, flow: u32, peer_node: NodeId, peer_agent: AgentId, content: Content, trace: Trace<8>) -> TcpSender {
+    pub fn new(
+        cfg: TcpConfig,
+        flow: u32,
+        peer_node: NodeId,
+        peer_agent: AgentId,
+        content: Content,
+        trace: Trace<8>,
+    ) -> TcpSender {
         let total_segs = cfg.bytes.map_or(u64::MAX, |b| b.div_ceil(cfg.mss as u64));
         let w = Window::new(cfg.initial_cwnd, cfg.initial_ssthresh, cfg.mss);
         let rtt = RttEstimator::new(cfg.rto_flavor, cfg.rto_min, cfg.rto_max);
@@ -613,7 +621,8 @@ impl TcpSender {
 
     fn record(&mut self, now: SimTime) {
         let ms = |d: Option<SimDuration>| d.map_or(f64::NAN, |d| d.as_millis_f64());
-        let ssthresh = if self.w.ssthresh >= super::congestion::INFINITE_SSTHRESH { f64::NAN } else { self.w.ssthresh as f64 };
+        let ssthresh =
+            if self.w.ssthresh >= super::congestion::INFINITE_SSTHRESH { f64::NAN } else { self.w.ssthresh as f64 };
         let v = [
             self.w.cwnd as f64,
             ssthresh,

@@ -65,9 +65,7 @@ impl Region {
         } else if cwnd < w_max.saturating_add(SEARCH_DIVISOR) {
             Region::Plateau
         } else if cwnd < w_max.saturating_add(MAX_INCREMENT * (SEARCH_DIVISOR - 1)) {
-            Region::MaxProbe {
-                above: cwnd - w_max,
-            }
+            Region::MaxProbe { above: cwnd - w_max }
         } else {
             Region::LinearAbove
         }
@@ -101,12 +99,7 @@ pub struct Bic {
 
 impl Default for Bic {
     fn default() -> Self {
-        Bic {
-            acks_per_packet: 0,
-            last_max_cwnd: 0,
-            computed_for: None,
-            delayed_ack: DELAYED_ACK_INIT,
-        }
+        Bic { acks_per_packet: 0, last_max_cwnd: 0, computed_for: None, delayed_ack: DELAYED_ACK_INIT }
     }
 }
 
@@ -123,8 +116,7 @@ impl Bic {
     fn update(&mut self, cwnd: u32, now: SimTime) {
         let now_jiffies = jiffies(now);
         if let Some((last_cwnd, last_jiffies)) = self.computed_for {
-            if last_cwnd == cwnd && now_jiffies.saturating_sub(last_jiffies) <= CNT_REFRESH_JIFFIES
-            {
+            if last_cwnd == cwnd && now_jiffies.saturating_sub(last_jiffies) <= CNT_REFRESH_JIFFIES {
                 return;
             }
         }
@@ -154,11 +146,8 @@ impl CongestionControl for Bic {
         } else {
             cwnd
         };
-        let target = if cwnd <= LOW_WINDOW {
-            cwnd >> 1
-        } else {
-            ((cwnd as u64 * BETA as u64) / BETA_SCALE as u64) as u32
-        };
+        let target =
+            if cwnd <= LOW_WINDOW { cwnd >> 1 } else { ((cwnd as u64 * BETA as u64) / BETA_SCALE as u64) as u32 };
         target.max(MIN_SSTHRESH)
     }
 
@@ -179,10 +168,8 @@ impl CongestionControl for Bic {
 
     fn pkts_acked(&mut self, _w: &mut Window, ack: &AckSample, state: CaState) {
         if state == CaState::Open {
-            self.delayed_ack = self
-                .delayed_ack
-                .saturating_sub(self.delayed_ack >> ACK_RATIO_SHIFT)
-                .saturating_add(ack.acked);
+            self.delayed_ack =
+                self.delayed_ack.saturating_sub(self.delayed_ack >> ACK_RATIO_SHIFT).saturating_add(ack.acked);
         }
     }
 
@@ -285,10 +272,7 @@ mod tests {
             let grown = growth_in_one_rtt(&mut d);
             let fraction = 1.0 - (-0.25f64).exp();
             let lower = (gap - 3) as f64 * fraction - 1.0;
-            assert!(
-                grown as f64 >= lower && grown <= gap / 4,
-                "gap {gap}: grew {grown}"
-            );
+            assert!(grown as f64 >= lower && grown <= gap / 4, "gap {gap}: grew {grown}");
             gap = d.cc.last_max_cwnd - d.w.cwnd;
             rounds += 1;
         }
@@ -329,10 +313,7 @@ mod tests {
             largest = largest.max(growth_in_one_rtt(&mut d));
         }
         assert_eq!(largest, MAX_INCREMENT);
-        assert!(
-            d.w.cwnd > 1000 + 48 * 2,
-            "it went through max probing to linear growth"
-        );
+        assert!(d.w.cwnd > 1000 + 48 * 2, "it went through max probing to linear growth");
     }
 
     #[test]
@@ -418,10 +399,7 @@ mod tests {
         d.cc.last_max_cwnd = 840; // gap 40 now: binary search, not linear
         d.advance(SimDuration::from_millis(31));
         d.ack(1);
-        assert_eq!(
-            d.cc.computed_for, first,
-            "within HZ/32 the cached step stays"
-        );
+        assert_eq!(d.cc.computed_for, first, "within HZ/32 the cached step stays");
         d.advance(SimDuration::from_millis(1));
         d.ack(1);
         assert_eq!(d.cc.acks_per_packet, 800 / 10);

@@ -58,13 +58,7 @@ struct HystartRound {
 
 impl HystartRound {
     fn new(now_us: u64, snd_nxt: u64) -> HystartRound {
-        HystartRound {
-            start_us: now_us,
-            end_seq: snd_nxt,
-            last_ack_us: now_us,
-            min_rtt_us: u32::MAX,
-            samples: 0,
-        }
+        HystartRound { start_us: now_us, end_seq: snd_nxt, last_ack_us: now_us, min_rtt_us: u32::MAX, samples: 0 }
     }
 }
 
@@ -140,10 +134,9 @@ fn micros(t: SimTime) -> u64 {
 fn cubic_root(a: u64) -> u32 {
     // v[x] = ∛(x << 18) − 1, refined by hand in the kernel (Willy Tarreau).
     const V: [u8; 64] = [
-        0, 54, 54, 54, 118, 118, 118, 118, 123, 129, 134, 138, 143, 147, 151, 156, 157, 161, 164,
-        168, 170, 173, 176, 179, 181, 185, 187, 190, 192, 194, 197, 199, 200, 202, 204, 206, 209,
-        211, 213, 215, 217, 219, 221, 222, 224, 225, 227, 229, 231, 232, 234, 236, 237, 239, 240,
-        242, 244, 245, 246, 248, 250, 251, 252, 254,
+        0, 54, 54, 54, 118, 118, 118, 118, 123, 129, 134, 138, 143, 147, 151, 156, 157, 161, 164, 168, 170, 173, 176,
+        179, 181, 185, 187, 190, 192, 194, 197, 199, 200, 202, 204, 206, 209, 211, 213, 215, 217, 219, 221, 222, 224,
+        225, 227, 229, 231, 232, 234, 236, 237, 239, 240, 242, 244, 245, 246, 248, 250, 251, 252, 254,
     ];
     let table = |i: u64| u64::from(*V.get(i as usize).unwrap_or(&254));
     let bits = 64 - a.leading_zeros();
@@ -179,9 +172,7 @@ impl Cubic {
     /// Kernel `bictcp_update`: recompute `cnt`, the number of ACKs per +1 packet.
     fn update(&mut self, cwnd: u32, acked: u32, now_ms: u64) {
         self.ack_cnt = self.ack_cnt.saturating_add(acked);
-        if self.last_cwnd == cwnd
-            && now_ms.saturating_sub(self.last_time_ms) <= RECOMPUTE_INTERVAL_MS
-        {
+        if self.last_cwnd == cwnd && now_ms.saturating_sub(self.last_time_ms) <= RECOMPUTE_INTERVAL_MS {
             return;
         }
         // The cubic part changes at most once per jiffy; the Reno estimate still advances.
@@ -201,19 +192,11 @@ impl Cubic {
                 self.ack_cnt = acked;
                 self.reno_cwnd = cwnd;
                 let epoch = if self.last_max_cwnd <= cwnd {
-                    Epoch {
-                        start_ms: now_ms,
-                        k: 0,
-                        origin: cwnd,
-                    }
+                    Epoch { start_ms: now_ms, k: 0, origin: cwnd }
                 } else {
                     let below = u64::from(self.last_max_cwnd - cwnd);
                     let k = cubic_root(CUBE_FACTOR.saturating_mul(below));
-                    Epoch {
-                        start_ms: now_ms,
-                        k,
-                        origin: self.last_max_cwnd,
-                    }
+                    Epoch { start_ms: now_ms, k, origin: self.last_max_cwnd }
                 };
                 self.epoch = Some(epoch);
                 epoch
@@ -221,16 +204,10 @@ impl Cubic {
         };
         // The kernel aims one minimum RTT ahead (usecs_to_jiffies rounds up).
         let ahead_ms = u64::from(self.delay_min_us).div_ceil(1000);
-        let t_ms = now_ms
-            .saturating_sub(epoch.start_ms)
-            .saturating_add(ahead_ms);
+        let t_ms = now_ms.saturating_sub(epoch.start_ms).saturating_add(ahead_ms);
         let t = t_ms.saturating_mul(1 << BICTCP_HZ) / HZ;
         let target = cubic_target(&epoch, t);
-        self.cnt = if target > cwnd {
-            cwnd / (target - cwnd)
-        } else {
-            cwnd.saturating_mul(FLAT_CNT_FACTOR)
-        };
+        self.cnt = if target > cwnd { cwnd / (target - cwnd) } else { cwnd.saturating_mul(FLAT_CNT_FACTOR) };
         // Capacity still unknown (no loss yet, or after an RTO): grow at least 5 % per RTT.
         if self.last_max_cwnd == 0 {
             self.cnt = self.cnt.min(UNKNOWN_CAPACITY_MAX_CNT);
@@ -243,9 +220,7 @@ impl Cubic {
         if ack_cnt > per_reno_packet {
             let steps = (ack_cnt - 1) / per_reno_packet;
             self.ack_cnt = (ack_cnt - steps * per_reno_packet) as u32;
-            self.reno_cwnd = self
-                .reno_cwnd
-                .saturating_add(u32::try_from(steps).unwrap_or(u32::MAX));
+            self.reno_cwnd = self.reno_cwnd.saturating_add(u32::try_from(steps).unwrap_or(u32::MAX));
         }
         if self.reno_cwnd > cwnd {
             let max_cnt = cwnd / (self.reno_cwnd - cwnd);
@@ -285,9 +260,7 @@ impl Cubic {
         if round.samples < HYSTART_MIN_SAMPLES {
             round.samples += 1;
         } else {
-            let limit = self
-                .delay_min_us
-                .saturating_add(hystart_delay_threshold_us(self.delay_min_us));
+            let limit = self.delay_min_us.saturating_add(hystart_delay_threshold_us(self.delay_min_us));
             if round.min_rtt_us > limit {
                 found = true;
             }
@@ -304,11 +277,8 @@ impl Cubic {
 impl CongestionControl for Cubic {
     fn init(&mut self, _w: &mut Window, _srtt: Option<SimDuration>, now: SimTime) {
         // The kernel's initial_ssthresh is 0: ssthresh stays as the stack set it.
-        *self = Cubic {
-            hystart: Hystart::Searching(HystartRound::new(micros(now), 0)),
-            last_ack: now,
-            ..Cubic::default()
-        };
+        *self =
+            Cubic { hystart: Hystart::Searching(HystartRound::new(micros(now), 0)), last_ack: now, ..Cubic::default() };
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> u32 {
@@ -319,8 +289,7 @@ impl CongestionControl for Cubic {
             self.epoch = None;
             self.last_max_cwnd = if w.cwnd < self.last_max_cwnd {
                 // Fast convergence: release bandwidth to newer flows.
-                (u64::from(w.cwnd) * u64::from(BETA_SCALE + BETA) / u64::from(2 * BETA_SCALE))
-                    as u32
+                (u64::from(w.cwnd) * u64::from(BETA_SCALE + BETA) / u64::from(2 * BETA_SCALE)) as u32
             } else {
                 w.cwnd
             };
@@ -451,25 +420,12 @@ mod tests {
 
     #[test]
     fn kernel_cube_root_is_within_one_percent_everywhere() {
-        for a in [
-            1u64,
-            7,
-            63,
-            64,
-            1000,
-            123_456_789,
-            80_452_070_310,
-            1 << 50,
-            u64::MAX / 3,
-        ] {
+        for a in [1u64, 7, 63, 64, 1000, 123_456_789, 80_452_070_310, 1 << 50, u64::MAX / 3] {
             let exact = (a as f64).cbrt();
             let got = cubic_root(a) as f64;
             // The table's resolution dominates for tiny a (∛7 = 1.9 → 2); otherwise ≈ 0.2 %.
             let tolerance = if a < 64 { 0.5 } else { exact * 0.01 };
-            assert!(
-                (got - exact).abs() <= tolerance,
-                "∛{a} = {exact}, kernel {got}"
-            );
+            assert!((got - exact).abs() <= tolerance, "∛{a} = {exact}, kernel {got}");
         }
     }
 
@@ -490,20 +446,9 @@ mod tests {
         // Ideal: C·x³ = 10.8 on either side. The kernel aims one delay_min (0.1 s) ahead, which
         // at the curve's slope there (3·C·x² ≈ 10.8 pkt/s) shifts each side by ≈ 1.1 packets,
         // plus up to 1 for the integer window and one-round sampling: 2.5 packets.
-        assert!(
-            (below - 10.8).abs() < 2.5,
-            "W(K − 3 s) = {}",
-            1000.0 - below
-        );
-        assert!(
-            (above - 10.8).abs() < 2.5,
-            "W(K + 3 s) = {}",
-            1000.0 + above
-        );
-        assert!(
-            (below - above).abs() < 2.5,
-            "asymmetric: −{below} / +{above}"
-        );
+        assert!((below - 10.8).abs() < 2.5, "W(K − 3 s) = {}", 1000.0 - below);
+        assert!((above - 10.8).abs() < 2.5, "W(K + 3 s) = {}", 1000.0 + above);
+        assert!((below - above).abs() < 2.5, "asymmetric: −{below} / +{above}");
         assert!((at_k - 1000.0).abs() <= 1.0, "W(K) = {at_k}");
     }
 
@@ -575,11 +520,7 @@ mod tests {
         }
         d.ack(1);
         let epoch = d.cc.epoch.unwrap();
-        assert_eq!(
-            (epoch.k, epoch.origin),
-            (0, d.w.ssthresh),
-            "K = 0, origin = cwnd"
-        );
+        assert_eq!((epoch.k, epoch.origin), (0, d.w.ssthresh), "K = 0, origin = cwnd");
         for _ in 0..10 {
             let before = d.w.cwnd;
             d.ack_round();
@@ -603,12 +544,12 @@ mod tests {
     fn repeated_rto_keeps_the_state_reset() {
         let mut d = after_loss_at(100, ms(100));
         d.ack_rounds(3);
-        d.rto();
+        let first = d.rto();
         d.ack(1);
         d.rto();
         assert_eq!(d.cc.last_max_cwnd, 0);
         assert_eq!(d.cc.epoch, None);
-        assert_eq!(d.w.ssthresh, 2, "ssthresh from cwnd 2: the floor");
+        assert_eq!(d.w.ssthresh, first, "a repeated RTO holds the ssthresh of the first (tcp_enter_loss)");
     }
 
     #[test]
@@ -634,15 +575,9 @@ mod tests {
     fn hystart_exits_on_a_16_ms_rise_at_geo_delay() {
         let ssthresh = slow_start_with_delay_step(600, 617);
         assert_ne!(ssthresh, INFINITE_SSTHRESH);
-        assert!(
-            ssthresh > 64 && ssthresh < 200,
-            "exit after the rise: {ssthresh}"
-        );
+        assert!(ssthresh > 64 && ssthresh < 200, "exit after the rise: {ssthresh}");
         let ssthresh = slow_start_with_delay_step(600, 616);
-        assert_eq!(
-            ssthresh, INFINITE_SSTHRESH,
-            "16 ms is not above the threshold"
-        );
+        assert_eq!(ssthresh, INFINITE_SSTHRESH, "16 ms is not above the threshold");
     }
 
     #[test]
@@ -660,17 +595,10 @@ mod tests {
         let mut d = Driver::new(Cubic::default(), 1, None);
         d.ack_rounds(6);
         assert_eq!(d.w.cwnd, 64);
-        assert_eq!(
-            d.w.ssthresh, INFINITE_SSTHRESH,
-            "ACKs 3.1 ms apart at cwnd 32: no train"
-        );
+        assert_eq!(d.w.ssthresh, INFINITE_SSTHRESH, "ACKs 3.1 ms apart at cwnd 32: no train");
         d.ack_round();
         assert_eq!(d.cc.hystart, Hystart::Found);
-        assert!(
-            (90..=100).contains(&d.w.ssthresh),
-            "ssthresh {}",
-            d.w.ssthresh
-        );
+        assert!((90..=100).contains(&d.w.ssthresh), "ssthresh {}", d.w.ssthresh);
     }
 
     #[test]

@@ -18,10 +18,7 @@ struct AimdRow {
 }
 
 const fn row(max_cwnd: u32, decrease_x256: u32) -> AimdRow {
-    AimdRow {
-        max_cwnd,
-        decrease_x256,
-    }
+    AimdRow { max_cwnd, decrease_x256 }
 }
 
 // tcp_highspeed.c hstcp_aimd_vals = RFC 3649 Appendix B (w, b(w) × 256; a(w) = index + 1).
@@ -314,11 +311,7 @@ mod tests {
             let b = r.decrease_x256 as f64 / 256.0;
             let p = a * (2.0 - b) / (2.0 * b * w * w);
             let err = response_window(p) / w - 1.0;
-            assert!(
-                err.abs() < 0.04,
-                "row {i}: w {w}, response {}",
-                response_window(p)
-            );
+            assert!(err.abs() < 0.04, "row {i}: w {w}, response {}", response_window(p));
         }
     }
 
@@ -331,10 +324,7 @@ mod tests {
         for (i, r) in AIMD_TABLE.iter().enumerate() {
             let w = r.max_cwnd as f64;
             let b = (0.1 - 0.5) * (w.ln() - low) / (high - low) + 0.5;
-            assert!(
-                (r.decrease_x256 as f64 / 256.0 - b).abs() < 1.0 / 256.0,
-                "row {i}"
-            );
+            assert!((r.decrease_x256 as f64 / 256.0 - b).abs() < 1.0 / 256.0, "row {i}");
             let a = w * w * (0.078 / w.powf(1.2)) * 2.0 * b / (2.0 - b);
             assert!((a - (i as f64 + 1.0)).abs() < 0.5, "row {i}: a(w) = {a}");
         }

@@ -164,9 +164,7 @@ impl Htcp {
             return;
         }
         match self.backoff_mode {
-            BackoffMode::Adaptive
-                if self.min_rtt_ms > MIN_RTT_FOR_ADAPTIVE_MS && self.max_rtt_ms > 0 =>
-            {
+            BackoffMode::Adaptive if self.min_rtt_ms > MIN_RTT_FOR_ADAPTIVE_MS && self.max_rtt_ms > 0 => {
                 self.beta = adaptive_beta(self.min_rtt_ms, self.max_rtt_ms);
             }
             _ => {
@@ -208,16 +206,12 @@ impl Htcp {
         self.packet_count = self.packet_count.saturating_add(acked);
         let whole_alpha = u32::try_from(self.alpha >> 7).unwrap_or(u32::MAX).max(1);
         // The kernel's u32 `cwnd − α` wraps when α exceeds cwnd, which never fires.
-        let window_done = w
-            .cwnd
-            .checked_sub(whole_alpha)
-            .is_some_and(|t| self.packet_count >= t);
+        let window_done = w.cwnd.checked_sub(whole_alpha).is_some_and(|t| self.packet_count >= t);
         let elapsed = now_ms.saturating_sub(self.last_sample_ms);
         if !window_done || self.min_rtt_ms == 0 || elapsed < u64::from(self.min_rtt_ms) {
             return;
         }
-        let current =
-            u32::try_from(u64::from(self.packet_count) * HZ / elapsed.max(1)).unwrap_or(u32::MAX);
+        let current = u32::try_from(u64::from(self.packet_count) * HZ / elapsed.max(1)).unwrap_or(u32::MAX);
         let min_rtts_since_backoff = self.since_congestion_ms(now_ms) / u64::from(self.min_rtt_ms);
         if min_rtts_since_backoff <= BACKOFFS_BEFORE_TRACKING {
             self.bandwidth = current;
@@ -233,11 +227,7 @@ impl Htcp {
 
 impl CongestionControl for Htcp {
     fn init(&mut self, _w: &mut Window, _srtt: Option<SimDuration>, now: SimTime) {
-        *self = Htcp {
-            last_congestion_ms: jiffies(now),
-            last_sample_ms: jiffies(now),
-            ..Htcp::default()
-        };
+        *self = Htcp { last_congestion_ms: jiffies(now), last_sample_ms: jiffies(now), ..Htcp::default() };
     }
 
     fn ssthresh(&mut self, w: &Window, now: SimTime) -> u32 {
@@ -362,12 +352,7 @@ mod tests {
             htcp.ack_round();
             reno.ack_round();
             assert_eq!(htcp.cc.alpha(), 1.0);
-            assert!(
-                reno.w.cwnd - htcp.w.cwnd <= 1,
-                "{} vs {}",
-                htcp.w.cwnd,
-                reno.w.cwnd
-            );
+            assert!(reno.w.cwnd - htcp.w.cwnd <= 1, "{} vs {}", htcp.w.cwnd, reno.w.cwnd);
         }
         assert_eq!(reno.w.cwnd, 29);
     }
@@ -395,14 +380,8 @@ mod tests {
         let before_third = d.w.cwnd;
         d.ack_rounds(10);
         let third_second = d.w.cwnd - before_third;
-        assert!(
-            first_second - 100 <= 10,
-            "≈ 1 packet per RTT in the first second"
-        );
-        assert!(
-            third_second > 100,
-            "α ≈ 11–22 during the third second: {third_second}"
-        );
+        assert!(first_second - 100 <= 10, "≈ 1 packet per RTT in the first second");
+        assert!(third_second > 100, "α ≈ 11–22 during the third second: {third_second}");
     }
 
     #[test]
@@ -438,21 +417,9 @@ mod tests {
             d.rtt = ms(rtt);
             d.ack_round();
         }
-        assert_eq!(
-            steady_cycle(&mut d, 10),
-            50,
-            "first event: no previous throughput"
-        );
-        assert_eq!(
-            steady_cycle(&mut d, 10),
-            50,
-            "second: throughput steady, switch armed"
-        );
-        assert_eq!(
-            steady_cycle(&mut d, 10),
-            100 * 102 / 128,
-            "third: 500/550 clamped to 0.8"
-        );
+        assert_eq!(steady_cycle(&mut d, 10), 50, "first event: no previous throughput");
+        assert_eq!(steady_cycle(&mut d, 10), 50, "second: throughput steady, switch armed");
+        assert_eq!(steady_cycle(&mut d, 10), 100 * 102 / 128, "third: 500/550 clamped to 0.8");
         assert_eq!(d.cc.beta(), 102.0 / 128.0);
     }
 
@@ -467,11 +434,7 @@ mod tests {
         for _ in 0..2 {
             steady_cycle(&mut d, 10);
         }
-        assert_eq!(
-            steady_cycle(&mut d, 10),
-            50,
-            "100/300 = 0.33 clamped to 0.5"
-        );
+        assert_eq!(steady_cycle(&mut d, 10), 50, "100/300 = 0.33 clamped to 0.5");
     }
 
     #[test]
@@ -513,10 +476,7 @@ mod tests {
         assert_eq!(d.cc.undo_cwnd(&d.w), 100);
         assert_eq!(d.cc.last_congestion_ms, before);
         d.cc.set_state(&mut d.w, CaState::Open, now);
-        assert_eq!(
-            d.cc.last_congestion_ms, before,
-            "an undone episode does not restart Δ"
-        );
+        assert_eq!(d.cc.last_congestion_ms, before, "an undone episode does not restart Δ");
     }
 
     #[test]

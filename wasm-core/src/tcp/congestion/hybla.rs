@@ -64,11 +64,7 @@ impl Rho {
 
     fn from_eighths(eighths: u32, real: f64) -> Rho {
         let squared_128ths = (eighths as u64 * eighths as u64) << 1;
-        Rho {
-            eighths,
-            squared_128ths,
-            real,
-        }
+        Rho { eighths, squared_128ths, real }
     }
 
     /// Integer part of ρ (`ca->rho`).
@@ -99,14 +95,7 @@ impl Default for Hybla {
 
 impl Hybla {
     pub fn new(arithmetic: Arithmetic) -> Hybla {
-        Hybla {
-            arithmetic,
-            rho: Rho::from_srtt(None),
-            min_srtt: None,
-            cents: 0,
-            fraction: 0.0,
-            enabled: true,
-        }
+        Hybla { arithmetic, rho: Rho::from_srtt(None), min_srtt: None, cents: 0, fraction: 0.0, enabled: true }
     }
 
     /// ρ as the module currently uses it (real-valued in the ideal arithmetic, ρ·8/8 in the
@@ -164,11 +153,7 @@ impl Hybla {
         let whole = (self.fraction + IDEAL_EPSILON).floor();
         if whole >= 1.0 {
             self.fraction = (self.fraction - whole).max(0.0);
-            let whole = if whole >= u32::MAX as f64 {
-                u32::MAX
-            } else {
-                whole as u32
-            };
+            let whole = if whole >= u32::MAX as f64 { u32::MAX } else { whole as u32 };
             w.cwnd = w.cwnd.saturating_add(whole);
         }
         if slow_start && w.cwnd >= w.ssthresh {
@@ -317,10 +302,7 @@ mod tests {
         d.ack_round();
         assert_eq!(d.w.cwnd, 1015);
         d.ack_round();
-        assert_eq!(
-            d.w.cwnd, 1031,
-            "the carried fraction completes the 16 of the first round"
-        );
+        assert_eq!(d.w.cwnd, 1031, "the carried fraction completes the 16 of the first round");
     }
 
     #[test]
@@ -359,10 +341,7 @@ mod tests {
             reno.ack_round();
             assert_eq!(hybla.w.cwnd, reno.w.cwnd, "round {round}");
         }
-        assert!(
-            reno.w.cwnd > 50,
-            "the comparison reached congestion avoidance"
-        );
+        assert!(reno.w.cwnd > 50, "the comparison reached congestion avoidance");
         // The kernel arithmetic matches Reno in slow start (2·128 − 128 = one packet per ACK).
         let mut hybla = Driver::with_rtt(Hybla::default(), 1, None, ms(25));
         let mut reno = Driver::with_rtt(Reno, 1, None, ms(25));
@@ -387,10 +366,7 @@ mod tests {
         let short_rate = short.w.cwnd as f64 / 0.1;
         let long_rate = long.w.cwnd as f64 / 0.6;
         assert!(short_rate > 45_000.0, "both grew: {short_rate}");
-        assert!(
-            (short_rate - long_rate).abs() / short_rate < 0.01,
-            "{short_rate} vs {long_rate}"
-        );
+        assert!((short_rate - long_rate).abs() / short_rate < 0.01, "{short_rate} vs {long_rate}");
     }
 
     #[test]

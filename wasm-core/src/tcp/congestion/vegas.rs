@@ -36,11 +36,7 @@ struct Round {
 
 impl Round {
     fn starting_at(snd_nxt: u64) -> Round {
-        Round {
-            ends_after: snd_nxt,
-            min_rtt_us: RTT_UNSET_US,
-            samples: 0,
-        }
+        Round { ends_after: snd_nxt, min_rtt_us: RTT_UNSET_US, samples: 0 }
     }
 }
 
@@ -62,10 +58,7 @@ pub struct Vegas {
 
 impl Default for Vegas {
     fn default() -> Self {
-        Vegas {
-            base_rtt_us: RTT_UNSET_US,
-            phase: Phase::AwaitingSndNxt,
-        }
+        Vegas { base_rtt_us: RTT_UNSET_US, phase: Phase::AwaitingSndNxt }
     }
 }
 
@@ -168,11 +161,7 @@ impl CongestionControl for Vegas {
     }
 
     fn set_state(&mut self, _w: &mut Window, new: CaState, _now: SimTime) {
-        self.phase = if new == CaState::Open {
-            Phase::AwaitingSndNxt
-        } else {
-            Phase::Reno
-        };
+        self.phase = if new == CaState::Open { Phase::AwaitingSndNxt } else { Phase::Reno };
     }
 
     fn cwnd_event(&mut self, _w: &mut Window, ev: CwndEvent, _now: SimTime) {
@@ -351,10 +340,7 @@ mod tests {
         let Phase::Measuring(next) = d.cc.phase else {
             panic!("not measuring");
         };
-        assert_ne!(
-            next.ends_after, round.ends_after,
-            "the last ACK ended the round"
-        );
+        assert_ne!(next.ends_after, round.ends_after, "the last ACK ended the round");
     }
 
     /// Two RTT samples in a round may both be delayed ACKs: Reno; three are enough for Vegas.
@@ -433,10 +419,7 @@ mod tests {
             history.push(d.w.cwnd);
         }
         let queued = d.w.cwnd - 20;
-        assert!(
-            (ALPHA as u32..=BETA as u32).contains(&queued),
-            "queued {queued}"
-        );
+        assert!((ALPHA as u32..=BETA as u32).contains(&queued), "queued {queued}");
         assert!(history[20..].iter().all(|&c| c == d.w.cwnd), "{history:?}");
     }
 }

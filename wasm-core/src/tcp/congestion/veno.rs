@@ -159,9 +159,7 @@ impl CongestionControl for Veno {
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> u32 {
         let reduced = match self.backlog {
-            Backlog::NonCongestive => {
-                (w.cwnd as u64 * RANDOM_LOSS_NUM as u64 / RANDOM_LOSS_DEN as u64) as u32
-            }
+            Backlog::NonCongestive => (w.cwnd as u64 * RANDOM_LOSS_NUM as u64 / RANDOM_LOSS_DEN as u64) as u32,
             Backlog::Congestive => w.cwnd >> 1,
         };
         reduced.max(MIN_CWND)
@@ -315,10 +313,7 @@ mod tests {
             reno.ack(1);
         }
         assert_eq!(veno.cc.samples, 2);
-        assert_eq!(
-            (veno.w.cwnd, veno.w.cwnd_cnt),
-            (reno.w.cwnd, reno.w.cwnd_cnt)
-        );
+        assert_eq!((veno.w.cwnd, veno.w.cwnd_cnt), (reno.w.cwnd, reno.w.cwnd_cnt));
     }
 
     #[test]

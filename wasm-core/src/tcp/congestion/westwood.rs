@@ -89,10 +89,7 @@ impl Westwood {
     fn pipe_packets(&self, w: &Window) -> u32 {
         let bytes = self.bw_est.saturating_mul(self.rtt_min_ms);
         let packets = bytes / w.mss.max(1) as u64;
-        u32::try_from(packets)
-            .unwrap_or(u32::MAX)
-            .max(MIN_WINDOW)
-            .min(w.cwnd_clamp.max(1))
+        u32::try_from(packets).unwrap_or(u32::MAX).max(MIN_WINDOW).min(w.cwnd_clamp.max(1))
     }
 
     /// Kernel `westwood_update_window`: close the interval once it is longer than both the RTT
@@ -140,10 +137,7 @@ impl Westwood {
 
 impl CongestionControl for Westwood {
     fn init(&mut self, _w: &mut Window, _srtt: Option<SimDuration>, now: SimTime) {
-        *self = Westwood {
-            interval_start_ms: jiffies(now),
-            ..Westwood::default()
-        };
+        *self = Westwood { interval_start_ms: jiffies(now), ..Westwood::default() };
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> u32 {
@@ -277,11 +271,7 @@ mod tests {
         let mut d = Driver::new(Westwood::default(), 100, None);
         deliver_at_constant_rate(&mut d, ms(1), 600);
         d.w.cwnd = 100;
-        assert_eq!(
-            d.cc.ssthresh(&d.w, d.now),
-            50,
-            "recovery is entered with Reno's ssthresh"
-        );
+        assert_eq!(d.cc.ssthresh(&d.w, d.now), 50, "recovery is entered with Reno's ssthresh");
         assert_eq!(d.loss(), 100);
         assert_eq!(d.w.cwnd, 100);
     }
@@ -305,10 +295,7 @@ mod tests {
         assert_eq!(d.cc.rtt_min_ms, 100, "before the RTO the old minimum holds");
         d.rto();
         d.ack(1);
-        assert_eq!(
-            d.cc.rtt_min_ms, 300,
-            "after it, the last sample replaces the minimum"
-        );
+        assert_eq!(d.cc.rtt_min_ms, 300, "after it, the last sample replaces the minimum");
     }
 
     #[test]
