@@ -226,8 +226,12 @@ impl Link {
             arrival = arrival.max(self.last_arrival);
         }
         self.last_arrival = self.last_arrival.max(arrival);
-        let pos = self.pipeline.partition_point(|(t, _)| *t <= arrival);
-        self.pipeline.insert(pos, (arrival, pkt));
+        if self.pipeline.back().is_none_or(|(t, _)| *t <= arrival) {
+            self.pipeline.push_back((arrival, pkt));
+        } else {
+            let pos = self.pipeline.partition_point(|(t, _)| *t <= arrival);
+            self.pipeline.insert(pos, (arrival, pkt));
+        }
         match self.arrival_event_at {
             Some(t) if t <= arrival => None,
             _ => {
