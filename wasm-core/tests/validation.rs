@@ -168,3 +168,34 @@ fn hybla_grows_by_rho_squared_per_rtt_at_the_istn_rtt() {
     // Seed 001: "orders of magnitude" more data than Reno's < 4000 segments in 60 s.
     assert!(r.flows[0].delivered_bytes / 1024 > 400_000);
 }
+
+/// Delayed ACKs (RFC 5681 §4.2): one ACK for every two full-sized segments on a clean path.
+#[test]
+fn delayed_acks_halve_the_ack_count() {
+    let acks = |delayed: bool| {
+        let mut f = tcp("reno", Some(2_896_000)); // 2000 segments
+        f["delayed_ack"] = delayed.into();
+        let r = run(&one_hop(100.0, 10.0, None, 0.0, 60.0, vec![f]), false);
+        assert!(r.flows[0].completed);
+        r.links[1].delivered_pkts as f64
+    };
+    let (every, delayed) = (acks(false), acks(true));
+    // One ACK per segment plus the SYN-ACK; with delayed ACKs half, plus the odd segments
+    // acknowledged by the 40 ms timer at the end of a round (at most one per round trip).
+    assert!((every - 2001.0).abs() <= 1.0, "{every}");
+    let ratio = delayed / every;
+    assert!((0.5..0.53).contains(&ratio), "delayed/every = {ratio}");
+}
+
+/// The receiver window caps what is in flight: with rwnd = W packets the goodput is at most
+/// W·MSS per round trip.
+#[test]
+fn the_receiver_window_caps_goodput_at_one_window_per_rtt() {
+    let mut f = tcp("cubic", None);
+    f["rwnd_pkts"] = 20.into();
+    let r = run(&one_hop(100.0, 50.0, None, 0.0, 60.0, vec![f]), false);
+    let cap = 20.0 * 1448.0 * 8.0 / 0.1 / 1e6; // 2.317 Mbit/s
+    let g = r.flows[0].goodput_mbps;
+    // Above 95 % of the cap: the first second is the handshake and slow start.
+    assert!(g <= cap && g > 0.95 * cap, "goodput {g} against a cap of {cap}");
+}

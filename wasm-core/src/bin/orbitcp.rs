@@ -32,6 +32,19 @@ usage:
       Runs the standard benchmark and prints events per second and wall time.
 ";
 
+/// Writes to stdout; a closed pipe (`orbitcp sweep ... | head`) ends the program quietly
+/// instead of panicking the way `print!` does.
+fn emit(s: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing the output: {e}");
+        std::process::exit(1);
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
@@ -39,12 +52,12 @@ fn main() -> ExitCode {
         Some("sweep") => cmd_sweep(&args[1..]),
         Some("validate") => cmd_validate(&args[1..]),
         Some("schema") => {
-            println!("{}", runner::schema_json());
+            emit(&format!("{}\n", runner::schema_json()));
             Ok(())
         }
         Some("bench") => cmd_bench(&args[1..]),
         Some("-h" | "--help" | "help") => {
-            print!("{USAGE}");
+            emit(USAGE);
             Ok(())
         }
         Some(other) => Err(format!("unknown command \"{other}\"\n\n{USAGE}")),
@@ -116,9 +129,9 @@ fn cmd_run(args: &[String]) -> Result<(), String> {
         }
     }
     if o.flags.iter().any(|f| f == "--compare") {
-        print!("{}", compare_table(&sc, &result));
+        emit(&compare_table(&sc, &result));
     } else {
-        println!("{}", serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?);
+        emit(&format!("{}\n", serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?));
     }
     Ok(())
 }
@@ -191,7 +204,7 @@ fn cmd_validate(args: &[String]) -> Result<(), String> {
     } else {
         1
     };
-    println!("{path}: valid ({n} run{})", if n == 1 { "" } else { "s" });
+    emit(&format!("{path}: valid ({n} run{})\n", if n == 1 { "" } else { "s" }));
     Ok(())
 }
 
@@ -327,7 +340,7 @@ fn cmd_sweep(args: &[String]) -> Result<(), String> {
             }
         }
     }
-    print!("{out}");
+    emit(&out);
     Ok(())
 }
 
@@ -349,21 +362,21 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
         best = best.min(dt);
         events = r.events;
     }
-    println!("transfer: {} ", sc.name);
-    println!("  events: {events}");
-    println!("  wall time: {:.2} ms (best of {reps})", best * 1e3);
-    println!("  events per second: {:.2} million", events as f64 / best / 1e6);
+    emit(&format!("transfer: {} \n", sc.name));
+    emit(&format!("  events: {events}\n"));
+    emit(&format!("  wall time: {:.2} ms (best of {reps})\n", best * 1e3));
+    emit(&format!("  events per second: {:.2} million\n", events as f64 / best / 1e6));
     let jobs = runner::sweep_jobs(BENCH_SWEEP)?;
     let threads = o.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let t = Instant::now();
     let results = run_parallel(&jobs, threads, false)?;
     let dt = t.elapsed().as_secs_f64();
     let total_events: u64 = results.iter().map(|r| r.events).sum();
-    println!("sweep: {} ({} runs on {threads} threads)", jobs[0].scenario.name, jobs.len());
-    println!("  wall time: {dt:.2} s");
-    println!("  events: {total_events} ({:.2} million per second)", total_events as f64 / dt / 1e6);
+    emit(&format!("sweep: {} ({} runs on {threads} threads)\n", jobs[0].scenario.name, jobs.len()));
+    emit(&format!("  wall time: {dt:.2} s\n"));
+    emit(&format!("  events: {total_events} ({:.2} million per second)\n", total_events as f64 / dt / 1e6));
     if let Some(kib) = peak_memory_kib() {
-        println!("peak memory: {:.1} MiB", kib as f64 / 1024.0);
+        emit(&format!("peak memory: {:.1} MiB\n", kib as f64 / 1024.0));
     }
     Ok(())
 }
