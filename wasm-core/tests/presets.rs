@@ -1,0 +1,300 @@
+//! The paper-reproduction presets in `scenarios/` must keep the SHAPES they are documented to
+//! show (scenarios/README.md). Every tolerance comes with its reason. Where the simulator
+//! disagrees with a paper, the test does not assert the paper's value; the README explains it.
+
+mod common;
+use common::{at, column};
+use orbitcp_core::runner::{run_job, run_scenario, sweep_jobs, RunResult, SweepJob};
+use orbitcp_core::scenario::{self, Scenario};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+macro_rules! preset {
+    ($file:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/", $file))
+    };
+}
+
+fn parse(text: &str) -> Scenario {
+    scenario::parse(text).unwrap_or_else(|e| panic!("invalid preset: {e}"))
+}
+
+fn run_seed(sc: &Scenario, seed: u64, traces: bool) -> RunResult {
+    run_scenario(sc, seed, traces).unwrap_or_else(|e| panic!("run failed: {e}"))
+}
+
+fn run(sc: &Scenario, traces: bool) -> RunResult {
+    run_seed(sc, sc.seed, traces)
+}
+
+/// The value a job gives to a grid path.
+fn point<'a>(job: &'a SweepJob, path: &str) -> &'a Value {
+    &job.point.iter().find(|(p, _)| p == path).unwrap_or_else(|| panic!("no grid path {path}")).1
+}
+
+/// Mean goodput of flow 0 per value of `key`, over the given jobs.
+fn mean_goodput_by<K: Ord>(jobs: &[SweepJob], key: impl Fn(&SweepJob) -> K) -> BTreeMap<K, f64> {
+    let mut sums: BTreeMap<K, (f64, u32)> = BTreeMap::new();
+    for job in jobs {
+        let r = run_job(job).unwrap_or_else(|e| panic!("run failed: {e}"));
+        let e = sums.entry(key(job)).or_insert((0.0, 0));
+        e.0 += r.flows[0].goodput_mbps;
+        e.1 += 1;
+    }
+    sums.into_iter().map(|(k, (s, n))| (k, s / n as f64)).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every preset
+
+/// Every file in scenarios/ parses, expands its sweep, and says what it is.
+#[test]
+fn every_preset_is_valid_and_described() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.'),
+            "{name}: file names are lowercase-with-dashes ids"
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let sc = scenario::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if sc.sweep.is_some() {
+            sweep_jobs(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        assert!(!sc.name.is_empty() && sc.description.len() > 80, "{name}: needs a name and a description");
+        n += 1;
+    }
+    assert!(n >= 13, "expected at least the 13 presets, found {n}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed 001: TCP vs Hybla over an ISTN, loss-free analytic comparison
+
+const ISTN_RTT: f64 = 1.934;
+const ISTN_MSS: u64 = 1024;
+
+/// Eq. (1): Reno's window, t from the first data segment.
+fn reno_model(t: f64) -> f64 {
+    let gamma: f64 = 128.0;
+    let t_gamma = ISTN_RTT * gamma.log2();
+    if t < t_gamma {
+        (t / ISTN_RTT).exp2()
+    } else {
+        (t - t_gamma) / ISTN_RTT + gamma
+    }
+}
+
+/// The Reno preset follows eq. (1) round by round and stays inside the paper's three bounds.
+#[test]
+fn istn_reno_preset_follows_the_model_and_stays_below_the_papers_bounds() {
+    let sc = parse(preset!("istn-window-reno.json"));
+    let r = run(&sc, true);
+    let (t, cwnd) = column(&r, 0, "cwnd");
+    let (ta, acked) = column(&r, 0, "acked_bytes");
+    // Data starts one RTT in, after the SYN/SYN-ACK handshake: the model's t = 0.
+    let t0 = ISTN_RTT;
+    // The window steps once per round; mid-round it must equal the model's integer part exactly
+    // (no tolerance: the link never binds, nothing is lost, and Reno's arithmetic is exact).
+    for n in 0..(60.0 / ISTN_RTT) as usize {
+        let tn = n as f64 * ISTN_RTT;
+        assert_eq!(at(&t, &cwnd, t0 + tn + ISTN_RTT / 2.0), reno_model(tn).floor(), "round {n}");
+    }
+    // Paper: window < 160 segments at 60 s; the model gives 152.
+    let w60 = at(&t, &cwnd, t0 + 60.0);
+    assert!((150.0..160.0).contains(&w60), "window at 60 s: {w60}");
+    // Paper: rate < 90 segments/s. Over the last round trip the model gives W/RTT = 78.6.
+    let rate = (at(&ta, &acked, t0 + 60.0) - at(&ta, &acked, t0 + 60.0 - ISTN_RTT)) / ISTN_MSS as f64 / ISTN_RTT;
+    assert!(rate < 90.0 && rate > 60.0, "rate over the last RTT: {rate} segments/s");
+    // Paper: total < 4000 segments. Eq. (4) gives 3547 sent in 60 s; the delivered count trails it
+    // by the segments still in flight (the simulator: 3475).
+    let segments = r.flows[0].delivered_bytes / ISTN_MSS;
+    assert!((3000..4000).contains(&segments), "segments delivered: {segments}");
+}
+
+/// Hybla's total is orders of magnitude above Reno's, but below the paper's idealised eq. (9):
+/// the Linux module clamps the window at 65535 segments.
+#[test]
+fn istn_hybla_preset_is_orders_of_magnitude_above_reno() {
+    let reno = run(&parse(preset!("istn-window-reno.json")), false);
+    let sc = parse(preset!("istn-window-hybla.json"));
+    let hybla = run(&sc, true);
+    let (t, cwnd) = column(&hybla, 0, "cwnd");
+    let reno_segs = reno.flows[0].delivered_bytes / ISTN_MSS;
+    let hybla_segs = hybla.flows[0].delivered_bytes / ISTN_MSS;
+    // "Orders of magnitude": at least 100x (the simulator gives about 430x; the paper's ideal
+    // model about 900x). 100x fails if Hybla's growth regresses to anything Reno-like.
+    assert!(hybla_segs >= 100 * reno_segs, "Hybla {hybla_segs} vs Reno {reno_segs} segments");
+    // The paper: "total data transmitted ... of over 300 Ksegs". Eq. (9) with RTT0 = 25 ms gives
+    // 127/ln 2 + t^2/(2 RTT0^2) + 128 t/RTT0 = 3.19 M segments at t = 60 s, the upper bound a
+    // sender without the kernel's clamp could reach.
+    let rtt0: f64 = 0.025;
+    let ideal = 127.0 / 2f64.ln() + 60f64.powi(2) / (2.0 * rtt0 * rtt0) + 128.0 * 60.0 / rtt0;
+    assert!(hybla_segs > 300_000 && (hybla_segs as f64) < ideal, "Hybla {hybla_segs} segments, ideal {ideal}");
+    // The kernel clamp (tcp_hybla.c snd_cwnd_clamp = 65535) is reached within the 60 s.
+    assert_eq!(at(&t, &cwnd, ISTN_RTT + 60.0), 65535.0);
+    assert_eq!(hybla.flows[0].retransmissions, 0, "the link never binds, so nothing may be lost");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed 000: CTCP paper, Fig. 2, TCP variants
+
+/// A reduced Fig. 2: RTT 500 ms only, runs 0 and 1 (132 of the 1320 runs).
+#[test]
+fn ctcp_fig2_tcp_variants_collapse_as_per_grows() {
+    let jobs: Vec<SweepJob> = sweep_jobs(preset!("ctcp-fig2-tcp.json"))
+        .unwrap()
+        .into_iter()
+        .filter(|j| point(j, "topology.links[1].delay_ms").as_f64() == Some(250.0) && j.run < 2)
+        .collect();
+    assert_eq!(jobs.len(), 6 * 11 * 2);
+    // (cc, PER in thousandths) -> mean goodput.
+    let g = mean_goodput_by(&jobs, |j| {
+        let cc = point(j, "flows[0].cc").as_str().unwrap().to_string();
+        let per = (point(j, "topology.links[1].loss.p").as_f64().unwrap() * 1000.0).round() as u32;
+        (cc, per)
+    });
+    let ccs = ["htcp", "cubic", "hybla", "reno", "veno", "westwood"];
+    let mean = |cc: &str, pers: &[u32]| pers.iter().map(|p| g[&(cc.to_string(), *p)]).sum::<f64>() / pers.len() as f64;
+    for cc in ccs {
+        // At PER 20 % every TCP variant stays below 10 % of the 10 Mbit/s link. The simulator
+        // gives 0.05-0.45 Mbit/s; the paper's 21x CTCPv2 gain puts Hybla near 0.4.
+        let at20 = g[&(cc.to_string(), 200)];
+        assert!(at20 < 1.0, "{cc} at PER 20 %: {at20} Mbit/s");
+        // The collapse: 2 % loss costs at least 3x (the simulator: 4x for Hybla, 20-40x for the
+        // others; the paper: "approaches zero quickly").
+        let (at0, at2) = (g[&(cc.to_string(), 0)], g[&(cc.to_string(), 20)]);
+        assert!(at0 > 3.0 * at2, "{cc}: {at0} at PER 0, {at2} at PER 2 %");
+        // Goodput keeps falling as PER grows. Two runs of a Bernoulli process per point are
+        // noisy (Hybla's single points jump by 2x), so compare the means of 4 neighbouring PERs.
+        let (low, high) = (mean(cc, &[20, 40, 60, 80]), mean(cc, &[140, 160, 180, 200]));
+        assert!(low > high, "{cc}: PER 2-8 % {low}, PER 14-20 % {high}");
+    }
+    // Hybla is the most loss-tolerant TCP at every non-zero PER (the simulator: 2x to 8x the
+    // next one), and CUBIC beats Hybla at PER 0 (the paper cites both).
+    for per in [20, 40, 60, 80, 100, 120, 140, 160, 180, 200] {
+        let h = g[&("hybla".to_string(), per)];
+        for cc in ccs.iter().filter(|&&c| c != "hybla") {
+            let o = g[&(cc.to_string(), per)];
+            assert!(h > o, "PER {per}/1000: Hybla {h} vs {cc} {o}");
+        }
+    }
+    assert!(g[&("cubic".to_string(), 0)] > g[&("hybla".to_string(), 0)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed 003: ten TCPs over WINDS, Table 4
+
+/// Mean goodput per congestion control over the preset's 10 runs, sorted lowest first.
+fn table4(text: &str) -> Vec<(String, f64)> {
+    let jobs = sweep_jobs(text).unwrap();
+    assert_eq!(jobs.len(), 100, "ten variants x 10 runs");
+    for j in &jobs {
+        let r = run_job(j).unwrap();
+        assert!(r.flows[0].completed, "every 18.5 MB download finishes within 600 s");
+    }
+    let g = mean_goodput_by(&jobs, |j| point(j, "flows[0].cc").as_str().unwrap().to_string());
+    let mut v: Vec<(String, f64)> = g.into_iter().collect();
+    v.sort_by(|a, b| a.1.total_cmp(&b.1));
+    v
+}
+
+fn rank(v: &[(String, f64)], cc: &str) -> usize {
+    v.iter().position(|(c, _)| c == cc).unwrap()
+}
+
+fn goodput(v: &[(String, f64)], cc: &str) -> f64 {
+    v[rank(v, cc)].1
+}
+
+/// What the paper's 51 Mbit/s row shows and the simulator reproduces for every seed tried
+/// (1 to 5): Hybla first, Vegas and Westwood the two lowest.
+#[test]
+fn winds_table4_51mbps_hybla_first_vegas_and_westwood_last() {
+    let v = table4(preset!("winds-table4-51mbps.json"));
+    eprintln!("51 Mbit/s: {v:.2?}");
+    // Hybla is first by a clear margin: 1.5x the runner-up (the simulator gives about 2x over
+    // seeds 1-5, because it has no receive-buffer autotuning to hold Hybla back; the paper's
+    // margin is 1.04x, see the README).
+    let (top, runner_up) = (&v[9], &v[8]);
+    assert_eq!(top.0, "hybla", "{v:?}");
+    assert!(top.1 > 1.5 * runner_up.1, "{v:?}");
+    // Vegas (2.6) and Westwood (3.5) are the paper's two lowest, and the simulator's.
+    let mut lowest = [v[0].0.as_str(), v[1].0.as_str()];
+    lowest.sort();
+    assert_eq!(lowest, ["vegas", "westwood"], "{v:?}");
+    // Vegas is well below Reno (paper 2.6 vs 7.5): jitter reads as queueing to Vegas. Half of
+    // Reno leaves room for the 10-run mean's standard error (about 1.2 Mbit/s for Reno).
+    assert!(goodput(&v, "vegas") < 0.5 * goodput(&v, "reno"), "{v:?}");
+}
+
+/// At 24 Mbit/s the paper's lowest is Vegas and Hybla beats Reno; the simulator agrees.
+#[test]
+fn winds_table4_24mbps_vegas_among_the_lowest_hybla_above_reno() {
+    let v = table4(preset!("winds-table4-24mbps.json"));
+    eprintln!("24 Mbit/s: {v:.2?}");
+    // Vegas is among the two lowest (paper: the lowest, 3.1; in the simulator Vegas and
+    // Westwood are within 0.5 Mbit/s of each other and swap with the seed).
+    assert!(rank(&v, "vegas") <= 1, "{v:?}");
+    // Hybla above Reno (paper 6.9 vs 3.8) by at least 1.5x (the simulator: 2x).
+    assert!(goodput(&v, "hybla") > 1.5 * goodput(&v, "reno"), "{v:?}");
+    assert!(goodput(&v, "vegas") < 0.6 * goodput(&v, "reno"), "{v:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seed 003: Table 5, fairness
+
+/// Two Reno flows share the link fairly (paper 1.00). Both flows are limited by random loss, not
+/// by each other, so over 150 round trips a single run's index depends on which flow the
+/// losses hit: over seeds 1-20 it ranges 0.70-1.00 with a median of 0.98. The preset's run must
+/// be above 0.95 and the median of seeds 1-10 above 0.9.
+#[test]
+fn winds_table5_two_reno_flows_are_fair() {
+    let sc = parse(preset!("winds-table5-reno-x2.json"));
+    let preset_run = run(&sc, false).fairness_jain;
+    assert!(preset_run > 0.95, "Reno x2, seed {}: {preset_run}", sc.seed);
+    let mut j: Vec<f64> = (1..=10).map(|s| run_seed(&sc, s, false).fairness_jain).collect();
+    j.sort_by(f64::total_cmp);
+    let median = (j[4] + j[5]) / 2.0;
+    assert!(median > 0.9, "Reno x2 over seeds 1-10: {j:?}");
+}
+
+/// Two Hybla flows share fairly (paper 1.00): above 0.95 for every seed (the simulator: 0.99+).
+#[test]
+fn winds_table5_two_hybla_flows_are_fair() {
+    let sc = parse(preset!("winds-table5-hybla-x2.json"));
+    for seed in 1..=3 {
+        let j = run_seed(&sc, seed, false).fairness_jain;
+        assert!(j > 0.95, "Hybla x2, seed {seed}: {j}");
+    }
+}
+
+/// Hybla starves Reno: with two Hybla flows, the Reno flow gets under 5 % of a Hybla flow's
+/// goodput, and the index is clearly below the all-Reno one.
+#[test]
+fn winds_table5_hybla_starves_reno() {
+    let all_reno = run(&parse(preset!("winds-table5-reno-x2.json")), false).fairness_jain;
+    for (text, paper, bound) in [
+        // With n flows of which k get almost nothing, Jain's index tends to (n-k)/n: 2/3 for
+        // Reno x1 + Hybla x2 (paper 0.72), 2/7 for Reno x5 + Hybla x2 (paper 0.31). The bounds
+        // sit 0.1 above those limits, and far below the all-Reno index.
+        (preset!("winds-table5-reno-x1-hybla-x2.json"), 0.72, 0.77),
+        (preset!("winds-table5-reno-x5-hybla-x2.json"), 0.31, 0.39),
+    ] {
+        let sc = parse(text);
+        let r = run(&sc, false);
+        let reno: Vec<f64> = r.flows.iter().filter(|f| f.cc == "reno").map(|f| f.goodput_mbps).collect();
+        let hybla: Vec<f64> = r.flows.iter().filter(|f| f.cc == "hybla").map(|f| f.goodput_mbps).collect();
+        let hybla_min = hybla.iter().copied().fold(f64::INFINITY, f64::min);
+        for g in &reno {
+            assert!(*g < 0.05 * hybla_min, "{}: Reno {g} vs Hybla {hybla:?}", sc.name);
+        }
+        assert!(r.fairness_jain < bound, "{}: Jain {} (paper {paper})", sc.name, r.fairness_jain);
+        assert!(r.fairness_jain < all_reno - 0.2, "{}: Jain {} vs all-Reno {all_reno}", sc.name, r.fairness_jain);
+    }
+}
