@@ -87,6 +87,9 @@ impl Content {
     pub fn digest_of_bytes(offset: u64, bytes: &[u8]) -> u64 {
         let end = offset + bytes.len() as u64;
         let mut h = mix64(offset ^ ((bytes.len() as u64) << 40));
+        if bytes.is_empty() {
+            return h;
+        }
         let mut j = offset / 8;
         while j * 8 < end {
             let lo = (j * 8).max(offset);
@@ -122,6 +125,14 @@ mod tests {
             let mut buf = vec![0u8; 1448];
             c.fill(offset + shift, &mut buf);
             prop_assert_ne!(c.digest(offset, 1448), Content::digest_of_bytes(offset, &buf));
+        }
+    }
+
+    #[test]
+    fn an_empty_range_digests_the_same_at_any_alignment() {
+        let c = Content::new(4, 1);
+        for offset in [0, 3, 8, 13] {
+            assert_eq!(c.digest(offset, 0), Content::digest_of_bytes(offset, &[]));
         }
     }
 

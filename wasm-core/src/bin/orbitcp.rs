@@ -347,25 +347,38 @@ fn cmd_sweep(args: &[String]) -> Result<(), String> {
 const BENCH_TRANSFER: &str = include_str!("../../../scenarios/bench-cubic-20mb.json");
 const BENCH_SWEEP: &str = include_str!("../../../scenarios/ctcp-fig2-tcp.json");
 
-fn cmd_bench(args: &[String]) -> Result<(), String> {
-    let o = parse_opts(args, &["--threads"])?;
-    let sc = scenario::parse(BENCH_TRANSFER)?;
-    // Warm up once, then take the best of several runs: the figure is the simulator's speed,
-    // not the machine's noise.
+/// Times a transfer in-process: best of 20 after a warm-up, so the figure is the simulator's
+/// speed, not the machine's noise.
+fn time_transfer(sc: &Scenario) -> Result<(), String> {
+    runner::run_scenario(sc, sc.seed, false)?;
     let mut best = f64::MAX;
     let mut events = 0;
     let reps = 20;
     for _ in 0..reps {
         let t = Instant::now();
-        let r = runner::run_scenario(&sc, sc.seed, false)?;
-        let dt = t.elapsed().as_secs_f64();
-        best = best.min(dt);
+        let r = runner::run_scenario(sc, sc.seed, false)?;
+        best = best.min(t.elapsed().as_secs_f64());
         events = r.events;
     }
-    emit(&format!("transfer: {} \n", sc.name));
+    emit(&format!("transfer: {}\n", sc.name));
     emit(&format!("  events: {events}\n"));
     emit(&format!("  wall time: {:.2} ms (best of {reps})\n", best * 1e3));
     emit(&format!("  events per second: {:.2} million\n", events as f64 / best / 1e6));
+    Ok(())
+}
+
+fn cmd_bench(args: &[String]) -> Result<(), String> {
+    let o = parse_opts(args, &["--threads"])?;
+    let sc = scenario::parse(BENCH_TRANSFER)?;
+    time_transfer(&sc)?;
+    // ns-3's figure is for the same dumbbell with NewReno (SACK on, its default) and no loss.
+    let mut peer = sc.clone();
+    peer.name = "ns-3 comparison: the same 20 MB transfer with NewReno, PER 0".into();
+    let scenario::Topology::Chain(chain) = &mut peer.topology;
+    chain.links[1].loss = None;
+    let scenario::Flow::Tcp(flow) = &mut peer.flows[0];
+    flow.cc = orbitcp_core::tcp::congestion::CcKind::Reno;
+    time_transfer(&peer)?;
     let jobs = runner::sweep_jobs(BENCH_SWEEP)?;
     let threads = o.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let t = Instant::now();

@@ -198,7 +198,8 @@ impl Link {
         }
         let start = if busy { self.free_at } else { now };
         let rate = self.cfg.rate.rate_at(start).max(1.0);
-        let tx = SimDuration((pkt.size as f64 * 8.0 / rate * 1e9).round() as u64);
+        // Adding 0.5 and truncating rounds a positive number, and is cheaper than `round`.
+        let tx = SimDuration((pkt.size as f64 * 8.0e9 / rate + 0.5) as u64);
         self.free_at = start + tx;
         if busy {
             self.waiting.push_back((start, pkt.size));

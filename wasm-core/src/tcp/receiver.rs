@@ -192,8 +192,10 @@ impl TcpReceiver {
 
     fn sack_blocks(&self) -> SackBlocks {
         let mut blocks = SackBlocks::default();
-        for seq in self.recent.iter().flatten() {
-            if let Some(&r) = self.ranges.iter().find(|&&(s, e)| s <= *seq && *seq < e) {
+        for &seq in self.recent.iter().flatten() {
+            // Ranges are sorted and disjoint: the first one ending after `seq` is the candidate.
+            let i = self.ranges.partition_point(|&(_, e)| e <= seq);
+            if let Some(&r) = self.ranges.get(i).filter(|&&(s, _)| s <= seq) {
                 if !blocks.iter().any(|b| b == r) {
                     blocks.push(r);
                 }

@@ -288,7 +288,10 @@ impl TcpSender {
             size: len + TCP_IP_HEADER_BYTES,
             body: Body::TcpData { seq, len, digest: self.content.digest(seq, len), first_sent },
         });
-        if self.rto_deadline.is_none() {
+        // Linux re-arms the timer when it retransmits the head (`tcp_xmit_retransmit_queue`):
+        // otherwise a loss found about an RTO after the last ACK times out before its
+        // retransmission can be acknowledged.
+        if self.rto_deadline.is_none() || (retransmission && s == self.una) {
             self.arm_rto(ctx);
         }
     }
