@@ -6,6 +6,7 @@ use crate::metrics::{jain_index, DelaySummary, Trace};
 use crate::net::{Buffer, Link, LinkConfig, LossProcess, Network, Outages, RateSchedule};
 use crate::scenario::{self, Chain, Flow, LinkSpec, LossSpec, OutagesSpec, RateScheduleSpec, Scenario, Topology};
 use crate::sim::{rng::run_seed, Rng, SimDuration, SimTime, Stream};
+use crate::tcp::congestion::CcOptions;
 use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::rtt::RtoFlavor;
 use crate::tcp::sender::{TcpConfig, TcpSender, SENDER_TRACE_COLUMNS};
@@ -165,6 +166,7 @@ impl Run {
             });
             let cfg = TcpConfig {
                 cc: t.cc,
+                cc_options: CcOptions { hystart: t.hystart },
                 mss: t.mss_bytes,
                 initial_cwnd: t.initial_cwnd_pkts,
                 initial_ssthresh: t.initial_ssthresh_pkts,

@@ -184,6 +184,10 @@ pub struct TcpFlow {
     pub initial_ssthresh_pkts: Option<u32>,
     #[serde(default = "yes")]
     pub sack: bool,
+    /// CUBIC's HyStart slow-start exit (Linux 2.6.29 and later); `false` models older kernels.
+    /// Other algorithms ignore it, so that one flow description can serve a sweep over `cc`.
+    #[serde(default = "yes")]
+    pub hystart: bool,
     /// One ACK per two segments (or per `delack_ms`) instead of one per segment.
     #[serde(default)]
     pub delayed_ack: bool,

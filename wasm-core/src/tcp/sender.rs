@@ -16,7 +16,7 @@
 //!
 //! Simplifications, stated: no RFC 6675 rescue retransmission, no DSACK/F-RTO undo, no FIN.
 
-use super::congestion::{AckSample, CaState, Cc, CcKind, CwndEvent, Window};
+use super::congestion::{AckSample, CaState, Cc, CcKind, CcOptions, CwndEvent, Window};
 use super::rtt::{RtoFlavor, RttEstimator};
 use crate::content::Content;
 use crate::engine::Ctx;
@@ -31,6 +31,7 @@ const DUP_THRESH: u32 = 3; // RFC 5681 / RFC 6675 DupThresh
 #[derive(Clone, Debug)]
 pub struct TcpConfig {
     pub cc: CcKind,
+    pub cc_options: CcOptions,
     pub mss: u32,
     pub initial_cwnd: u32,
     pub initial_ssthresh: Option<u32>,
@@ -135,7 +136,7 @@ impl TcpSender {
         let w = Window::new(cfg.initial_cwnd, cfg.initial_ssthresh, cfg.mss);
         let rtt = RttEstimator::new(cfg.rto_flavor, cfg.rto_min, cfg.rto_max);
         TcpSender {
-            cc: Cc::new(cfg.cc),
+            cc: Cc::with_options(cfg.cc, cfg.cc_options),
             cfg,
             flow,
             peer_node,

@@ -97,9 +97,18 @@ pub struct Cubic {
     /// The window Reno would have now (kernel `tcp_cwnd`).
     reno_cwnd: u32,
     hystart: Hystart,
+    /// Kernel module parameter `hystart` (default on; Linux before 2.6.29 had no HyStart).
+    hystart_enabled: bool,
     ca_state: CaState,
     last_snd_nxt: u64,
     last_ack: SimTime,
+}
+
+impl Cubic {
+    /// CUBIC with HyStart on or off.
+    pub fn with_hystart(enabled: bool) -> Cubic {
+        Cubic { hystart_enabled: enabled, ..Cubic::default() }
+    }
 }
 
 impl Default for Cubic {
@@ -114,6 +123,7 @@ impl Default for Cubic {
             ack_cnt: 0,
             reno_cwnd: 0,
             hystart: Hystart::Searching(HystartRound::new(0, 0)),
+            hystart_enabled: true,
             ca_state: CaState::Open,
             last_snd_nxt: 0,
             last_ack: SimTime::ZERO,
@@ -232,6 +242,7 @@ impl Cubic {
     fn reset(&mut self, now: SimTime) {
         *self = Cubic {
             hystart: Hystart::Searching(HystartRound::new(micros(now), self.last_snd_nxt)),
+            hystart_enabled: self.hystart_enabled,
             ca_state: self.ca_state,
             last_snd_nxt: self.last_snd_nxt,
             last_ack: self.last_ack,
@@ -277,8 +288,12 @@ impl Cubic {
 impl CongestionControl for Cubic {
     fn init(&mut self, _w: &mut Window, _srtt: Option<SimDuration>, now: SimTime) {
         // The kernel's initial_ssthresh is 0: ssthresh stays as the stack set it.
-        *self =
-            Cubic { hystart: Hystart::Searching(HystartRound::new(micros(now), 0)), last_ack: now, ..Cubic::default() };
+        *self = Cubic {
+            hystart: Hystart::Searching(HystartRound::new(micros(now), 0)),
+            hystart_enabled: self.hystart_enabled,
+            last_ack: now,
+            ..Cubic::default()
+        };
     }
 
     fn ssthresh(&mut self, w: &Window, _now: SimTime) -> u32 {
@@ -327,7 +342,7 @@ impl CongestionControl for Cubic {
         if self.delay_min_us == 0 || self.delay_min_us > delay_us {
             self.delay_min_us = delay_us;
         }
-        if w.in_slow_start() && w.cwnd >= HYSTART_LOW_WINDOW {
+        if self.hystart_enabled && w.in_slow_start() && w.cwnd >= HYSTART_LOW_WINDOW {
             self.hystart_update(w, ack, delay_us);
         }
     }
@@ -562,7 +577,11 @@ mod tests {
     /// Slow start from cwnd 16 with ACKs 3 ms apart (never an ACK train), every ACK reporting
     /// `base` for the first 48 ACKs (two HyStart rounds) and `raised` after. Returns ssthresh.
     fn slow_start_with_delay_step(base: u64, raised: u64) -> u32 {
-        let mut d = Driver::with_rtt(Cubic::default(), 16, None, ms(base));
+        slow_start_with_delay_step_on(Cubic::default(), base, raised)
+    }
+
+    fn slow_start_with_delay_step_on(cubic: Cubic, base: u64, raised: u64) -> u32 {
+        let mut d = Driver::with_rtt(cubic, 16, None, ms(base));
         for i in 0..200 {
             let rtt = if i < 16 + 32 { ms(base) } else { ms(raised) };
             d.advance(ms(3));
@@ -578,6 +597,12 @@ mod tests {
         assert!(ssthresh > 64 && ssthresh < 200, "exit after the rise: {ssthresh}");
         let ssthresh = slow_start_with_delay_step(600, 616);
         assert_eq!(ssthresh, INFINITE_SSTHRESH, "16 ms is not above the threshold");
+    }
+
+    #[test]
+    fn without_hystart_a_delay_rise_does_not_end_slow_start() {
+        let ssthresh = slow_start_with_delay_step_on(Cubic::with_hystart(false), 600, 700);
+        assert_eq!(ssthresh, INFINITE_SSTHRESH);
     }
 
     #[test]

@@ -249,11 +249,28 @@ pub enum Cc {
     Vegas(vegas::Vegas),
 }
 
+/// Per-flow options of the algorithms that have them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CcOptions {
+    /// CUBIC's HyStart (kernel module parameter `hystart`).
+    pub hystart: bool,
+}
+
+impl Default for CcOptions {
+    fn default() -> Self {
+        CcOptions { hystart: true }
+    }
+}
+
 impl Cc {
     pub fn new(kind: CcKind) -> Cc {
+        Cc::with_options(kind, CcOptions::default())
+    }
+
+    pub fn with_options(kind: CcKind, opts: CcOptions) -> Cc {
         match kind {
             CcKind::Reno => Cc::Reno(reno::Reno),
-            CcKind::Cubic => Cc::Cubic(cubic::Cubic::default()),
+            CcKind::Cubic => Cc::Cubic(cubic::Cubic::with_hystart(opts.hystart)),
             CcKind::Hybla => Cc::Hybla(hybla::Hybla::default()),
             CcKind::Htcp => Cc::Htcp(htcp::Htcp::default()),
             CcKind::Veno => Cc::Veno(veno::Veno::default()),
