@@ -30,3 +30,98 @@ pub fn scenario_schema() -> String {
 pub fn core_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
+
+/// A run the worker advances in slices, so it can report progress and the UI never waits on
+/// one long call.
+#[wasm_bindgen]
+pub struct SteppedRun {
+    run: runner::Run,
+}
+
+#[wasm_bindgen]
+impl SteppedRun {
+    /// A run of the scenario's base point; `seed` (decimal text, since seeds are 64-bit) replaces
+    /// the scenario's seed when given.
+    #[wasm_bindgen(constructor)]
+    pub fn new(json: &str, seed: Option<String>) -> Result<SteppedRun, JsError> {
+        let sc = crate::scenario::parse(json).map_err(|e| JsError::new(&e))?;
+        let seed = match seed {
+            Some(s) => s.parse::<u64>().map_err(|_| JsError::new(&format!("seed: \"{s}\" is not a 64-bit seed")))?,
+            None => sc.seed,
+        };
+        Ok(SteppedRun { run: runner::Run::with_seed(&sc, seed) })
+    }
+
+    /// Processes up to `max_events` events; returns true when the run is over.
+    pub fn advance(&mut self, max_events: u32) -> bool {
+        for _ in 0..max_events {
+            if !self.run.sim.step() {
+                return true;
+            }
+        }
+        self.run.sim.finished()
+    }
+
+    /// Simulated seconds reached so far.
+    pub fn now_s(&self) -> f64 {
+        self.run.sim.now.as_secs_f64()
+    }
+
+    /// The scenario's time limit in seconds.
+    pub fn end_s(&self) -> f64 {
+        self.run.sim.end.as_secs_f64()
+    }
+
+    /// The result as JSON text, or the delivery error if a flow delivered a wrong byte.
+    pub fn result(&self, with_traces: bool) -> Result<String, JsError> {
+        if let Some(e) = self.run.delivery_error() {
+            return Err(JsError::new(&format!("delivery check failed: {e}")));
+        }
+        serde_json::to_string(&self.run.result(with_traces)).map_err(|e| JsError::new(&e.to_string()))
+    }
+}
+
+/// The sweep's runs as JSON: `[{ "point": [[path, value], ...], "run": r, "seed": "…",
+/// "scenario": {...} }]`, in the same order as `orbitcp sweep`.
+#[wasm_bindgen]
+pub fn sweep_jobs(json: &str) -> Result<String, JsError> {
+    let jobs = runner::sweep_jobs(json).map_err(|e| JsError::new(&e))?;
+    let list: Vec<serde_json::Value> = jobs
+        .iter()
+        .map(|j| {
+            serde_json::json!({
+                "point": j.point.iter().map(|(p, v)| serde_json::json!([p, v])).collect::<Vec<_>>(),
+                "run": j.run,
+                "seed": j.seed.to_string(),
+                "scenario": j.scenario,
+            })
+        })
+        .collect();
+    serde_json::to_string(&list).map_err(|e| JsError::new(&e.to_string()))
+}
+
+thread_local! {
+    static LAST_PANIC: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Records panic messages, so that after a trap the worker can say what went wrong instead of
+/// "unreachable executed". Call once after instantiation.
+#[wasm_bindgen]
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        LAST_PANIC.with(|p| *p.borrow_mut() = info.to_string());
+    }));
+}
+
+/// The message of the last panic, empty if none.
+#[wasm_bindgen]
+pub fn last_panic() -> String {
+    LAST_PANIC.with(|p| p.borrow().clone())
+}
+
+/// Panics on purpose: the UI's "simulate a crash" control and the e2e test of worker recovery
+/// use it to prove that a panic surfaces as a message and the app recovers.
+#[wasm_bindgen]
+pub fn debug_panic() {
+    panic!("deliberate panic requested by the UI (debug_panic)");
+}

@@ -1,0 +1,257 @@
+// The page: the preset gallery and the editor on the left; run controls, the summary and the
+// charts on the right. The scenario's JSON text is the one piece of state everything derives
+// from; the core validates it (in a worker) and the URL can carry it.
+
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { CancelledError, SimClient, type Progress, type SweepRow } from './sim/client';
+import type { RunResult } from './sim/results';
+import { sweepCsv } from './sim/sweep';
+import type { Scenario } from './scenario/types.gen';
+import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
+import { Gallery } from './editor/Gallery';
+import { ScenarioEditor } from './editor/ScenarioEditor';
+import { decodeScenario, encodeScenario, SHARE_PARAM } from './share/share';
+import { downloadText, resultCsv } from './export/export';
+import { ResultCharts } from './charts/ResultCharts';
+import { SweepChart } from './charts/SweepChart';
+import { SummaryTable } from './SummaryTable';
+
+type RunState =
+  | { kind: 'idle' }
+  | { kind: 'running'; what: 'run' | 'sweep'; progress: Progress; cancel: () => void }
+  | { kind: 'done' };
+
+function parseOrNull(text: string): Scenario | null {
+  try {
+    return JSON.parse(text) as Scenario;
+  } catch {
+    return null;
+  }
+}
+
+/** What the page opens with: a scenario from the URL fragment, or the default preset. */
+function initialState(): { text: string; presetId?: string; notice?: string; fromUrl: boolean } {
+  const fallback = presetById(DEFAULT_PRESET_ID) ?? PRESETS[0];
+  const hash = new URLSearchParams(window.location.hash.slice(1));
+  const shared = hash.get(SHARE_PARAM);
+  if (shared !== null) {
+    const decoded = decodeScenario(shared);
+    if (decoded.ok) return { text: decoded.text, fromUrl: true };
+    return { text: fallback.text, presetId: fallback.id, notice: `This link's scenario could not be opened: ${decoded.error}. The default scenario is loaded instead.`, fromUrl: false };
+  }
+  const presetId = hash.get('preset');
+  if (presetId !== null) {
+    const p = presetById(presetId);
+    if (p) return { text: p.text, presetId: p.id, fromUrl: false };
+    return { text: fallback.text, presetId: fallback.id, notice: `There is no preset called "${presetId}". The default scenario is loaded instead.`, fromUrl: false };
+  }
+  return { text: fallback.text, presetId: fallback.id, fromUrl: false };
+}
+
+export function App() {
+  const init = useMemo(initialState, []);
+  const [text, setText] = useState(init.text);
+  const [presetId, setPresetId] = useState<string | undefined>(init.presetId);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [validated, setValidated] = useState(false);
+  const [runState, setRunState] = useState<RunState>({ kind: 'idle' });
+  const [result, setResult] = useState<RunResult | null>(null);
+  const [resultScenario, setResultScenario] = useState<Scenario | null>(null);
+  const [sweepRows, setSweepRows] = useState<SweepRow[] | null>(null);
+  const [notice, setNotice] = useState<string | null>(init.notice ?? null);
+  const [status, setStatus] = useState<string>('');
+  const [coreVersion, setCoreVersion] = useState<string>('');
+  const clientRef = useRef<SimClient | null>(null);
+  const autoRun = useRef(init.fromUrl);
+
+  const scenario = useMemo(() => parseOrNull(text), [text]);
+  const hasSweep = !!scenario?.sweep;
+
+  useEffect(() => {
+    const client = new SimClient();
+    clientRef.current = client;
+    client.onCrash = (message) => {
+      setNotice(`The simulator crashed and was restarted: ${message}`);
+      setRunState({ kind: 'idle' });
+    };
+    void client.ready().then((v) => {
+      setCoreVersion(v);
+      document.body.dataset.ready = 'true';
+    });
+    return () => client.dispose();
+  }, []);
+
+  // Validate in the core (debounced), so the editor shows the same errors the CLI would.
+  useEffect(() => {
+    setValidated(false);
+    const handle = setTimeout(() => {
+      const client = clientRef.current;
+      if (!client) return;
+      client
+        .validate(text)
+        .then((errs) => {
+          setErrors(errs);
+          setValidated(true);
+        })
+        .catch((e: Error) => setErrors([e.message]));
+    }, 150);
+    return () => clearTimeout(handle);
+  }, [text]);
+
+  const valid = validated && errors.length === 0;
+  const running = runState.kind === 'running';
+
+  const run = useCallback(() => {
+    const client = clientRef.current;
+    if (!client || !valid) return;
+    setNotice(null);
+    setStatus('');
+    const job = client.run(text, (progress) => setRunState((s) => (s.kind === 'running' ? { ...s, progress } : s)));
+    setRunState({ kind: 'running', what: 'run', progress: { fraction: 0, label: 'starting' }, cancel: job.cancel });
+    const sc = parseOrNull(text);
+    job.promise
+      .then((r) => {
+        setResult(r);
+        setResultScenario(sc);
+        setSweepRows(null);
+        setRunState({ kind: 'done' });
+        setStatus(`Run finished: ${r.summary.flows.length} flow(s), ${r.summary.events.toLocaleString('en')} events.`);
+      })
+      .catch((e: Error) => {
+        setRunState({ kind: 'idle' });
+        if (e instanceof CancelledError) setStatus('Run cancelled.');
+        else setNotice(e.message);
+      });
+  }, [text, valid]);
+
+  const runSweep = useCallback(() => {
+    const client = clientRef.current;
+    if (!client || !valid) return;
+    setNotice(null);
+    setStatus('');
+    const job = client.sweep(text, (progress) => setRunState((s) => (s.kind === 'running' ? { ...s, progress } : s)));
+    setRunState({ kind: 'running', what: 'sweep', progress: { fraction: 0, label: 'expanding the sweep' }, cancel: job.cancel });
+    const sc = parseOrNull(text);
+    job.promise
+      .then((rows) => {
+        setSweepRows(rows);
+        setResultScenario(sc);
+        setRunState({ kind: 'done' });
+        setStatus(`Sweep finished: ${rows.length} runs on ${client.size} workers.`);
+      })
+      .catch((e: Error) => {
+        setRunState({ kind: 'idle' });
+        if (e instanceof CancelledError) setStatus('Sweep cancelled.');
+        else setNotice(e.message);
+      });
+  }, [text, valid]);
+
+  // A shared link runs as soon as its scenario is known to be valid.
+  useEffect(() => {
+    if (autoRun.current && valid && coreVersion) {
+      autoRun.current = false;
+      if (hasSweep) runSweep();
+      else run();
+    }
+  }, [valid, coreVersion, hasSweep, run, runSweep]);
+
+  const pick = (p: Preset) => {
+    setText(p.text);
+    setPresetId(p.id);
+    setNotice(null);
+  };
+
+  const share = async () => {
+    const url = new URL(window.location.href);
+    url.hash = `${SHARE_PARAM}=${encodeScenario(text)}`;
+    window.history.replaceState(null, '', url);
+    try {
+      await navigator.clipboard.writeText(url.toString());
+      setStatus('Link copied to the clipboard.');
+    } catch {
+      setStatus('Link is in the address bar (the clipboard was not available).');
+    }
+  };
+
+  const base = (scenario?.name ?? 'orbitcp').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
+
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>orbitcp</h1>
+        <p className="tagline">Transport protocols over satellite networks, simulated in your browser.</p>
+        {coreVersion && <span className="core-version">core {coreVersion}</span>}
+      </header>
+      <main className="layout">
+        <section className="left" aria-label="Scenario">
+          <Gallery presets={PRESETS} selectedId={presetId} onPick={pick} />
+          <ScenarioEditor
+            text={text}
+            errors={errors}
+            onChange={(t) => {
+              setText(t);
+              setPresetId(undefined);
+            }}
+          />
+        </section>
+        <section className="right" aria-label="Results">
+          <div className="controls" role="group" aria-label="Run controls">
+            <button type="button" onClick={run} disabled={!valid || running} data-testid="run">
+              Run
+            </button>
+            {hasSweep && (
+              <button type="button" onClick={runSweep} disabled={!valid || running} data-testid="run-sweep">
+                Run sweep
+              </button>
+            )}
+            <button type="button" onClick={() => runState.kind === 'running' && runState.cancel()} disabled={!running} data-testid="cancel">
+              Cancel
+            </button>
+            <button type="button" onClick={() => void share()} disabled={!scenario} data-testid="share">
+              Copy link
+            </button>
+            <button type="button" disabled={!result} onClick={() => result && downloadText(`${base}.json`, JSON.stringify({ summary: result.summary }, null, 2), 'application/json')}>
+              Export JSON
+            </button>
+            <button type="button" disabled={!result && !sweepRows} onClick={() => {
+              if (sweepRows) downloadText(`${base}-sweep.csv`, sweepCsv(sweepRows), 'text/csv');
+              else if (result) downloadText(`${base}.csv`, resultCsv(result), 'text/csv');
+            }}>
+              Export CSV
+            </button>
+            <button type="button" className="quiet" onClick={() => void clientRef.current?.crash()} data-testid="crash">
+              Simulate a crash
+            </button>
+          </div>
+          {!valid && validated && <p className="hint">Fix the scenario's errors to run it.</p>}
+          {running && (
+            <div className="progress" data-testid="progress">
+              <progress max={1} value={runState.progress.fraction} aria-label={runState.what === 'sweep' ? 'Sweep progress' : 'Simulated time'} />
+              <span>{runState.progress.label}</span>
+            </div>
+          )}
+          {notice && (
+            <div className="notice" role="alert" data-testid="notice">
+              {notice}
+              <button type="button" className="quiet" onClick={() => setNotice(null)} aria-label="Dismiss">
+                ×
+              </button>
+            </div>
+          )}
+          <p className="status" role="status" data-testid="status">
+            {status}
+          </p>
+          <div data-testid="results" data-run-state={runState.kind}>
+            {sweepRows && <SweepChart rows={sweepRows} scenario={resultScenario} />}
+            {result && !sweepRows && (
+              <>
+                <SummaryTable summary={result.summary} scenario={resultScenario} />
+                <ResultCharts result={result} scenario={resultScenario} />
+              </>
+            )}
+          </div>
+        </section>
+      </main>
+    </div>
+  );
+}

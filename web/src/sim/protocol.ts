@@ -1,0 +1,34 @@
+// The messages between the UI thread and a simulation worker: typed unions, handled with
+// exhaustive switches on both sides.
+
+import type { RunResult, RunSummary } from './results';
+
+export interface SweepJob {
+  /** (path, value) per swept path, in grid order. */
+  point: [string, unknown][];
+  run: number;
+  /** Decimal text: seeds are 64-bit. */
+  seed: string;
+  scenario: unknown;
+}
+
+export type ToWorker =
+  | { type: 'run'; id: number; scenario: string; seed?: string; withTraces: boolean }
+  | { type: 'validate'; id: number; scenario: string }
+  | { type: 'expandSweep'; id: number; scenario: string }
+  /** Makes the core panic, to exercise crash recovery. */
+  | { type: 'panic'; id: number };
+
+export type FromWorker =
+  | { type: 'ready'; coreVersion: string }
+  | { type: 'progress'; id: number; nowS: number; endS: number }
+  | { type: 'result'; id: number; result: RunResult }
+  | { type: 'summary'; id: number; summary: RunSummary }
+  | { type: 'validated'; id: number; errors: string[] }
+  | { type: 'sweepJobs'; id: number; jobs: SweepJob[] }
+  /** `crashed`: the core trapped (a panic); the worker must be replaced. */
+  | { type: 'failed'; id: number; message: string; crashed: boolean };
+
+export function assertNever(x: never): never {
+  throw new Error(`unhandled message: ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,137 @@
+// Results as the core reports them, with every trace column turned into a Float64Array so it
+// can be transferred (not cloned) from the worker and indexed by the charts.
+
+export interface DelaySummary {
+  mean: number;
+  p5: number;
+  p95: number;
+}
+
+export interface FlowSummary {
+  id: number;
+  transport: string;
+  cc: string;
+  label?: string;
+  bytes: number | null;
+  delivered_bytes: number;
+  completed: boolean;
+  completion_s: number | null;
+  goodput_mbps: number;
+  retransmissions: number;
+  timeouts: number;
+  owd_ms: DelaySummary;
+  jitter_ms: number;
+  incomplete_reason?: string;
+  error?: string;
+}
+
+export interface LinkSummary {
+  id: number;
+  from: number;
+  to: number;
+  delivered_pkts: number;
+  drops: { buffer: number; loss: number; outage: number };
+}
+
+export interface RunSummary {
+  name: string;
+  seed: number;
+  end_s: number;
+  events: number;
+  flows: FlowSummary[];
+  fairness_jain: number;
+  links: LinkSummary[];
+}
+
+/** A time column and named value columns of the same length. */
+export interface Columns {
+  t: Float64Array;
+  cols: Record<string, Float64Array>;
+}
+
+export interface FlowTraces {
+  id: number;
+  sender: Columns;
+  owd: Columns;
+  goodput: Columns;
+  jitter: Columns;
+  owdCdfMs: Float64Array;
+}
+
+export interface LinkTraces {
+  id: number;
+  queue: Columns;
+}
+
+export interface RunResult {
+  summary: RunSummary;
+  traces?: { flows: FlowTraces[]; links: LinkTraces[] };
+}
+
+/** Congestion states in the `state` column of the sender trace. */
+export const CC_STATES = ['slow start', 'congestion avoidance', 'recovery', 'loss'] as const;
+
+type JsonColumns = { t: number[] } & Record<string, (number | null)[]>;
+interface JsonFlowTrace {
+  id: number;
+  sender: JsonColumns;
+  owd: JsonColumns;
+  goodput: JsonColumns;
+  jitter: JsonColumns;
+  owd_cdf_ms: number[];
+}
+interface JsonResult extends RunSummary {
+  traces?: { flows: JsonFlowTrace[]; links: { id: number; queue: JsonColumns }[] };
+}
+
+function column(values: (number | null)[]): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = values[i] ?? NaN;
+  return out;
+}
+
+function columns(c: JsonColumns): Columns {
+  const cols: Record<string, Float64Array> = {};
+  for (const [k, v] of Object.entries(c)) if (k !== 't') cols[k] = column(v);
+  return { t: column(c.t), cols };
+}
+
+/** Parses the core's result JSON into a summary and column traces. */
+export function parseResult(json: string): RunResult {
+  const raw = JSON.parse(json) as JsonResult;
+  const { traces, ...summary } = raw;
+  if (!traces) return { summary };
+  return {
+    summary,
+    traces: {
+      flows: traces.flows.map((f) => ({
+        id: f.id,
+        sender: columns(f.sender),
+        owd: columns(f.owd),
+        goodput: columns(f.goodput),
+        jitter: columns(f.jitter),
+        owdCdfMs: column(f.owd_cdf_ms),
+      })),
+      links: traces.links.map((l) => ({ id: l.id, queue: columns(l.queue) })),
+    },
+  };
+}
+
+/** Every ArrayBuffer in a result, for `postMessage(msg, transfer)`. */
+export function transferables(r: RunResult): ArrayBuffer[] {
+  if (!r.traces) return [];
+  const out: ArrayBuffer[] = [];
+  const add = (c: Columns) => {
+    out.push(c.t.buffer as ArrayBuffer);
+    for (const v of Object.values(c.cols)) out.push(v.buffer as ArrayBuffer);
+  };
+  for (const f of r.traces.flows) {
+    add(f.sender);
+    add(f.owd);
+    add(f.goodput);
+    add(f.jitter);
+    out.push(f.owdCdfMs.buffer as ArrayBuffer);
+  }
+  for (const l of r.traces.links) add(l.queue);
+  return out;
+}

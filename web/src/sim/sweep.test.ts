@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate, defaultXPath, mathisMbps, meanStd, seriesBy, shortPath, sweepCsv } from './sweep';
+import type { SweepRow } from './client';
+import type { RunSummary } from './results';
+
+function row(cc: string, p: number, run: number, goodput: number): SweepRow {
+  const summary = {
+    name: 's', seed: 1, end_s: 10, events: 1, fairness_jain: 1, links: [],
+    flows: [{ id: 0, transport: 'tcp', cc, bytes: 1000, delivered_bytes: 1000, completed: true, completion_s: 1.5,
+      goodput_mbps: goodput, retransmissions: 0, timeouts: 0, owd_ms: { mean: 1, p5: 1, p95: 1 }, jitter_ms: 0 }],
+  } satisfies RunSummary;
+  return { job: { point: [['flows[0].cc', cc], ['topology.links[1].loss.p', p]], run, seed: String(run + 1), scenario: {} }, summary };
+}
+
+describe('sweep aggregation', () => {
+  const rows = [row('reno', 0, 0, 8), row('reno', 0, 1, 10), row('reno', 0.1, 0, 1), row('reno', 0.1, 1, 3), row('cubic', 0, 0, 9), row('cubic', 0, 1, 9)];
+
+  it('computes mean and sample standard deviation per point', () => {
+    const s = aggregate(rows);
+    expect(s).toHaveLength(3);
+    expect(s[0]).toMatchObject({ cc: 'reno', runs: 2, mean: 9 });
+    expect(s[0].std).toBeCloseTo(Math.SQRT2, 12);
+    expect(s[2]).toMatchObject({ cc: 'cubic', mean: 9, std: 0 });
+  });
+
+  it('puts the loss probability on the x axis and makes one series per variant', () => {
+    const x = defaultXPath(rows)!;
+    expect(x).toBe('topology.links[1].loss.p');
+    const series = seriesBy(aggregate(rows), x);
+    expect(series.map((s) => s.label)).toEqual(['cc=reno', 'cc=cubic']);
+    expect(series[0].points.map((p) => p.x)).toEqual([0, 0.1]);
+  });
+
+  it('writes CSV with the columns of orbitcp sweep', () => {
+    const csv = sweepCsv(rows.slice(0, 1)).split('\n');
+    expect(csv[0]).toBe('flows[0].cc,topology.links[1].loss.p,run,seed,flow,transport,cc,goodput_mbps,completion_s,delivered_bytes,retransmissions,timeouts');
+    expect(csv[1]).toBe('reno,0,0,1,0,tcp,reno,8.000000,1.500000,1000,0,0');
+  });
+
+  it('shortens paths for labels', () => {
+    expect(shortPath('topology.links[1].loss.p')).toBe('loss.p');
+    expect(shortPath('flows[0].cc')).toBe('cc');
+  });
+
+  it('meanStd handles tiny samples', () => {
+    expect(meanStd([5])).toEqual({ mean: 5, std: 0 });
+    expect(Number.isNaN(meanStd([]).mean)).toBe(true);
+  });
+
+  it('Mathis model matches protocols.md §6.1 (MSS 1460, RTT 600 ms)', () => {
+    expect(mathisMbps(1460, 0.6, 1e-4)).toBeCloseTo(2.38, 2);
+    expect(mathisMbps(1460, 0.6, 1e-3)).toBeCloseTo(0.754, 2);
+    expect(mathisMbps(1460, 0.6, 0)).toBe(Infinity);
+  });
+});
