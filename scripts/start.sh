@@ -12,15 +12,13 @@ bash scripts/setup.sh
 echo "building: release CLI (cargo build --release)"
 cargo build --release --bin orbitcp
 
-# ---- NEXT MILESTONE: serve the web app here --------------------------------------------
-# Replace the block below with: bash scripts/build-wasm.sh, then the Vite dev server
-# (npm --prefix web run dev, or npx vite web) on 127.0.0.1, printing the URL to open.
-# Until the web app exists, start runs the default scenario with the native CLI.
-SCENARIO="scenarios/default.json"
-if [[ ! -f "$SCENARIO" ]]; then
-  echo "start: $SCENARIO not found; nothing to run yet" >&2
-  exit 1
-fi
-echo "running: orbitcp run --summary $SCENARIO"
-"$TARGET_DIR/release/orbitcp" run --summary "$SCENARIO"
-# ---- end of the block the web app replaces --------------------------------------------
+echo "building: the web app (wasm core, generated types, vite build)"
+bash scripts/build-wasm.sh
+node scripts/gen-types.mjs
+npx vite build --config web/vite.config.ts --logLevel warn
+
+PORT="${PORT:-5173}"
+echo
+echo "orbitcp is running at http://127.0.0.1:${PORT}/  (Ctrl-C stops it)"
+echo "(the native CLI is at $TARGET_DIR/release/orbitcp; 'npm run dev' serves with live reload)"
+exec npx vite preview --config web/vite.config.ts --host 127.0.0.1 --port "$PORT" --strictPort

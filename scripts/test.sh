@@ -19,7 +19,12 @@ STEPS=(
   cargo_test
   wasm
   node_determinism
-  # Web checks (type-check, vitest, Playwright e2e) are appended here with the web app.
+  web_types
+  typecheck
+  lint
+  web_unit
+  web_build
+  e2e
 )
 
 step_fmt() {
@@ -48,6 +53,32 @@ step_node_determinism() {
   ORBITCP_CLI="$TARGET_DIR/release/orbitcp" node --test wasm-core/tests-node/*.test.mjs
 }
 
+step_web_types() {
+  # The TypeScript scenario types must be what the Rust schema generates today.
+  node scripts/gen-types.mjs --check
+}
+
+step_typecheck() {
+  npx tsc --noEmit -p tsconfig.json
+  npx tsc --noEmit -p tsconfig.node.json
+}
+
+step_lint() {
+  npx eslint .
+}
+
+step_web_unit() {
+  npx vitest run --config web/vite.config.ts
+}
+
+step_web_build() {
+  npx vite build --config web/vite.config.ts
+}
+
+step_e2e() {
+  ORBITCP_CLI="$TARGET_DIR/release/orbitcp" npx playwright test
+}
+
 if (( $# > 0 )); then
   selected=("$@")
 else
@@ -60,7 +91,12 @@ for name in "${selected[@]}"; do
   fi
 done
 
-bash scripts/setup.sh
+# The e2e step drives Debian's Chromium: a missing one is an error, not a skip.
+if [[ " ${selected[*]} " == *" e2e "* ]]; then
+  bash scripts/setup.sh --need-chromium
+else
+  bash scripts/setup.sh
+fi
 
 START=$SECONDS
 n=0

@@ -8,6 +8,8 @@ export default defineConfig({
   root,
   // Relative asset URLs: the built folder works from any static host, under any base path.
   base: './',
+  // Static assets live in the repository's top-level public/.
+  publicDir: fileURLToPath(new URL('../public', import.meta.url)),
   plugins: [react()],
   worker: { format: 'es' },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1024 },

@@ -1,0 +1,34 @@
+// Shared helpers: every test fails on any console error, and waits for the app's readiness flag
+// (the worker has loaded the wasm core) before it acts.
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: async ({ page }, use) => {
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await use(errors);
+    expect(errors, 'console errors').toEqual([]);
+  },
+});
+
+export { expect };
+
+export async function open(page: Page, hash = '') {
+  await page.goto(`./${hash}`);
+  await expect(page.locator('body[data-ready="true"]')).toHaveCount(1, { timeout: 60_000 });
+}
+
+/** Clicks Run and waits until the run is done. */
+export async function runAndWait(page: Page) {
+  await expect(page.getByTestId('run')).toBeEnabled();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
+}
+
+/** The summary table's text, row by row: what a user reads. */
+export async function summaryText(page: Page): Promise<string[]> {
+  return page.getByTestId('summary').locator('tbody tr').allInnerTexts();
+}
