@@ -5,6 +5,7 @@
 //! sit on intermediate nodes). A packet is delivered to the agent it names when it reaches that
 //! agent's node; other nodes forward it along the route.
 
+use crate::ctcp::{receiver::CtcpReceiver, sender::CtcpSender};
 use crate::net::{AgentId, Network, NodeId, Packet};
 use crate::sim::{EventQueue, SimTime};
 use crate::tcp::{receiver::TcpReceiver, sender::TcpSender};
@@ -22,6 +23,8 @@ pub enum Event {
 pub enum Agent {
     TcpSender(Box<TcpSender>),
     TcpReceiver(Box<TcpReceiver>),
+    CtcpSender(Box<CtcpSender>),
+    CtcpReceiver(Box<CtcpReceiver>),
 }
 
 /// What an agent may do while it handles an event.
@@ -86,6 +89,11 @@ impl Simulation {
         self.queue.events_processed()
     }
 
+    /// Digest of the sequence of events processed (time and scheduling order of each).
+    pub fn event_digest(&self) -> u64 {
+        self.queue.digest()
+    }
+
     /// Whether the run is over: no events left, or the next one is past the end time.
     pub fn finished(&mut self) -> bool {
         self.queue.peek_time().is_none_or(|t| t > self.end)
@@ -103,10 +111,13 @@ impl Simulation {
             Event::Timer { agent, token } => self.with_agent(agent, |a, ctx| match a {
                 Agent::TcpSender(s) => s.on_timer(ctx, token),
                 Agent::TcpReceiver(r) => r.on_timer(ctx, token),
+                Agent::CtcpSender(s) => s.on_timer(ctx, token),
+                Agent::CtcpReceiver(_) => {}
             }),
             Event::Start { agent } => self.with_agent(agent, |a, ctx| match a {
                 Agent::TcpSender(s) => s.start(ctx),
-                Agent::TcpReceiver(_) => {}
+                Agent::CtcpSender(s) => s.start(ctx),
+                Agent::TcpReceiver(_) | Agent::CtcpReceiver(_) => {}
             }),
         }
         true
@@ -133,6 +144,8 @@ impl Simulation {
                 self.with_agent(agent, |a, ctx| match a {
                     Agent::TcpSender(s) => s.on_packet(ctx, pkt),
                     Agent::TcpReceiver(r) => r.on_packet(ctx, pkt),
+                    Agent::CtcpSender(s) => s.on_packet(ctx, pkt),
+                    Agent::CtcpReceiver(r) => r.on_packet(ctx, pkt),
                 });
             } else {
                 route(&mut self.net, &mut self.queue, now, to, pkt);

@@ -6,7 +6,9 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod api;
+pub mod coding;
 pub mod content;
+pub mod ctcp;
 pub mod engine;
 pub mod metrics;
 pub mod net;

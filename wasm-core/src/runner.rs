@@ -1,10 +1,17 @@
 //! Running scenarios: the entry points shared by the CLI, the wasm boundary and the tests.
 
 use crate::content::Content;
+use crate::ctcp::cc::Increase;
+use crate::ctcp::receiver::CtcpReceiver;
+use crate::ctcp::sender::{CtcpConfig, CtcpSender, CTCP_SENDER_TRACE_COLUMNS};
+use crate::ctcp::Layout;
 use crate::engine::{Agent, Simulation};
-use crate::metrics::{jain_index, DelaySummary, Trace};
-use crate::net::{Buffer, Link, LinkConfig, LossProcess, Network, Outages, RateSchedule};
-use crate::scenario::{self, Chain, Flow, LinkSpec, LossSpec, OutagesSpec, RateScheduleSpec, Scenario, Topology};
+use crate::metrics::{jain_index, DelayStats, DelaySummary, Trace};
+use crate::net::{Buffer, Link, LinkConfig, LossAt, LossProcess, Network, Outages, RateSchedule};
+use crate::scenario::{
+    self, Chain, CodingMode, CtcpVariant, Flow, LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec,
+    Scenario, Topology,
+};
 use crate::sim::{rng::run_seed, Rng, SimDuration, SimTime, Stream};
 use crate::tcp::congestion::CcOptions;
 use crate::tcp::receiver::TcpReceiver;
@@ -52,6 +59,25 @@ pub struct FlowResult {
     /// A delivery failure: a wrong or missing byte. A run with one is a failed run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// CTCP's coding figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coding: Option<CodingSummary>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CodingSummary {
+    pub packets_sent: u64,
+    pub coded_packets: u64,
+    pub source_packets_delivered: u64,
+    /// Packets sent per source packet delivered.
+    pub coded_overhead: f64,
+    /// Receptions that added no degree of freedom.
+    pub non_innovative: u64,
+    pub blocks_decoded: u64,
+    /// From a block's first transmission to its full decoding.
+    pub decode_latency_ms: DelaySummary,
+    /// The sender's loss estimate at the end of the run.
+    pub loss_estimate: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -79,6 +105,55 @@ pub struct FlowTrace {
     /// One-way delays in ms at evenly spaced quantiles (for CDF charts).
     pub owd_cdf_ms: Vec<f64>,
     pub jitter: Columns,
+    /// CTCP: the decoder's rank of the current block over time, and decode events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coding: Option<CodingTrace>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CodingTrace {
+    pub rank: Columns,
+    pub decodes: Columns,
+}
+
+/// The two agents of a flow, whatever its transport.
+#[derive(Clone, Copy)]
+enum FlowParts<'a> {
+    Tcp(&'a TcpSender, &'a TcpReceiver),
+    Ctcp(&'a CtcpSender, &'a CtcpReceiver),
+}
+
+impl<'a> FlowParts<'a> {
+    fn error(self) -> Option<&'a String> {
+        match self {
+            FlowParts::Tcp(_, r) => r.error.as_ref(),
+            FlowParts::Ctcp(_, r) => r.error.as_ref(),
+        }
+    }
+    fn completed_at(self) -> Option<SimTime> {
+        match self {
+            FlowParts::Tcp(_, r) => r.completed_at,
+            FlowParts::Ctcp(_, r) => r.completed_at,
+        }
+    }
+    fn delivered(self) -> u64 {
+        match self {
+            FlowParts::Tcp(_, r) => r.delivered,
+            FlowParts::Ctcp(_, r) => r.delivered,
+        }
+    }
+    fn delays(self) -> &'a DelayStats {
+        match self {
+            FlowParts::Tcp(_, r) => &r.delays,
+            FlowParts::Ctcp(_, r) => &r.delays,
+        }
+    }
+    fn goodput_bins(self) -> &'a [u64] {
+        match self {
+            FlowParts::Tcp(_, r) => &r.goodput_bins,
+            FlowParts::Ctcp(_, r) => &r.goodput_bins,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -155,45 +230,85 @@ impl Run {
         let mut flow_agents = Vec::new();
         for (f, flow) in sc.flows.iter().enumerate() {
             let f = f as u32;
-            let Flow::Tcp(t) = flow;
-            let (from, to) = (t.from_node.unwrap_or(0), t.to_node.unwrap_or(last_node));
+            let (from, to) = flow.nodes();
+            let (from, to) = (from.unwrap_or(0), to.unwrap_or(last_node));
             let content = Content::new(seed, f);
             let sender_id = sim.agents.len() as u32;
             let receiver_id = sender_id + 1;
-            let rto_min = t.rto_min_ms.unwrap_or(match t.rto_flavor {
-                RtoFlavor::Linux => 200.0,
-                RtoFlavor::Rfc6298 => 1000.0,
-            });
-            let cfg = TcpConfig {
-                cc: t.cc,
-                cc_options: CcOptions { hystart: t.hystart },
-                mss: t.mss_bytes,
-                initial_cwnd: t.initial_cwnd_pkts,
-                initial_ssthresh: t.initial_ssthresh_pkts,
-                sack: t.sack,
-                rto_flavor: t.rto_flavor,
-                rto_min: SimDuration::from_secs_f64(rto_min / 1e3),
-                rto_max: SimDuration::from_millis(match t.rto_flavor {
-                    RtoFlavor::Linux => 120_000,  // Linux TCP_RTO_MAX
-                    RtoFlavor::Rfc6298 => 60_000, // RFC 6298 §2.5
-                }),
-                rwnd_pkts: t.rwnd_pkts,
-                bytes: t.bytes,
-            };
-            let sender = TcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
-            sim.add_agent(from, Agent::TcpSender(Box::new(sender)), Some(SimTime::from_secs_f64(t.start_s)));
-            let delack = t.delayed_ack.then(|| SimDuration::from_secs_f64(t.delack_ms / 1e3));
-            let receiver = TcpReceiver::new(
-                f,
-                from,
-                sender_id,
-                content,
-                t.bytes,
-                delack,
-                Trace::with_interval(points, interval),
-                SimDuration::from_secs_f64(sc.trace.goodput_interval_s),
-            );
-            sim.add_agent(to, Agent::TcpReceiver(Box::new(receiver)), None);
+            let bin_width = SimDuration::from_secs_f64(sc.trace.goodput_interval_s);
+            let start = Some(SimTime::from_secs_f64(flow.start_s()));
+            match flow {
+                Flow::Tcp(t) => {
+                    let rto_min = t.rto_min_ms.unwrap_or(match t.rto_flavor {
+                        RtoFlavor::Linux => 200.0,
+                        RtoFlavor::Rfc6298 => 1000.0,
+                    });
+                    let cfg = TcpConfig {
+                        cc: t.cc,
+                        cc_options: CcOptions { hystart: t.hystart },
+                        mss: t.mss_bytes,
+                        initial_cwnd: t.initial_cwnd_pkts,
+                        initial_ssthresh: t.initial_ssthresh_pkts,
+                        sack: t.sack,
+                        rto_flavor: t.rto_flavor,
+                        rto_min: SimDuration::from_secs_f64(rto_min / 1e3),
+                        rto_max: SimDuration::from_millis(match t.rto_flavor {
+                            RtoFlavor::Linux => 120_000,  // Linux TCP_RTO_MAX
+                            RtoFlavor::Rfc6298 => 60_000, // RFC 6298 §2.5
+                        }),
+                        rwnd_pkts: t.rwnd_pkts,
+                        bytes: t.bytes,
+                    };
+                    let sender =
+                        TcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
+                    sim.add_agent(from, Agent::TcpSender(Box::new(sender)), start);
+                    let delack = t.delayed_ack.then(|| SimDuration::from_secs_f64(t.delack_ms / 1e3));
+                    let receiver = TcpReceiver::new(
+                        f,
+                        from,
+                        sender_id,
+                        content,
+                        t.bytes,
+                        delack,
+                        Trace::with_interval(points, interval),
+                        bin_width,
+                    );
+                    sim.add_agent(to, Agent::TcpReceiver(Box::new(receiver)), None);
+                }
+                Flow::Ctcp(c) => {
+                    let layout = Layout { symbol_len: c.mss_bytes, k: c.block_pkts, bytes: c.bytes };
+                    let cfg = CtcpConfig {
+                        layout,
+                        max_blocks: c.max_blocks,
+                        payload: c.coding == CodingMode::Full,
+                        initial_cwnd: c.initial_cwnd_pkts,
+                        initial_ssthresh: c.initial_ssthresh_pkts,
+                        max_cwnd: c.max_cwnd_pkts,
+                        increase: match c.variant {
+                            CtcpVariant::V1 => Increase::Reno,
+                            CtcpVariant::V2 => Increase::Htcp { delta_l: SimDuration::from_secs_f64(c.v2_delta_l_s) },
+                        },
+                        loss_scaling: c.loss_scaling,
+                        run_seed: seed,
+                    };
+                    let sender =
+                        CtcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
+                    sim.add_agent(from, Agent::CtcpSender(Box::new(sender)), start);
+                    let receiver = CtcpReceiver::new(
+                        f,
+                        from,
+                        sender_id,
+                        content,
+                        layout,
+                        c.max_blocks,
+                        c.coding == CodingMode::Full,
+                        seed,
+                        points,
+                        bin_width,
+                    );
+                    sim.add_agent(to, Agent::CtcpReceiver(Box::new(receiver)), None);
+                }
+            }
             flow_agents.push((sender_id, receiver_id));
         }
         Run { sim, scenario: sc.clone(), seed, flow_agents }
@@ -203,52 +318,77 @@ impl Run {
         self.sim.run();
     }
 
-    fn parts(&self, f: usize) -> (&TcpSender, &TcpReceiver) {
+    fn parts(&self, f: usize) -> FlowParts<'_> {
         let (s, r) = self.flow_agents[f];
         match (&self.sim.agents[s as usize], &self.sim.agents[r as usize]) {
-            (Agent::TcpSender(s), Agent::TcpReceiver(r)) => (s, r),
+            (Agent::TcpSender(s), Agent::TcpReceiver(r)) => FlowParts::Tcp(s, r),
+            (Agent::CtcpSender(s), Agent::CtcpReceiver(r)) => FlowParts::Ctcp(s, r),
             _ => unreachable!("flow agents are built in sender, receiver pairs"),
         }
     }
 
     /// The first delivery failure of any flow, if any.
     pub fn delivery_error(&self) -> Option<String> {
-        (0..self.flow_agents.len()).find_map(|f| self.parts(f).1.error.clone())
+        (0..self.flow_agents.len()).find_map(|f| self.parts(f).error().cloned())
     }
 
     pub fn result(&self, with_traces: bool) -> RunResult {
         let end = self.sim.now.min(self.sim.end);
         let mut flows = Vec::new();
         for (f, flow) in self.scenario.flows.iter().enumerate() {
-            let Flow::Tcp(t) = flow;
-            let (s, r) = self.parts(f);
-            let start = SimTime::from_secs_f64(t.start_s);
-            let completion = r.completed_at.map(|c| (c - start).as_secs_f64());
+            let parts = self.parts(f);
+            let start = SimTime::from_secs_f64(flow.start_s());
+            let completed_at = parts.completed_at();
+            let delivered = parts.delivered();
+            let completion = completed_at.map(|c| (c - start).as_secs_f64());
             let ran_for = completion.unwrap_or_else(|| (self.sim.end.max(end) - start).as_secs_f64());
-            let goodput = if ran_for > 0.0 { r.delivered as f64 * 8.0 / ran_for / 1e6 } else { 0.0 };
-            let incomplete_reason = match (t.bytes, r.completed_at) {
+            let goodput = if ran_for > 0.0 { delivered as f64 * 8.0 / ran_for / 1e6 } else { 0.0 };
+            let incomplete_reason = match (flow.bytes(), completed_at) {
                 (Some(b), None) => Some(format!(
                     "time limit: the run ended at {} s with {} of {} bytes delivered",
-                    self.scenario.duration_s, r.delivered, b
+                    self.scenario.duration_s, delivered, b
                 )),
                 _ => None,
             };
+            let (retransmissions, timeouts, coding) = match parts {
+                FlowParts::Tcp(s, _) => (s.stats.retransmissions, s.stats.timeouts, None),
+                FlowParts::Ctcp(s, r) => (
+                    s.stats.coded_pkts,
+                    s.stats.timeouts,
+                    Some(CodingSummary {
+                        packets_sent: s.stats.sent_pkts,
+                        coded_packets: s.stats.coded_pkts,
+                        source_packets_delivered: r.stats.source_packets_delivered,
+                        coded_overhead: if r.stats.source_packets_delivered > 0 {
+                            s.stats.sent_pkts as f64 / r.stats.source_packets_delivered as f64
+                        } else {
+                            0.0
+                        },
+                        non_innovative: r.stats.non_innovative,
+                        blocks_decoded: r.stats.blocks_decoded,
+                        decode_latency_ms: r.stats.decode_latency.summary(),
+                        loss_estimate: s.slr,
+                    }),
+                ),
+            };
+            let delays = parts.delays();
             flows.push(FlowResult {
                 id: f as u32,
-                transport: "tcp",
-                cc: t.cc.name(),
-                label: t.label.clone(),
-                bytes: t.bytes,
-                delivered_bytes: r.delivered,
-                completed: r.completed_at.is_some(),
+                transport: flow.transport(),
+                cc: flow.cc_name(),
+                label: flow.label().cloned(),
+                bytes: flow.bytes(),
+                delivered_bytes: delivered,
+                completed: completed_at.is_some(),
                 completion_s: completion,
                 goodput_mbps: goodput,
-                retransmissions: s.stats.retransmissions,
-                timeouts: s.stats.timeouts,
-                owd_ms: r.delays.summary(),
-                jitter_ms: r.delays.mean_jitter(),
+                retransmissions,
+                timeouts,
+                owd_ms: delays.summary(),
+                jitter_ms: delays.mean_jitter(),
                 incomplete_reason,
-                error: r.error.clone(),
+                error: parts.error().cloned(),
+                coding,
             });
         }
         let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_mbps).collect();
@@ -277,17 +417,33 @@ impl Run {
         let width = self.scenario.trace.goodput_interval_s;
         let flows = (0..self.flow_agents.len())
             .map(|f| {
-                let (s, r) = self.parts(f);
-                let gt: Vec<f64> = (0..r.goodput_bins.len()).map(|i| i as f64 * width).collect();
-                let gv: Vec<f64> = r.goodput_bins.iter().map(|&b| b as f64 * 8.0 / width / 1e6).collect();
-                let (jt, jv) = r.delays.jitter_series().into_iter().unzip();
+                let parts = self.parts(f);
+                let bins = parts.goodput_bins();
+                let gt: Vec<f64> = (0..bins.len()).map(|i| i as f64 * width).collect();
+                let gv: Vec<f64> = bins.iter().map(|&b| b as f64 * 8.0 / width / 1e6).collect();
+                let delays = parts.delays();
+                let (jt, jv) = delays.jitter_series().into_iter().unzip();
+                let (sender, owd, coding) = match parts {
+                    FlowParts::Tcp(s, r) => {
+                        (Columns::new(&s.trace, SENDER_TRACE_COLUMNS), Columns::new(&r.owd_trace, ["owd_ms"]), None)
+                    }
+                    FlowParts::Ctcp(s, r) => (
+                        Columns::new(&s.trace, CTCP_SENDER_TRACE_COLUMNS),
+                        Columns::new(&r.owd_trace, ["owd_ms"]),
+                        Some(CodingTrace {
+                            rank: Columns::new(&r.rank_trace, ["rank", "block"]),
+                            decodes: Columns::new(&r.decode_trace, ["block", "latency_ms"]),
+                        }),
+                    ),
+                };
                 FlowTrace {
                     id: f as u32,
-                    sender: Columns::new(&s.trace, SENDER_TRACE_COLUMNS),
-                    owd: Columns::new(&r.owd_trace, ["owd_ms"]),
+                    sender,
+                    owd,
                     goodput: Columns::pairs(gt, "mbps", gv),
-                    owd_cdf_ms: r.delays.cdf(points),
+                    owd_cdf_ms: delays.cdf(points),
                     jitter: Columns::pairs(jt, "jitter_ms", jv),
+                    coding,
                 }
             })
             .collect();
@@ -369,6 +525,10 @@ fn link_config(spec: &LinkSpec, reverse: bool) -> LinkConfig {
         jitter: SimDuration::from_secs_f64(spec.jitter_ms / 1e3),
         reorder: spec.jitter_reorder,
         loss: loss_process(if reverse { &spec.reverse_loss } else { &spec.loss }),
+        loss_at: match spec.loss_at {
+            LossAtSpec::Channel => LossAt::Channel,
+            LossAtSpec::Ingress => LossAt::Ingress,
+        },
         outages,
     }
 }

@@ -81,6 +81,10 @@ pub struct LinkSpec {
     /// Loss in the data direction (node i to i+1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss: Option<LossSpec>,
+    /// Where loss acts: `channel` (default; a lost packet has used its transmission time) or
+    /// `ingress` (dropped before the queue, as the CTCP paper's dummynet router does).
+    #[serde(default)]
+    pub loss_at: LossAtSpec,
     /// Loss in the ACK direction (node i+1 to i). Default: none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reverse_loss: Option<LossSpec>,
@@ -90,6 +94,14 @@ pub struct LinkSpec {
     /// Periods during which every packet on the link (both directions) is lost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outages: Option<OutagesSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LossAtSpec {
+    #[default]
+    Channel,
+    Ingress,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -164,6 +176,138 @@ pub struct PeriodicOutage {
 #[serde(tag = "transport", rename_all = "snake_case")]
 pub enum Flow {
     Tcp(TcpFlow),
+    /// Network-coded TCP (protocols.md §4).
+    Ctcp(CtcpFlow),
+}
+
+impl Flow {
+    pub fn transport(&self) -> &'static str {
+        match self {
+            Flow::Tcp(_) => "tcp",
+            Flow::Ctcp(_) => "ctcp",
+        }
+    }
+    /// The congestion control's name as results report it.
+    pub fn cc_name(&self) -> &'static str {
+        match self {
+            Flow::Tcp(t) => t.cc.name(),
+            Flow::Ctcp(c) => match c.variant {
+                CtcpVariant::V1 => "ctcp-v1",
+                CtcpVariant::V2 => "ctcp-v2",
+            },
+        }
+    }
+    pub fn bytes(&self) -> Option<u64> {
+        match self {
+            Flow::Tcp(t) => t.bytes,
+            Flow::Ctcp(c) => c.bytes,
+        }
+    }
+    pub fn start_s(&self) -> f64 {
+        match self {
+            Flow::Tcp(t) => t.start_s,
+            Flow::Ctcp(c) => c.start_s,
+        }
+    }
+    pub fn nodes(&self) -> (Option<u32>, Option<u32>) {
+        match self {
+            Flow::Tcp(t) => (t.from_node, t.to_node),
+            Flow::Ctcp(c) => (c.from_node, c.to_node),
+        }
+    }
+    pub fn label(&self) -> Option<&String> {
+        match self {
+            Flow::Tcp(t) => t.label.as_ref(),
+            Flow::Ctcp(c) => c.label.as_ref(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CtcpVariant {
+    /// The reference code's per-RTT AIMD with adaptive backoff (protocols.md §4.7.2).
+    V1,
+    /// H-TCP-like increase with the same backoff (§4.7.3; its parameters are assumptions).
+    V2,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CodingMode {
+    /// Payload bytes are coded over GF(256) and decoded; the receiver checks every byte.
+    Full,
+    /// Coefficient vectors only, no payload: the same decisions, for big sweeps.
+    RankOnly,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CtcpFlow {
+    pub variant: CtcpVariant,
+    /// Bytes to transfer; null or absent sends until the end of the run.
+    #[serde(default)]
+    pub bytes: Option<u64>,
+    #[serde(default)]
+    pub start_s: f64,
+    /// Payload bytes per packet (the reference code's 1445 with 1500-byte packets).
+    #[serde(default = "default_ctcp_payload")]
+    pub mss_bytes: u32,
+    /// Source packets per block (k).
+    #[serde(default = "default_block")]
+    pub block_pkts: u32,
+    /// Blocks that may be outstanding beyond the oldest undecoded one.
+    #[serde(default = "default_max_blocks")]
+    pub max_blocks: u32,
+    #[serde(default = "default_coding")]
+    pub coding: CodingMode,
+    #[serde(default = "default_ctcp_iw")]
+    pub initial_cwnd_pkts: u32,
+    #[serde(default = "default_ctcp_ssthresh")]
+    pub initial_ssthresh_pkts: u32,
+    /// The reference code's MAX_CWND.
+    #[serde(default = "default_ctcp_max_cwnd")]
+    pub max_cwnd_pkts: u32,
+    /// v2: seconds after a backoff before the H-TCP increase starts (H-TCP's Δ_L).
+    #[serde(default = "default_delta_l")]
+    pub v2_delta_l_s: f64,
+    /// Multiplier on the loss estimate when sizing redundancy (the reference SLR_scaling).
+    #[serde(default = "default_slr_scaling")]
+    pub loss_scaling: f64,
+    #[serde(default)]
+    pub from_node: Option<u32>,
+    #[serde(default)]
+    pub to_node: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+fn default_ctcp_payload() -> u32 {
+    1445 // CTCP-code: MSS 1500 − 32 − 23
+}
+fn default_block() -> u32 {
+    32 // CTCP-code BLOCK_SIZE
+}
+fn default_max_blocks() -> u32 {
+    100 // CTCP-code NUM_BLOCKS
+}
+fn default_coding() -> CodingMode {
+    CodingMode::Full
+}
+fn default_ctcp_iw() -> u32 {
+    8 // CTCP-code initsegs
+}
+fn default_ctcp_ssthresh() -> u32 {
+    850 // CTCP-code 0.85 · MAX_CWND
+}
+fn default_ctcp_max_cwnd() -> u32 {
+    1000 // CTCP-code MAX_CWND
+}
+fn default_delta_l() -> f64 {
+    1.0 // H-TCP Δ_L
+}
+fn default_slr_scaling() -> f64 {
+    1.0 // CTCP-code SLR_scaling
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -347,6 +491,7 @@ fn deeper_error(root: &Value, path: &str) -> Option<(String, String)> {
     let f = root.get("flows")?.get(i)?;
     match f.get("transport")?.as_str()? {
         "tcp" => inner::<TcpFlow>(f, "transport", path),
+        "ctcp" => inner::<CtcpFlow>(f, "transport", path),
         _ => None,
     }
 }
@@ -479,16 +624,36 @@ impl Scenario {
         p.check(!self.flows.is_empty(), || "flows".into(), || "needs at least one flow".into());
         let last_node = links.len() as u32;
         for (i, f) in self.flows.iter().enumerate() {
-            let Flow::Tcp(t) = f;
             let at = |f: &str| format!("flows[{i}].{f}");
-            if let Some(b) = t.bytes {
+            if let Some(b) = f.bytes() {
                 p.check(b > 0, || at("bytes"), || "must be more than 0 (or null for an unlimited transfer)".into());
             }
+            let start = f.start_s();
             p.check(
-                t.start_s.is_finite() && t.start_s >= 0.0 && t.start_s < self.duration_s,
+                start.is_finite() && start >= 0.0 && start < self.duration_s,
                 || at("start_s"),
-                || format!("must be between 0 and duration_s ({}) (got {})", self.duration_s, t.start_s),
+                || format!("must be between 0 and duration_s ({}) (got {start})", self.duration_s),
             );
+            let (from, to) = f.nodes();
+            let (from, to) = (from.unwrap_or(0), to.unwrap_or(last_node));
+            p.check(
+                from <= last_node,
+                || at("from_node"),
+                || format!("no such node (the chain has nodes 0 to {last_node})"),
+            );
+            p.check(
+                to <= last_node,
+                || at("to_node"),
+                || format!("no such node (the chain has nodes 0 to {last_node})"),
+            );
+            p.check(from != to, || at("to_node"), || "must differ from from_node".into());
+            let t = match f {
+                Flow::Tcp(t) => t,
+                Flow::Ctcp(c) => {
+                    c.problems(&mut p, &at);
+                    continue;
+                }
+            };
             p.check(
                 (64..=65_000).contains(&t.mss_bytes),
                 || at("mss_bytes"),
@@ -517,19 +682,6 @@ impl Scenario {
             if let Some(r) = t.rwnd_pkts {
                 p.check(r >= 1, || at("rwnd_pkts"), || "must be at least 1".into());
             }
-            let from = t.from_node.unwrap_or(0);
-            let to = t.to_node.unwrap_or(last_node);
-            p.check(
-                from <= last_node,
-                || at("from_node"),
-                || format!("no such node (the chain has nodes 0 to {last_node})"),
-            );
-            p.check(
-                to <= last_node,
-                || at("to_node"),
-                || format!("no such node (the chain has nodes 0 to {last_node})"),
-            );
-            p.check(from != to, || at("to_node"), || "must differ from from_node".into());
         }
         if let Some(s) = &self.sweep {
             p.check(!s.grid.is_empty(), || "sweep.grid".into(), || "needs at least one path to vary".into());
@@ -547,6 +699,47 @@ impl Scenario {
         p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
         p.positive(self.trace.goodput_interval_s, || "trace.goodput_interval_s".into());
         p.0
+    }
+}
+
+impl CtcpFlow {
+    fn problems(&self, p: &mut Problems, at: &dyn Fn(&str) -> String) {
+        p.check(
+            (64..=65_000).contains(&self.mss_bytes),
+            || at("mss_bytes"),
+            || format!("must be between 64 and 65000 bytes (got {})", self.mss_bytes),
+        );
+        p.check(
+            (1..=255).contains(&self.block_pkts),
+            || at("block_pkts"),
+            || format!("must be between 1 and 255 packets (got {})", self.block_pkts),
+        );
+        p.check(
+            (1..=10_000).contains(&self.max_blocks),
+            || at("max_blocks"),
+            || format!("must be between 1 and 10000 (got {})", self.max_blocks),
+        );
+        p.check(
+            (2..=100_000).contains(&self.max_cwnd_pkts),
+            || at("max_cwnd_pkts"),
+            || format!("must be between 2 and 100000 (got {})", self.max_cwnd_pkts),
+        );
+        p.check(
+            (1..=self.max_cwnd_pkts).contains(&self.initial_cwnd_pkts),
+            || at("initial_cwnd_pkts"),
+            || format!("must be between 1 and max_cwnd_pkts ({}) (got {})", self.max_cwnd_pkts, self.initial_cwnd_pkts),
+        );
+        p.check(
+            self.initial_ssthresh_pkts >= 2,
+            || at("initial_ssthresh_pkts"),
+            || format!("must be at least 2 (got {})", self.initial_ssthresh_pkts),
+        );
+        p.non_negative(self.v2_delta_l_s, || at("v2_delta_l_s"));
+        p.check(
+            self.loss_scaling.is_finite() && (0.0..=10.0).contains(&self.loss_scaling),
+            || at("loss_scaling"),
+            || format!("must be between 0 and 10 (got {})", self.loss_scaling),
+        );
     }
 }
 
@@ -658,7 +851,7 @@ mod tests {
     #[test]
     fn a_minimal_scenario_gets_the_documented_defaults() {
         let s = parse(MINIMAL).unwrap();
-        let Flow::Tcp(t) = &s.flows[0];
+        let Flow::Tcp(t) = &s.flows[0] else { panic!("a TCP flow") };
         assert_eq!((t.mss_bytes, t.initial_cwnd_pkts, t.sack, s.seed), (1448, 10, true, 1));
     }
 

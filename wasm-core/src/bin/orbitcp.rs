@@ -376,7 +376,7 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
     peer.name = "ns-3 comparison: the same 20 MB transfer with NewReno, PER 0".into();
     let scenario::Topology::Chain(chain) = &mut peer.topology;
     chain.links[1].loss = None;
-    let scenario::Flow::Tcp(flow) = &mut peer.flows[0];
+    let scenario::Flow::Tcp(flow) = &mut peer.flows[0] else { return Err("the benchmark flow is TCP".into()) };
     flow.cc = orbitcp_core::tcp::congestion::CcKind::Reno;
     time_transfer(&peer)?;
     let jobs = runner::sweep_jobs(BENCH_SWEEP)?;

@@ -97,7 +97,16 @@ pub struct LinkConfig {
     /// With jitter, whether a packet may overtake an earlier one.
     pub reorder: bool,
     pub loss: LossProcess,
+    /// Where the loss process acts: on the channel (a lost packet still took its transmission
+    /// time) or at the ingress of the queue, as a dummynet router does (it never takes capacity).
+    pub loss_at: LossAt,
     pub outages: Outages,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossAt {
+    Channel,
+    Ingress,
 }
 
 /// Why a link dropped packets.
@@ -191,6 +200,14 @@ impl Link {
     /// this link's arrival event, if a new one is needed.
     pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Option<SimTime> {
         self.release_started(now);
+        if self.cfg.loss_at == LossAt::Ingress {
+            let index = self.offered;
+            self.offered += 1;
+            if self.cfg.loss.drops(index, &mut self.loss_rng) {
+                self.drops.loss += 1;
+                return None;
+            }
+        }
         let busy = self.free_at > now;
         if busy && self.buffer_full(pkt.size) {
             self.drops.buffer += 1;
@@ -207,10 +224,12 @@ impl Link {
         }
         self.queue_trace.record(now, [self.waiting.len() as f64]);
 
-        let index = self.offered;
-        self.offered += 1;
         // Every accepted packet draws from the loss stream, so outages do not shift the pattern.
-        let lost = self.cfg.loss.drops(index, &mut self.loss_rng);
+        let lost = self.cfg.loss_at == LossAt::Channel && {
+            let index = self.offered;
+            self.offered += 1;
+            self.cfg.loss.drops(index, &mut self.loss_rng)
+        };
         let mut arrival = self.free_at + self.cfg.delay;
         if self.cfg.jitter.0 > 0 {
             arrival += SimDuration((self.jitter_rng.uniform() * self.cfg.jitter.0 as f64) as u64);
@@ -296,6 +315,7 @@ mod tests {
             jitter: SimDuration::ZERO,
             reorder: false,
             loss: LossProcess::None,
+            loss_at: LossAt::Channel,
             outages: Outages::None,
         }
     }
@@ -367,6 +387,21 @@ mod tests {
         assert!(o.overlaps(SimTime::from_secs_f64(39.9), SimTime::from_secs_f64(40.1)));
         assert!(!o.overlaps(SimTime::from_secs_f64(41.0), SimTime::from_secs_f64(59.0)));
         assert!(o.overlaps(SimTime::from_secs_f64(59.5), SimTime::from_secs_f64(62.0)));
+    }
+
+    #[test]
+    fn ingress_loss_takes_no_capacity_and_channel_loss_does() {
+        for (at, second_arrival_ms) in [(LossAt::Channel, 12), (LossAt::Ingress, 11)] {
+            let mut c = cfg(8e6, 10, Buffer::Unlimited);
+            c.loss = LossProcess::List { drops: vec![0], next: 0 };
+            c.loss_at = at;
+            let mut l = link(c);
+            l.enqueue(SimTime::ZERO, pkt(1000));
+            assert_eq!(l.drops.loss, 1);
+            l.enqueue(SimTime::ZERO, pkt(1000));
+            assert!(l.take_arrived(SimTime::MAX).is_some());
+            assert_eq!(l.last_arrival, SimTime(second_arrival_ms * 1_000_000), "{at:?}");
+        }
     }
 
     #[test]

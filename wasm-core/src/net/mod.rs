@@ -4,9 +4,9 @@ pub mod link;
 pub mod loss;
 pub mod packet;
 
-pub use link::{Buffer, Drops, Link, LinkConfig, Outages, RateSchedule};
+pub use link::{Buffer, Drops, Link, LinkConfig, LossAt, Outages, RateSchedule};
 pub use loss::LossProcess;
-pub use packet::{AgentId, Body, NodeId, Packet, SackBlocks};
+pub use packet::{AgentId, Body, CtcpCoding, NodeId, Packet, SackBlocks};
 
 /// Nodes joined by directional links, with static shortest-path routes.
 pub struct Network {

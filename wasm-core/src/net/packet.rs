@@ -70,4 +70,31 @@ pub enum Body {
         ack: u64,
         sack: SackBlocks,
     },
+    /// A CTCP data packet: a fresh `seqno` per transmission, for `block`, systematic or coded.
+    CtcpData {
+        seqno: u64,
+        block: u64,
+        coding: CtcpCoding,
+        /// Send time, echoed in the ACK for the RTT sample.
+        ts: SimTime,
+        /// When the sender first sent a packet of this block (delay of decoded packets).
+        block_first_sent: SimTime,
+        /// Coded payload bytes; `None` in rank-only mode (the wire size is the same).
+        payload: Option<Box<[u8]>>,
+    },
+    CtcpAck {
+        ackno: u64,
+        /// Lowest block the receiver has not decoded, and the degrees of freedom it holds for it.
+        block: u64,
+        dofs: u16,
+        ts_echo: SimTime,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CtcpCoding {
+    /// Source packet `index` of the block, uncoded.
+    Systematic(u16),
+    /// A dense combination of the whole block, coefficients from this seed.
+    Coded(u32),
 }

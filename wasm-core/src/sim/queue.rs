@@ -43,6 +43,9 @@ pub struct EventQueue<E> {
     /// cancellation is rare in the hot path because timers are re-armed lazily.
     cancelled: Vec<u64>,
     popped: u64,
+    /// A running digest of every popped (time, seq): equal digests mean the same events ran in
+    /// the same order at the same times.
+    digest: u64,
 }
 
 impl<E> Default for EventQueue<E> {
@@ -53,7 +56,7 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(1024), next_seq: 0, cancelled: Vec::new(), popped: 0 }
+        EventQueue { heap: BinaryHeap::with_capacity(1024), next_seq: 0, cancelled: Vec::new(), popped: 0, digest: 0 }
     }
 
     pub fn schedule(&mut self, time: SimTime, event: E) -> EventId {
@@ -80,6 +83,7 @@ impl<E> EventQueue<E> {
         self.drop_cancelled_head();
         let e = self.heap.pop()?;
         self.popped += 1;
+        self.digest = super::rng::mix64(self.digest ^ e.time.0).wrapping_add(e.seq);
         Some((e.time, e.event))
     }
 
@@ -101,6 +105,10 @@ impl<E> EventQueue<E> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    pub fn digest(&self) -> u64 {
+        self.digest
+    }
+
     /// Number of events processed so far (the benchmark's unit of work).
     pub fn events_processed(&self) -> u64 {
         self.popped

@@ -1,6 +1,47 @@
-// PLACEHOLDER (being replaced by the real charts).
+// The charts of one run, in a grid: congestion window, goodput, delay, the delay CDF, the
+// bottleneck's queue, and for several flows the per-flow goodput and Jain's index.
+
+import { useMemo } from 'react';
 import type { RunResult } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
-export function ResultCharts({ result }: { result: RunResult; scenario: Scenario | null }) {
-  return <p>{result.traces?.flows.length ?? 0} flows traced</p>;
+import { CwndChart } from './CwndChart';
+import { DelayCdfChart } from './DelayCdfChart';
+import { DelayChart } from './DelayChart';
+import { FairnessChart } from './FairnessChart';
+import { GoodputChart } from './GoodputChart';
+import { QueueChart } from './QueueChart';
+import { fileBase } from './exportChart';
+import './charts.css';
+
+/** The time span every time-series chart starts with: 0 to the end of the run (or the last point). */
+function timeDomain(result: RunResult): [number, number] {
+  let end = result.summary.end_s;
+  if (!(end > 0) && result.traces) {
+    for (const f of result.traces.flows) for (const c of [f.sender.t, f.owd.t, f.goodput.t]) if (c.length) end = Math.max(end || 0, c[c.length - 1]);
+  }
+  return [0, end > 0 ? end : 1];
+}
+
+export function ResultCharts({ result, scenario }: { result: RunResult; scenario: Scenario | null }) {
+  const xDomain = useMemo(() => timeDomain(result), [result]);
+  const name = fileBase(result.summary.name || scenario?.name || 'orbitcp');
+  const multi = result.summary.flows.length > 1;
+  if (!result.traces) {
+    return (
+      <div className="charts-grid" data-testid="charts">
+        {multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
+        <p className="chart-note">This result carries no traces, so there are no time-series charts.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="charts-grid" data-testid="charts">
+      <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
+      <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
+      <DelayChart result={result} xDomain={xDomain} name={name} />
+      <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
+      <DelayCdfChart result={result} name={name} />
+      {multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
+    </div>
+  );
 }

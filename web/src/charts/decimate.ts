@@ -49,38 +49,47 @@ export function decimate(x: ArrayLike<number>, y: ArrayLike<number>, x0: number,
   const out = new Uint32Array(Math.min(count, 3 * (cols + 2)));
   let len = 0;
   const w = x1 > x0 ? (x1 - x0) / cols : 1;
-  let col = NaN;
-  let minI = -1;
-  let maxI = -1;
-  let nanI = -1;
-  const flush = () => {
-    // The (up to three) kept indices of the column, in data order.
-    const a = nanI;
+  // Walk the points column by column (no closures in the hot loop: it runs over every point).
+  let i = lo;
+  while (i <= hi) {
+    // The out-of-range neighbours get columns of their own (-1 and cols).
+    const xi = x[i];
+    const col = xi < x0 ? -1 : xi > x1 ? cols : Math.min(cols - 1, Math.floor((xi - x0) / w));
+    // The column's right edge in x; points up to it share the column.
+    const edge = col < 0 ? x0 : col >= cols ? Infinity : col === cols - 1 ? x1 : x0 + (col + 1) * w;
+    let minI = -1;
+    let maxI = -1;
+    let nanI = -1;
+    let minV = Infinity;
+    let maxV = -Infinity;
+    // The first point always belongs to the column (so rounding can never stall the walk).
+    for (let first = true; i <= hi; i++, first = false) {
+      const xj = x[i];
+      if (!first && (col < 0 ? xj >= x0 : col < cols - 1 ? xj >= edge : col === cols - 1 ? xj > x1 : false)) break;
+      const v = y[i];
+      if (v !== v) {
+        if (nanI < 0) nanI = i;
+      } else {
+        if (v < minV) {
+          minV = v;
+          minI = i;
+        }
+        if (v > maxV) {
+          maxV = v;
+          maxI = i;
+        }
+      }
+    }
+    // The (up to three) kept indices of the column, in data order, each once.
+    let a = nanI;
     let b = minI;
     let c = maxI;
+    if (a > b) [a, b] = [b, a];
     if (b > c) [b, c] = [c, b];
-    if (a >= 0 && a < b) out[len++] = a;
-    if (b >= 0) out[len++] = b;
-    if (a >= 0 && a > b && a < c) out[len++] = a;
+    if (a > b) [a, b] = [b, a];
+    if (a >= 0) out[len++] = a;
+    if (b >= 0 && b !== a) out[len++] = b;
     if (c >= 0 && c !== b) out[len++] = c;
-    if (a >= 0 && a > c && (c >= 0 || b < 0)) out[len++] = a;
-  };
-  for (let i = lo; i <= hi; i++) {
-    // The out-of-range neighbours get columns of their own (-1 and cols).
-    const c = x[i] < x0 ? -1 : x[i] > x1 ? cols : Math.min(cols - 1, Math.floor((x[i] - x0) / w));
-    if (c !== col) {
-      if (col === col) flush();
-      col = c;
-      minI = maxI = nanI = -1;
-    }
-    const v = y[i];
-    if (v !== v) {
-      if (nanI < 0) nanI = i;
-    } else {
-      if (minI < 0 || v < y[minI]) minI = i;
-      if (maxI < 0 || v > y[maxI]) maxI = i;
-    }
   }
-  flush();
   return out.slice(0, len);
 }

@@ -29,3 +29,9 @@ export function fmt(v: number, digits = 3): string {
   if (a >= 10 ** digits) return Math.round(v).toLocaleString('en');
   return Number(v.toPrecision(digits)).toString();
 }
+
+/** Flow id → display name, for a run's flows. */
+export function flowNames(flows: Pick<FlowSummary, 'id' | 'cc' | 'label'>[]): (id: number) => string {
+  const m = new Map(flows.map((f) => [f.id, flowName(f)]));
+  return (id) => m.get(id) ?? `flow ${id}`;
+}

@@ -1,11 +1,75 @@
-// PLACEHOLDER (being replaced by the real exports).
-import type { RunResult } from '../sim/results';
-export function downloadText(name: string, text: string, mime: string) {
+// Result exports: a file download for any text, and a run's traces as one long-format CSV.
+
+import type { Columns, RunResult } from '../sim/results';
+
+/** Saves `text` as a file called `name` (Blob + object URL, revoked once the click is handled). */
+export function downloadText(name: string, text: string, mime: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: `${mime};charset=utf-8` }));
   const a = document.createElement('a');
-  a.href = URL.createObjectURL(new Blob([text], { type: mime }));
+  a.href = url;
   a.download = name;
-  a.click();
+  a.rel = 'noopener';
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  try {
+    a.click();
+  } finally {
+    a.remove();
+    // The download starts from the click; revoking on the next task is safe in every browser.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  }
 }
-export function resultCsv(r: RunResult): string {
-  return JSON.stringify(r.summary);
+
+/** The header of {@link resultCsv}. */
+export const RESULT_CSV_HEADER = 'kind,flow_or_link,series,t_s,value';
+
+/**
+ * Every trace of a run as one long-format table, one row per point:
+ *
+ * ```
+ * kind,flow_or_link,series,t_s,value
+ * sender,0,cwnd,1.23,45
+ * queue,1,queue_pkts,0.5,12
+ * ```
+ *
+ * - `kind` is the trace: `sender` (cwnd, ssthresh, srtt_ms, rtt_ms, acked_bytes, inflight,
+ *   retransmissions, state), `owd`, `goodput`, `jitter` and `owd_cdf` per flow, `queue` per link;
+ * - `flow_or_link` is the flow's id for flow traces and the link's id for `queue`;
+ * - `series` is the column's name as the core reports it;
+ * - `t_s` is simulated time in seconds. `owd_cdf` rows have no time: they are the one-way delays
+ *   at evenly spaced quantiles, in order (row k of n is quantile k / (n - 1));
+ * - `value` is empty where the core has no value (null) at that time.
+ *
+ * Rows come flow by flow (sender, owd, goodput, jitter, owd_cdf), then link by link, each series
+ * in time order. A run without traces gives the header alone.
+ */
+export function resultCsv(result: RunResult): string {
+  const rows: string[] = [RESULT_CSV_HEADER];
+  const traces = result.traces;
+  if (!traces) return rows.join('\n') + '\n';
+  const emit = (kind: string, id: number, c: Columns) => {
+    for (const [series, values] of Object.entries(c.cols)) {
+      const prefix = `${kind},${id},${csvField(series)},`;
+      const n = Math.min(c.t.length, values.length);
+      for (let i = 0; i < n; i++) rows.push(prefix + num(c.t[i]) + ',' + num(values[i]));
+    }
+  };
+  for (const f of traces.flows) {
+    emit('sender', f.id, f.sender);
+    emit('owd', f.id, f.owd);
+    emit('goodput', f.id, f.goodput);
+    emit('jitter', f.id, f.jitter);
+    for (let i = 0; i < f.owdCdfMs.length; i++) rows.push(`owd_cdf,${f.id},owd_ms,,${num(f.owdCdfMs[i])}`);
+  }
+  for (const l of traces.links) emit('queue', l.id, l.queue);
+  return rows.join('\n') + '\n';
+}
+
+/** Shortest text that reads back as the same number; empty for NaN (a null in the core's JSON). */
+function num(v: number): string {
+  return Number.isFinite(v) ? String(v) : '';
+}
+
+function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

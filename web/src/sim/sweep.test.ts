@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, defaultXPath, mathisMbps, meanStd, seriesBy, shortPath, sweepCsv } from './sweep';
+import { aggregate, defaultXPath, mathisMbps, meanStd, seriesBy, shortPath, sweepCsv, valueLabel } from './sweep';
 import type { SweepRow } from './client';
 import type { RunSummary } from './results';
 
@@ -40,6 +40,15 @@ describe('sweep aggregation', () => {
   it('shortens paths for labels', () => {
     expect(shortPath('topology.links[1].loss.p')).toBe('loss.p');
     expect(shortPath('flows[0].cc')).toBe('cc');
+  });
+
+  it('labels a swept flow object by its transport and algorithm', () => {
+    const r = row('x', 0, 0, 1);
+    r.job.point = [['flows[0]', { transport: 'ctcp', variant: 'v2', bytes: 1 }], ['topology.links[1].loss.p', 0]];
+    const series = seriesBy(aggregate([r]), 'topology.links[1].loss.p');
+    expect(series[0].label).toBe('ctcp v2');
+    expect(valueLabel({ transport: 'tcp', cc: 'reno' })).toBe('tcp reno');
+    expect(valueLabel(0.5)).toBe('0.5');
   });
 
   it('meanStd handles tiny samples', () => {

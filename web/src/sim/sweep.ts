@@ -69,7 +69,7 @@ export function seriesBy(stats: PointStats[], xPath: string): Series[] {
   const out = new Map<string, Series>();
   for (const s of stats) {
     const others = Object.entries(s.point).filter(([p]) => p !== xPath);
-    const parts = others.map(([p, v]) => `${shortPath(p)}=${String(v)}`);
+    const parts = others.map(([p, v]) => (isObject(v) ? valueLabel(v) : `${shortPath(p)}=${valueLabel(v)}`));
     const flows = new Set(stats.map((x) => x.flow));
     if (flows.size > 1) parts.push(`flow ${s.flow}`);
     const label = parts.length ? parts.join(', ') : s.cc;
@@ -79,6 +79,22 @@ export function seriesBy(stats: PointStats[], xPath: string): Series[] {
   }
   for (const s of out.values()) s.points.sort((a, b) => a.x - b.x);
   return [...out.values()];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A readable label for a swept value; a whole flow reads as its transport and algorithm. */
+export function valueLabel(v: unknown): string {
+  if (isObject(v)) {
+    if (typeof v.transport === 'string') {
+      const algo = v.cc ?? v.variant;
+      return algo === undefined ? v.transport : `${v.transport} ${String(algo)}`;
+    }
+    return JSON.stringify(v);
+  }
+  return String(v);
 }
 
 /** `topology.links[1].loss.p` → `loss.p`; `flows[0].cc` → `cc`. */

@@ -1,0 +1,88 @@
+// Browser benchmarks of the built site (issue 3's "Speed"), printed for BENCHMARKS.md:
+//  1. gzipped bytes of what the first load fetches (HTML, JS, CSS, worker, wasm);
+//  2. time from navigation to the first chart of the default preset (headless Chromium);
+//  3. wall time of the CTCP paper Fig. 2 TCP sweep in the browser, against the native CLI.
+// Usage: npm run build && node scripts/bench-web.mjs [--skip-sweep]
+import { chromium } from '@playwright/test';
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'web', 'dist');
+const cli = process.env.ORBITCP_CLI ?? join(root, 'target', 'release', 'orbitcp');
+const port = 4190;
+const skipSweep = process.argv.includes('--skip-sweep');
+
+function sizes() {
+  const files = [];
+  const walk = (d) => {
+    for (const f of readdirSync(d)) {
+      const p = join(d, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk(dist);
+  let raw = 0;
+  let gz = 0;
+  const rows = [];
+  for (const f of files) {
+    if (!/\.(html|js|css|wasm)$/.test(f)) continue;
+    const b = readFileSync(f);
+    const g = gzipSync(b, { level: 9 }).length;
+    raw += b.length;
+    gz += g;
+    rows.push(`  ${f.slice(dist.length + 1)}: ${(b.length / 1024).toFixed(1)} KiB, gzip ${(g / 1024).toFixed(1)} KiB`);
+  }
+  console.log('first load (everything the built site serves before the globe exists):');
+  for (const r of rows) console.log(r);
+  console.log(`  total: ${(raw / 1024).toFixed(1)} KiB, gzip ${(gz / 1024).toFixed(1)} KiB`);
+}
+
+async function main() {
+  sizes();
+  const server = spawn('npx', ['vite', 'preview', '--config', 'web/vite.config.ts', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    cwd: root,
+    stdio: 'ignore',
+  });
+  try {
+    await new Promise((r) => setTimeout(r, 2500));
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic'],
+    });
+    const page = await browser.newPage();
+    const firstChart = [];
+    for (let i = 0; i < 5; i++) {
+      await page.goto(`http://127.0.0.1:${port}/?bench=${i}#preset=default`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.getByTestId('run').click();
+      await page.waitForSelector('[data-testid="chart-cwnd"] [data-testid="series"]', { timeout: 60_000 });
+      firstChart.push(await page.evaluate(() => performance.now()));
+    }
+    firstChart.sort((a, b) => a - b);
+    console.log(`navigation to first chart, default preset: median ${firstChart[2].toFixed(0)} ms (min ${firstChart[0].toFixed(0)}, max ${firstChart[4].toFixed(0)}) over 5 loads`);
+
+    if (!skipSweep) {
+      await page.goto(`http://127.0.0.1:${port}/#preset=ctcp-fig2-tcp`);
+      await page.waitForSelector('body[data-ready="true"]');
+      const workers = await page.evaluate(() => Math.min(8, Math.max(1, navigator.hardwareConcurrency || 2)));
+      const t0 = Date.now();
+      await page.getByTestId('run-sweep').click();
+      await page.waitForSelector('[data-testid="results"][data-run-state="done"]', { timeout: 600_000 });
+      const browserS = (Date.now() - t0) / 1000;
+      const t1 = Date.now();
+      execFileSync(cli, ['sweep', join(root, 'scenarios', 'ctcp-fig2-tcp.json')], { stdio: ['ignore', 'ignore', 'ignore'] });
+      const nativeS = (Date.now() - t1) / 1000;
+      console.log(`Fig. 2 TCP sweep (1320 runs): browser ${browserS.toFixed(2)} s on ${workers} workers, native CLI ${nativeS.toFixed(2)} s: ratio ${(browserS / nativeS).toFixed(2)}`);
+    }
+    await browser.close();
+  } finally {
+    server.kill();
+  }
+}
+
+await main();

@@ -1,0 +1,24 @@
+//! Network coding: GF(256) arithmetic and a systematic RLNC encoder/decoder over real payload
+//! bytes (or coefficients only, the "rank-only" mode), for CTCP (protocols.md §4, §5).
+//!
+//! * [`gf256`]: the field (0x11D by default, 0x11B for the CTCP reference code), scalar
+//!   multiply/inverse and the region operations `dst ^= c·src`, `dst = c·dst` on the fastest
+//!   kernel available (AVX2/SSSE3 detected at run time on x86-64, `simd128` chosen at compile time
+//!   on wasm, a portable table kernel everywhere).
+//! * [`rlnc`]: seeded coefficient vectors, the encoder (systematic sources, then dense
+//!   combinations), and the progressive Gaussian-elimination decoder with early delivery.
+//!
+//! `unsafe` is confined to the SIMD kernels (`simd_x86.rs`, `simd_wasm.rs`); everything a caller
+//! sees is safe, and every kernel is tested to give the same bytes as the scalar product.
+
+pub mod gf256;
+pub mod rlnc;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd_wasm;
+#[cfg(target_arch = "x86_64")]
+mod simd_x86;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm_bench;
+
+pub use gf256::{default_field, field, Field, Kernel, Polynomial};
+pub use rlnc::{coefficients, Decoder, Encoder, Reception};

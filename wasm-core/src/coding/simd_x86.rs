@@ -1,0 +1,266 @@
+//! x86-64 SSSE3 and AVX2 region kernels for GF(256): the "SPLIT 8,4" nibble-table method.
+//!
+//! Sources: protocols.md §5.3; GF-Complete's SPLIT 8,4 region multiply and ISA-L's
+//! `gf_vect_mad_avx2` / `gf_Nvect_dot_prod_avx2`. For each coefficient `c` a 32-byte table holds
+//! `c·n` (low nibble `n`) and `c·(n<<4)` (high nibble); `c·x = lo[x & 15] ^ hi[x >> 4]`, and
+//! `PSHUFB` performs 16 (SSSE3) or 32 (AVX2, the 16-byte table broadcast to both lanes) such
+//! lookups per instruction. Bytes that do not fill a vector go through the portable product row.
+//!
+//! This is one of the two modules allowed to use `unsafe` (lib.rs denies it elsewhere). There are
+//! two kinds of unsafe operation here, each explained where it occurs:
+//! * calling a `#[target_feature]` function, which is sound only on a CPU with that feature: the
+//!   `*_checked` entry points take a [`Detected`] token, which `gf256` builds only after
+//!   `is_x86_feature_detected!` said yes, and assert that it names the right kernel;
+//! * unaligned vector loads and stores through raw pointers, which are sound when the pointer and
+//!   the following 16/32 bytes lie inside a live slice: every such pointer comes from a sub-slice
+//!   whose length was checked (by `chunks_exact` or by slice indexing) to be at least the vector
+//!   width, and `loadu`/`storeu` have no alignment requirement.
+//!
+//! The tests in `gf256.rs` run every kernel against the scalar product on all 256 coefficients,
+//! every tail length 0..=129 and misaligned slices, which exercises the bounds relied on here.
+
+#![allow(unsafe_code)]
+
+use std::arch::x86_64::*;
+
+use super::gf256::{portable, Detected, Kernel};
+
+// ---------------------------------------------------------------------------------------------
+// Checked entry points (safe to call from anywhere).
+
+pub(crate) fn mul_add_ssse3_checked(k: Detected, tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
+    assert!(matches!(k.kernel(), Kernel::Ssse3 | Kernel::Avx2), "SSSE3 kernel without SSSE3 detection");
+    // Safe because the token proves `is_x86_feature_detected!("ssse3")` (or "avx2", which every
+    // AVX2 CPU implies: AVX2 CPUs implement all of SSE3/SSSE3/SSE4) returned true on this CPU.
+    unsafe { mul_add_ssse3(tbl, row, dst, src) }
+}
+
+pub(crate) fn mul_ssse3_checked(k: Detected, tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8]) {
+    assert!(matches!(k.kernel(), Kernel::Ssse3 | Kernel::Avx2), "SSSE3 kernel without SSSE3 detection");
+    // Safe because the token proves SSSE3 is present (see `mul_add_ssse3_checked`).
+    unsafe { mul_ssse3(tbl, row, dst) }
+}
+
+pub(crate) fn mul_add_avx2_checked(k: Detected, tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
+    assert!(k.kernel() == Kernel::Avx2, "AVX2 kernel without AVX2 detection");
+    // Safe because the token proves `is_x86_feature_detected!("avx2")` returned true.
+    unsafe { mul_add_avx2(tbl, row, dst, src) }
+}
+
+pub(crate) fn mul_avx2_checked(k: Detected, tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8]) {
+    assert!(k.kernel() == Kernel::Avx2, "AVX2 kernel without AVX2 detection");
+    // Safe because the token proves AVX2 is present.
+    unsafe { mul_avx2(tbl, row, dst) }
+}
+
+pub(crate) fn mul_add_multi_avx2_checked(
+    k: Detected,
+    tbls: &[&[u8; 32]],
+    rows: &[&[u8; 256]],
+    dst: &mut [u8],
+    srcs: &[&[u8]],
+) {
+    assert!(k.kernel() == Kernel::Avx2, "AVX2 kernel without AVX2 detection");
+    // Safe because the token proves AVX2 is present.
+    unsafe { mul_add_multi_avx2(tbls, rows, dst, srcs) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SSSE3: 16 bytes per lookup, 64 bytes per loop iteration.
+
+#[target_feature(enable = "ssse3")]
+fn tables_128(tbl: &[u8; 32]) -> (__m128i, __m128i) {
+    // Safe because `tbl` is 32 bytes: the loads read bytes 0..16 and 16..32.
+    unsafe { (_mm_loadu_si128(tbl.as_ptr().cast()), _mm_loadu_si128(tbl.as_ptr().add(16).cast())) }
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn mul_128(x: __m128i, lo: __m128i, hi: __m128i, mask: __m128i) -> __m128i {
+    let l = _mm_shuffle_epi8(lo, _mm_and_si128(x, mask));
+    let h = _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(x, 4), mask));
+    _mm_xor_si128(l, h)
+}
+
+#[target_feature(enable = "ssse3")]
+fn mul_add_ssse3(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
+    assert_eq!(dst.len(), src.len());
+    let (lo, hi) = tables_128(tbl);
+    let mask = _mm_set1_epi8(0x0f);
+    let body = dst.len() / 16 * 16;
+    let (dst_v, dst_t) = dst.split_at_mut(body);
+    let (src_v, src_t) = src.split_at(body);
+    for (d, s) in dst_v.chunks_exact_mut(16).zip(src_v.chunks_exact(16)) {
+        // Safe because `d` and `s` are chunks of exactly 16 bytes (one unaligned vector each).
+        unsafe {
+            let x = _mm_loadu_si128(s.as_ptr().cast());
+            let y = _mm_loadu_si128(d.as_ptr().cast());
+            _mm_storeu_si128(d.as_mut_ptr().cast(), _mm_xor_si128(y, mul_128(x, lo, hi, mask)));
+        }
+    }
+    portable::mul_add(row, dst_t, src_t);
+}
+
+#[target_feature(enable = "ssse3")]
+fn mul_ssse3(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8]) {
+    let (lo, hi) = tables_128(tbl);
+    let mask = _mm_set1_epi8(0x0f);
+    let body = dst.len() / 16 * 16;
+    let (dst_v, dst_t) = dst.split_at_mut(body);
+    for d in dst_v.chunks_exact_mut(16) {
+        // Safe because `d` is a chunk of exactly 16 bytes.
+        unsafe {
+            let x = _mm_loadu_si128(d.as_ptr().cast());
+            _mm_storeu_si128(d.as_mut_ptr().cast(), mul_128(x, lo, hi, mask));
+        }
+    }
+    portable::mul(row, dst_t);
+}
+
+// ---------------------------------------------------------------------------------------------
+// AVX2: 32 bytes per lookup; the single-source loop handles 64 bytes per iteration, the
+// multi-source loop keeps 128 bytes of `dst` in four registers while it walks the sources.
+
+#[target_feature(enable = "avx2")]
+fn tables_256(tbl: &[u8; 32]) -> (__m256i, __m256i) {
+    // Safe because `tbl` is 32 bytes: the loads read bytes 0..16 and 16..32.
+    let (lo, hi) = unsafe { (_mm_loadu_si128(tbl.as_ptr().cast()), _mm_loadu_si128(tbl.as_ptr().add(16).cast())) };
+    (_mm256_broadcastsi128_si256(lo), _mm256_broadcastsi128_si256(hi))
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn mul_256(x: __m256i, lo: __m256i, hi: __m256i, mask: __m256i) -> __m256i {
+    let l = _mm256_shuffle_epi8(lo, _mm256_and_si256(x, mask));
+    let h = _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(x, 4), mask));
+    _mm256_xor_si256(l, h)
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load(s: &[u8]) -> __m256i {
+    assert!(s.len() >= 32);
+    // Safe because the assertion above keeps the 32-byte unaligned load inside `s`.
+    unsafe { _mm256_loadu_si256(s.as_ptr().cast()) }
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn store(d: &mut [u8], v: __m256i) {
+    assert!(d.len() >= 32);
+    // Safe because the assertion above keeps the 32-byte unaligned store inside `d`, which we
+    // borrow mutably (no other reference can observe the write).
+    unsafe { _mm256_storeu_si256(d.as_mut_ptr().cast(), v) }
+}
+
+#[target_feature(enable = "avx2")]
+fn mul_add_avx2(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
+    assert_eq!(dst.len(), src.len());
+    let (lo, hi) = tables_256(tbl);
+    let mask = _mm256_set1_epi8(0x0f);
+    let body = dst.len() / 64 * 64;
+    let (dst_v, rest_d) = dst.split_at_mut(body);
+    let (src_v, rest_s) = src.split_at(body);
+    for (d, s) in dst_v.chunks_exact_mut(64).zip(src_v.chunks_exact(64)) {
+        // `chunks_exact(64)` lets the compiler drop the length assertions in `load`/`store`.
+        let x0 = load(&s[..32]);
+        let x1 = load(&s[32..]);
+        let y0 = _mm256_xor_si256(load(&d[..32]), mul_256(x0, lo, hi, mask));
+        let y1 = _mm256_xor_si256(load(&d[32..]), mul_256(x1, lo, hi, mask));
+        store(&mut d[..32], y0);
+        store(&mut d[32..], y1);
+    }
+    let mid = rest_d.len() / 32 * 32;
+    let (dst_m, dst_t) = rest_d.split_at_mut(mid);
+    let (src_m, src_t) = rest_s.split_at(mid);
+    for (d, s) in dst_m.chunks_exact_mut(32).zip(src_m.chunks_exact(32)) {
+        let y = _mm256_xor_si256(load(d), mul_256(load(s), lo, hi, mask));
+        store(d, y);
+    }
+    portable::mul_add(row, dst_t, src_t);
+}
+
+#[target_feature(enable = "avx2")]
+fn mul_avx2(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8]) {
+    let (lo, hi) = tables_256(tbl);
+    let mask = _mm256_set1_epi8(0x0f);
+    let body = dst.len() / 32 * 32;
+    let (dst_v, dst_t) = dst.split_at_mut(body);
+    for d in dst_v.chunks_exact_mut(32) {
+        let y = mul_256(load(d), lo, hi, mask);
+        store(d, y);
+    }
+    portable::mul(row, dst_t);
+}
+
+#[target_feature(enable = "avx2")]
+fn mul_add_multi_avx2(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [u8], srcs: &[&[u8]]) {
+    assert_eq!(tbls.len(), srcs.len());
+    assert_eq!(rows.len(), srcs.len());
+    for s in srcs {
+        assert_eq!(s.len(), dst.len());
+    }
+    let mask = _mm256_set1_epi8(0x0f);
+    let len = dst.len();
+    let body = len / 128 * 128;
+    let mut off = 0;
+    while off < body {
+        let d = &mut dst[off..off + 128];
+        let mut a0 = load(&d[..32]);
+        let mut a1 = load(&d[32..64]);
+        let mut a2 = load(&d[64..96]);
+        let mut a3 = load(&d[96..]);
+        for (s, t) in srcs.iter().zip(tbls) {
+            let (lo, hi) = tables_256(t);
+            let s = &s[off..off + 128];
+            a0 = _mm256_xor_si256(a0, mul_256(load(&s[..32]), lo, hi, mask));
+            a1 = _mm256_xor_si256(a1, mul_256(load(&s[32..64]), lo, hi, mask));
+            a2 = _mm256_xor_si256(a2, mul_256(load(&s[64..96]), lo, hi, mask));
+            a3 = _mm256_xor_si256(a3, mul_256(load(&s[96..]), lo, hi, mask));
+        }
+        store(&mut d[..32], a0);
+        store(&mut d[32..64], a1);
+        store(&mut d[64..96], a2);
+        store(&mut d[96..], a3);
+        off += 128;
+    }
+    let mid = len / 32 * 32;
+    while off < mid {
+        let d = &mut dst[off..off + 32];
+        let mut a = load(d);
+        for (s, t) in srcs.iter().zip(tbls) {
+            let (lo, hi) = tables_256(t);
+            a = _mm256_xor_si256(a, mul_256(load(&s[off..off + 32]), lo, hi, mask));
+        }
+        store(d, a);
+        off += 32;
+    }
+    if off < len {
+        for (s, r) in srcs.iter().zip(rows) {
+            portable::mul_add(r, &mut dst[off..], &s[off..]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::gf256::{default_field, Kernel};
+
+    #[test]
+    fn vector_kernels_leave_bytes_past_the_slice_untouched() {
+        // The unsafe stores must stay inside `dst`: surround a slice with guard bytes.
+        let f = default_field();
+        for k in Kernel::available() {
+            for len in [0usize, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 200] {
+                let mut buf = vec![0xAAu8; len + 64];
+                let src = vec![0x5Bu8; len];
+                f.mul_add_region_with(k, &mut buf[32..32 + len], &src, 0x37);
+                f.mul_region_with(k, &mut buf[32..32 + len], 0x11);
+                let srcs: [&[u8]; 3] = [&src, &src, &src];
+                f.mul_add_multi_with(k, &mut buf[32..32 + len], &srcs, &[3, 4, 5]);
+                assert!(buf[..32].iter().all(|&b| b == 0xAA), "{k:?} len {len}: wrote before");
+                assert!(buf[32 + len..].iter().all(|&b| b == 0xAA), "{k:?} len {len}: wrote after");
+            }
+        }
+    }
+}

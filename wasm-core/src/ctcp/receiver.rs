@@ -1,0 +1,252 @@
+//! The CTCP receiver (protocols.md §4.5; CTCP-code `bldack`, `partial_write`, `unwrap`):
+//! progressive Gaussian elimination per block, in-order delivery of what is decoded (unit rows
+//! early, the rest when the block is full rank), and one ACK per packet carrying the lowest
+//! undecoded block and its degrees of freedom.
+//!
+//! With payloads, every delivered packet's bytes are compared with the flow's seeded content:
+//! a decoding error is a delivery error, never a silent number.
+
+use super::sender::CTCP_ACK_BYTES;
+use super::{block_seed, Layout};
+use crate::coding::gf256::{default_field, Field};
+use crate::coding::rlnc::{coefficients, Decoder, Reception};
+use crate::content::Content;
+use crate::engine::Ctx;
+use crate::metrics::{DelayStats, Trace};
+use crate::net::packet::TCP_SYN_BYTES;
+use crate::net::{AgentId, Body, CtcpCoding, NodeId, Packet};
+use crate::sim::{SimDuration, SimTime};
+use std::collections::VecDeque;
+
+struct BlockRx {
+    decoder: Decoder,
+    /// Earliest `block_first_sent` seen: where a decoded packet's delay starts.
+    first_sent: SimTime,
+    /// Send time of each systematic packet received (its own delay if it is delivered as is).
+    systematic_sent: Vec<Option<SimTime>>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct CodingStats {
+    pub received: u64,
+    pub non_innovative: u64,
+    pub blocks_decoded: u64,
+    pub source_packets_delivered: u64,
+    /// From the first transmission of a block to its full decoding.
+    pub decode_latency: DelayStats,
+}
+
+pub struct CtcpReceiver {
+    pub flow: u32,
+    peer_node: NodeId,
+    peer_agent: AgentId,
+    content: Content,
+    field: &'static Field,
+    layout: Layout,
+    max_blocks: u32,
+    payload: bool,
+    run_seed: u64,
+    curr_block: u64,
+    /// Packets of `curr_block` already delivered.
+    delivered_in_block: u32,
+    blocks: VecDeque<Option<BlockRx>>,
+    coeffs: Vec<u8>,
+    pub delivered: u64,
+    pub error: Option<String>,
+    pub stats: CodingStats,
+    pub delays: DelayStats,
+    pub owd_trace: Trace<1>,
+    /// (rank of the current block, block number) over time.
+    pub rank_trace: Trace<2>,
+    /// Decode events: (block, latency in ms).
+    pub decode_trace: Trace<2>,
+    pub goodput_bins: Vec<u64>,
+    pub bin_width: SimDuration,
+    pub completed_at: Option<SimTime>,
+}
+
+impl CtcpReceiver {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        flow: u32,
+        peer_node: NodeId,
+        peer_agent: AgentId,
+        content: Content,
+        layout: Layout,
+        max_blocks: u32,
+        payload: bool,
+        run_seed: u64,
+        trace_points: usize,
+        bin_width: SimDuration,
+    ) -> CtcpReceiver {
+        CtcpReceiver {
+            flow,
+            peer_node,
+            peer_agent,
+            content,
+            field: default_field(),
+            layout,
+            max_blocks,
+            payload,
+            run_seed,
+            curr_block: 0,
+            delivered_in_block: 0,
+            blocks: VecDeque::new(),
+            coeffs: vec![0; layout.k as usize],
+            delivered: 0,
+            error: None,
+            stats: CodingStats::default(),
+            delays: DelayStats::default(),
+            owd_trace: Trace::new(trace_points),
+            rank_trace: Trace::new(trace_points),
+            decode_trace: Trace::new(trace_points),
+            goodput_bins: Vec::new(),
+            bin_width,
+            completed_at: None,
+        }
+    }
+
+    fn fail(&mut self, msg: String) {
+        if self.error.is_none() {
+            self.error = Some(format!("flow {}: {msg}", self.flow));
+        }
+    }
+
+    pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+        match pkt.body {
+            Body::TcpSyn { ts } => ctx.send(Packet {
+                flow: self.flow,
+                dst_node: self.peer_node,
+                dst_agent: self.peer_agent,
+                size: TCP_SYN_BYTES,
+                body: Body::TcpSynAck { ts_echo: ts },
+            }),
+            Body::CtcpData { seqno, block, coding, ts, block_first_sent, payload } => {
+                self.stats.received += 1;
+                self.receive(ctx.now, block, coding, ts, block_first_sent, payload.as_deref());
+                let dofs = self.current_rank() as u16;
+                ctx.send(Packet {
+                    flow: self.flow,
+                    dst_node: self.peer_node,
+                    dst_agent: self.peer_agent,
+                    size: CTCP_ACK_BYTES,
+                    body: Body::CtcpAck { ackno: seqno + 1, block: self.curr_block, dofs, ts_echo: ts },
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn current_rank(&self) -> usize {
+        self.blocks.front().and_then(|b| b.as_ref()).map_or(0, |b| b.decoder.rank())
+    }
+
+    fn receive(
+        &mut self,
+        now: SimTime,
+        block: u64,
+        coding: CtcpCoding,
+        ts: SimTime,
+        first_sent: SimTime,
+        payload: Option<&[u8]>,
+    ) {
+        // Older blocks are acknowledged but ignored; blocks beyond the window too.
+        if block < self.curr_block
+            || block >= self.curr_block + self.max_blocks as u64
+            || block >= self.layout.total_blocks()
+        {
+            return;
+        }
+        let idx = (block - self.curr_block) as usize;
+        while self.blocks.len() <= idx {
+            self.blocks.push_back(None);
+        }
+        let len = self.layout.block_len(block) as usize;
+        let sym = if self.payload { self.layout.symbol_len as usize } else { 0 };
+        let field = self.field;
+        let rx = self.blocks[idx].get_or_insert_with(|| BlockRx {
+            decoder: Decoder::new(field, len, sym),
+            first_sent,
+            systematic_sent: vec![None; len],
+        });
+        rx.first_sent = rx.first_sent.min(first_sent);
+        let empty: &[u8] = &[];
+        let data = if self.payload {
+            match payload {
+                Some(p) if p.len() == sym => p,
+                _ => {
+                    self.fail(format!("block {block}: a packet without its {sym} payload bytes"));
+                    return;
+                }
+            }
+        } else {
+            empty
+        };
+        let reception = match coding {
+            CtcpCoding::Systematic(i) if (i as usize) < len => {
+                rx.systematic_sent[i as usize] = Some(ts);
+                rx.decoder.add_systematic(i as usize, data)
+            }
+            CtcpCoding::Systematic(i) => {
+                self.fail(format!("block {block}: systematic index {i} beyond its {len} packets"));
+                return;
+            }
+            CtcpCoding::Coded(seed) => {
+                coefficients(block_seed(self.run_seed, self.flow, block), seed, len, &mut self.coeffs[..len]);
+                rx.decoder.add(&self.coeffs[..len], data)
+            }
+        };
+        if matches!(reception, Reception::NonInnovative) {
+            self.stats.non_innovative += 1;
+        }
+        self.deliver(now);
+        self.rank_trace.record(now, [self.current_rank() as f64, self.curr_block as f64]);
+    }
+
+    /// Delivers what the current block has decoded, in order; completes blocks.
+    fn deliver(&mut self, now: SimTime) {
+        loop {
+            let Some(Some(rx)) = self.blocks.front() else { return };
+            let len = self.layout.block_len(self.curr_block);
+            let ready = rx.decoder.decoded_prefix() as u32;
+            while self.delivered_in_block < ready {
+                let i = self.delivered_in_block;
+                let (offset, n) = self.layout.packet_range(self.curr_block, i);
+                let rx = self.blocks[0].as_ref().expect("checked above");
+                let bytes_ok = !self.payload
+                    || rx.decoder.symbol(i as usize).is_some_and(|bytes| {
+                        Content::digest_of_bytes(offset, &bytes[..n as usize]) == self.content.digest(offset, n)
+                    });
+                let sent = rx.systematic_sent[i as usize].unwrap_or(rx.first_sent);
+                if !bytes_ok {
+                    let b = self.curr_block;
+                    self.fail(format!("block {b}: packet {i} decoded to bytes that differ from what was sent"));
+                }
+                self.delivered += n as u64;
+                self.stats.source_packets_delivered += 1;
+                self.delays.record(now, now - sent);
+                self.owd_trace.record(now, [(now - sent).as_millis_f64()]);
+                let bin = (now.0 / self.bin_width.0.max(1)) as usize;
+                if self.goodput_bins.len() <= bin {
+                    self.goodput_bins.resize(bin + 1, 0);
+                }
+                self.goodput_bins[bin] += n as u64;
+                self.delivered_in_block += 1;
+            }
+            if self.delivered_in_block < len {
+                return;
+            }
+            let rx = self.blocks.pop_front().flatten().expect("a complete block");
+            let latency = now - rx.first_sent;
+            self.stats.blocks_decoded += 1;
+            self.stats.decode_latency.record(now, latency);
+            self.decode_trace.record(now, [self.curr_block as f64, latency.as_millis_f64()]);
+            self.curr_block += 1;
+            self.delivered_in_block = 0;
+            if self.curr_block >= self.layout.total_blocks() {
+                self.completed_at = Some(now);
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+// The frame every chart sits in: a heading, the chart's own controls, "SVG" and "PNG" export
+// buttons, the chart (given its measured width) and a text summary for screen readers and for
+// anyone who wants the numbers.
+
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { downloadPng, downloadSvg } from './exportChart';
+import './charts.css';
+
+/** The content width of the element `ref` points at, kept up to date with a ResizeObserver. */
+export function useWidth(ref: React.RefObject<HTMLElement | null>, fallback = 640): number {
+  const [width, setWidth] = useState(fallback);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const w = Math.floor(el.clientWidth);
+      if (w > 0) setWidth((old) => (Math.abs(old - w) >= 1 ? w : old));
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return width;
+}
+
+export interface ChartFrameProps {
+  testid: string;
+  title: string;
+  /** Base of the exported file names. */
+  exportName: string;
+  /** One or more sentences that say what the chart shows. */
+  summary: ReactNode;
+  /** Chart-specific controls (toggles, selects), shown beside the export buttons. */
+  controls?: ReactNode;
+  wide?: boolean;
+  children: (width: number) => ReactNode;
+}
+
+export function ChartFrame({ testid, title, exportName, summary, controls, wide, children }: ChartFrameProps) {
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const width = useWidth(bodyRef);
+  const titleId = useId();
+  const [error, setError] = useState<string | null>(null);
+  const svg = () => bodyRef.current?.querySelector<SVGSVGElement>('svg.chart-svg') ?? null;
+  return (
+    <figure className={`chart${wide ? ' chart-wide' : ''}`} data-testid={testid} aria-labelledby={titleId}>
+      <div className="chart-head">
+        <h3 id={titleId}>{title}</h3>
+        <div className="chart-tools">
+          {controls}
+          <button
+            type="button"
+            className="small"
+            aria-label={`Download the ${title} chart as SVG`}
+            data-testid="export-svg"
+            onClick={() => {
+              const s = svg();
+              if (s) downloadSvg(s, exportName);
+            }}
+          >
+            SVG
+          </button>
+          <button
+            type="button"
+            className="small"
+            aria-label={`Download the ${title} chart as PNG`}
+            data-testid="export-png"
+            onClick={() => {
+              const s = svg();
+              if (s)
+                downloadPng(s, exportName).then(
+                  () => setError(null),
+                  (e: Error) => setError(`PNG export failed: ${e.message}`),
+                );
+            }}
+          >
+            PNG
+          </button>
+        </div>
+      </div>
+      <div className="chart-body" ref={bodyRef}>
+        {children(width)}
+      </div>
+      {error && (
+        <p className="chart-error" role="alert">
+          {error}
+        </p>
+      )}
+      <figcaption className="chart-summary" data-testid="chart-summary">
+        {summary}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,51 @@
+// Round-trip time samples (at the sender) and one-way delay (at the receiver) over time.
+
+import { useMemo } from 'react';
+import type { RunResult } from '../sim/results';
+import { ChartFrame } from './ChartFrame';
+import { colorOf, flowNames, fmt } from './palette';
+import { TimeSeriesChart, type LineSeries } from './TimeSeriesChart';
+
+function minMedianMax(v: ArrayLike<number>) {
+  const xs = Array.from(v).filter(Number.isFinite).sort((a, b) => a - b);
+  if (!xs.length) return null;
+  return { min: xs[0], median: xs[Math.floor((xs.length - 1) / 2)], max: xs[xs.length - 1] };
+}
+
+export function DelayChart({ result, xDomain, name }: { result: RunResult; xDomain: [number, number]; name: string }) {
+  const flows = useMemo(() => result.traces?.flows ?? [], [result]);
+  const summaries = result.summary.flows;
+  const nameOf = useMemo(() => flowNames(summaries), [summaries]);
+
+  const series = useMemo<LineSeries[]>(
+    () =>
+      flows.flatMap((f) => [
+        { key: `rtt-${f.id}`, label: `${nameOf(f.id)} RTT`, color: colorOf(f.id), x: f.sender.t, y: f.sender.cols.rtt_ms, width: 1.8, unit: 'ms' },
+        { key: `owd-${f.id}`, label: `${nameOf(f.id)} one-way delay`, color: colorOf(f.id), x: f.owd.t, y: f.owd.cols.owd_ms, width: 1, opacity: 0.5, unit: 'ms' },
+      ]),
+    [flows, nameOf],
+  );
+
+  const rtts = useMemo(() => flows.map((f) => ({ id: f.id, rtt: minMedianMax(f.sender.cols.rtt_ms) })), [flows]);
+
+  const summary = (
+    <>
+      {summaries.map((f) => {
+        const r = rtts.find((x) => x.id === f.id)?.rtt;
+        return (
+          <p key={f.id}>
+            Delay: {nameOf(f.id)}
+            {r ? ` RTT samples from ${fmt(r.min, 4)} to ${fmt(r.max, 4)} ms (median ${fmt(r.median, 4)} ms);` : ''} one-way delay mean {fmt(f.owd_ms.mean, 4)} ms, 5th percentile{' '}
+            {fmt(f.owd_ms.p5, 4)} ms, 95th percentile {fmt(f.owd_ms.p95, 4)} ms, jitter {fmt(f.jitter_ms)} ms.
+          </p>
+        );
+      })}
+    </>
+  );
+
+  return (
+    <ChartFrame testid="chart-delay" title="Round-trip time and one-way delay" exportName={`${name}-delay`} summary={summary}>
+      {(width) => <TimeSeriesChart title="delay" width={width} xLabel="time (s)" yLabel="delay (ms)" xDomain={xDomain} series={series} />}
+    </ChartFrame>
+  );
+}

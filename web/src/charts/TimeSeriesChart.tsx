@@ -1,0 +1,541 @@
+// The shared base of the time-series charts (and the delay CDF): lines over a numeric x axis
+// with axes and units, a legend, a hover read-out with a vertical rule, and zoom/pan on x with
+// d3-zoom (wheel and drag, plus buttons for the keyboard). React renders the SVG; the axes, the
+// zoom behaviour and the hover read-out go through refs and effects, so moving the pointer never
+// re-renders anything. Lines are decimated for display (decimate.ts) once per zoom and width.
+
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { axisBottom, axisLeft } from 'd3-axis';
+import { scaleLinear, scaleLog, type ScaleContinuousNumeric, type ScaleLinear } from 'd3-scale';
+import { pointer, select } from 'd3-selection';
+import { curveLinear, curveStepAfter, line } from 'd3-shape';
+import { zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zoom';
+import { decimate, lowerBound, upperBound } from './decimate';
+import { Legend, layoutLegend, type LegendItem } from './Legend';
+import { NO_EXPORT } from './exportChart';
+import { fmt } from './palette';
+
+/** A data line: column x (sorted ascending) against column y. NaN in y is a gap. */
+export interface LineSeries {
+  key: string;
+  label: string;
+  color: string;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  /** Hold each value until the next point (cwnd, queues, binned goodput). */
+  step?: boolean;
+  dash?: string;
+  width?: number;
+  /** For step lines: where the last value ends (the end of the last bin). */
+  extendTo?: number;
+  /** Left out of the legend (e.g. when a sibling line already names the flow). */
+  noLegend?: boolean;
+  /** The unit after values in the read-out. */
+  unit?: string;
+  opacity?: number;
+  /** The path's data-testid: "series" (the default) for the main lines, another for companions. */
+  testid?: string;
+}
+
+/** A line given by a formula, sampled at the current zoom (analytic overlays). */
+export interface FnSeries {
+  key: string;
+  label: string;
+  color: string;
+  fn: (x: number) => number;
+  dash?: string;
+  unit?: string;
+}
+
+/** A horizontal reference (paper values, buffer sizes). */
+export interface RefLine {
+  key: string;
+  label: string;
+  y: number;
+  color: string;
+  dash?: string;
+}
+
+/** A categorical state along x, drawn as a strip under the plot (the congestion state). */
+export interface Ribbon {
+  key: string;
+  /** Short row label, drawn in the left margin. */
+  label: string;
+  /** Full name for the read-out. */
+  name: string;
+  x: ArrayLike<number>;
+  v: ArrayLike<number>;
+  end: number;
+}
+
+export interface RibbonSpec {
+  rows: Ribbon[];
+  names: readonly string[];
+  colors: readonly string[];
+  /** Higher wins when several states share a pixel column (recovery over avoidance). */
+  priority: readonly number[];
+}
+
+export interface TimeSeriesProps {
+  title: string;
+  width: number;
+  plotHeight?: number;
+  xLabel: string;
+  yLabel: string;
+  xDomain: [number, number];
+  series: LineSeries[];
+  fns?: FnSeries[];
+  refs?: RefLine[];
+  ribbons?: RibbonSpec;
+  /** Start the y axis at 0 when all values are positive (default true). */
+  yZero?: boolean;
+  /** Logarithmic y axis (values <= 0 are not drawn). */
+  yLog?: boolean;
+  /** Name of x in the read-out, e.g. "t". */
+  xName?: string;
+  xUnit?: string;
+  zoomable?: boolean;
+}
+
+const MARGIN = { left: 62, right: 18 };
+const RIBBON_H = 10;
+const RIBBON_GAP = 3;
+const MAX_ZOOM = 100_000;
+
+type Pt = [number, number];
+
+/** Runs of equal state: start x and state of each (a trace of 100k points has a few hundred). */
+export function stateRuns(x: ArrayLike<number>, v: ArrayLike<number>): { x: Float64Array; s: Int8Array } {
+  const n = Math.min(x.length, v.length);
+  const xs: number[] = [];
+  const ss: number[] = [];
+  let prev = NaN;
+  for (let i = 0; i < n; i++) {
+    const s = v[i];
+    if (s !== prev && !(s !== s && prev !== prev)) {
+      xs.push(x[i]);
+      ss.push(s >= 0 ? s : -1);
+      prev = s;
+    }
+  }
+  return { x: Float64Array.from(xs), s: Int8Array.from(ss) };
+}
+
+function ribbonRects(runs: { x: Float64Array; s: Int8Array }, end: number, xs: ScaleLinear<number, number>, widthPx: number, priority: readonly number[]) {
+  // Per pixel column the highest-priority state present; then runs of equal columns as rects.
+  const cols = Math.max(1, Math.ceil(widthPx));
+  const cell = new Int8Array(cols).fill(-1);
+  const [a, b] = xs.domain();
+  const n = runs.x.length;
+  const lo = Math.max(0, upperBound(runs.x, a));
+  const hi = upperBound(runs.x, b);
+  const rank = (s: number) => (s >= 0 && s < priority.length ? priority[s] : -1);
+  for (let i = lo; i <= hi; i++) {
+    const s = runs.s[i];
+    if (s < 0) continue;
+    const x0 = xs(runs.x[i]);
+    const x1 = xs(i + 1 < n ? runs.x[i + 1] : end);
+    const c0 = Math.max(0, Math.floor(x0));
+    const c1 = Math.min(cols - 1, Math.max(c0, Math.ceil(x1) - 1));
+    const r = rank(s);
+    for (let c = c0; c <= c1; c++) if (cell[c] < 0 || r > rank(cell[c])) cell[c] = s;
+  }
+  // One path per state: a run of equal columns is one rectangle of the state's path.
+  const d: string[] = [];
+  for (let c = 0; c < cols; ) {
+    const s = cell[c];
+    let e = c + 1;
+    while (e < cols && cell[e] === s) e++;
+    if (s >= 0) d[s] = (d[s] ?? '') + `M${c},0h${e - c}v${RIBBON_H}h${c - e}Z`;
+    c = e;
+  }
+  return d;
+}
+
+/** The value a series shows at x: the held value for steps, the nearest point otherwise. */
+function valueAt(s: LineSeries, x: number): { i: number; y: number } | null {
+  const n = Math.min(s.x.length, s.y.length);
+  if (n === 0) return null;
+  let i: number;
+  if (s.step) {
+    i = upperBound(s.x, x);
+    if (i < 0) return null;
+    if (i === n - 1 && x > (s.extendTo ?? s.x[n - 1])) return null;
+  } else {
+    const j = lowerBound(s.x, x);
+    if (j >= n) i = n - 1;
+    else if (j === 0) i = 0;
+    else i = x - s.x[j - 1] <= s.x[j] - x ? j - 1 : j;
+  }
+  return { i, y: s.y[i] };
+}
+
+function TimeSeriesChartImpl(props: TimeSeriesProps) {
+  const { title, width, xLabel, yLabel, xDomain, series, fns = [], refs = [], ribbons, yZero = true, yLog = false, xName = 't', xUnit = 's', zoomable = true } = props;
+  const plotH = props.plotHeight ?? 220;
+  const clipId = `clip-${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
+  const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
+  const overlayRef = useRef<SVGRectElement>(null);
+  const gxRef = useRef<SVGGElement>(null);
+  const gyRef = useRef<SVGGElement>(null);
+  const hoverRef = useRef<SVGGElement>(null);
+  const tipRef = useRef<HTMLDivElement>(null);
+  const zoomRef = useRef<ZoomBehavior<SVGRectElement, unknown> | null>(null);
+
+  const legend = useMemo(() => {
+    const items: LegendItem[] = [];
+    const seen = new Set<string>();
+    for (const s of series)
+      if (!s.noLegend && !seen.has(s.label)) {
+        seen.add(s.label);
+        items.push({ label: s.label, color: s.color, dash: s.dash, opacity: s.opacity });
+      }
+    for (const f of fns) items.push({ label: f.label, color: f.color, dash: f.dash });
+    for (const r of refs) items.push({ label: r.label, color: r.color, dash: r.dash ?? '6 3' });
+    if (ribbons?.rows.length) ribbons.names.forEach((n, i) => items.push({ label: n, color: ribbons.colors[i], kind: 'swatch' }));
+    return layoutLegend(items, Math.max(100, width - MARGIN.left - MARGIN.right));
+  }, [series, fns, refs, ribbons, width]);
+
+  const ribbonRows = ribbons?.rows.length ?? 0;
+  const ribbonsH = ribbonRows ? 6 + ribbonRows * (RIBBON_H + RIBBON_GAP) : 0;
+  const top = legend.height + 12;
+  const bottom = ribbonsH + 44;
+  const innerW = Math.max(50, width - MARGIN.left - MARGIN.right);
+  const height = top + plotH + bottom;
+
+  const xBase = useMemo(() => scaleLinear().domain(xDomain).range([0, innerW]), [xDomain, innerW]);
+  const xs = useMemo(() => transform.rescaleX(xBase), [transform, xBase]);
+  const [va, vb] = xs.domain();
+
+  // Decimated screen points per series: recomputed on zoom and resize only.
+  const decimated = useMemo(
+    () => series.map((s) => decimate(s.x, s.y, va, vb, innerW)),
+    [series, va, vb, innerW],
+  );
+
+  const sampledFns = useMemo(() => {
+    const steps = Math.max(2, Math.ceil(innerW));
+    return fns.map((f) => {
+      const pts: [number, number][] = [];
+      for (let k = 0; k <= steps; k++) {
+        const x = va + ((vb - va) * k) / steps;
+        pts.push([x, f.fn(x)]);
+      }
+      return pts;
+    });
+  }, [fns, va, vb, innerW]);
+
+  const ys = useMemo(() => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    const take = (v: number) => {
+      if (Number.isFinite(v) && (!yLog || v > 0)) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    };
+    series.forEach((s, k) => {
+      for (const i of decimated[k]) {
+        const xi = s.x[i];
+        if (xi <= vb && (xi >= va || s.step)) take(s.y[i]);
+      }
+    });
+    for (const pts of sampledFns) for (const [, y] of pts) take(y);
+    for (const r of refs) take(r.y);
+    if (yLog) {
+      if (!(hi >= lo)) {
+        lo = 1;
+        hi = 10;
+      }
+      return scaleLog()
+        .domain([lo / 1.3, Math.max(hi * 1.3, lo * 10)])
+        .range([plotH, 0])
+        .nice() as ScaleContinuousNumeric<number, number>;
+    }
+    if (!(hi >= lo)) {
+      lo = 0;
+      hi = 1;
+    }
+    if (yZero && lo >= 0) lo = 0;
+    if (hi === lo) hi = lo + 1;
+    const pad = (hi - lo) * 0.05;
+    return scaleLinear()
+      .domain([lo, hi + pad])
+      .range([plotH, 0])
+      .nice() as ScaleContinuousNumeric<number, number>;
+  }, [series, decimated, sampledFns, refs, yZero, yLog, plotH, va, vb]);
+
+  const paths = useMemo(() => {
+    const gen = line<Pt>()
+      .x((d) => d[0])
+      .y((d) => d[1])
+      .defined((d) => Number.isFinite(d[1]));
+    return series.map((s, k) => {
+      const idx = decimated[k];
+      const pts: Pt[] = new Array(idx.length);
+      for (let j = 0; j < idx.length; j++) pts[j] = [xs(s.x[idx[j]]), ys(s.y[idx[j]])];
+      const n = Math.min(s.x.length, s.y.length);
+      if (s.step && s.extendTo !== undefined && idx.length && idx[idx.length - 1] === n - 1) pts.push([xs(s.extendTo), ys(s.y[n - 1])]);
+      return gen.curve(s.step ? curveStepAfter : curveLinear)(pts) ?? '';
+    });
+  }, [series, decimated, xs, ys]);
+
+  const fnPaths = useMemo(() => {
+    const gen = line<Pt>()
+      .x((d) => xs(d[0]))
+      .y((d) => Math.max(-1e4, Math.min(1e5, ys(d[1]))))
+      .defined((d) => Number.isFinite(d[1]));
+    return sampledFns.map((pts) => gen(pts) ?? '');
+  }, [sampledFns, xs, ys]);
+
+  const ribbonRuns = useMemo(() => (ribbons ? ribbons.rows.map((r) => stateRuns(r.x, r.v)) : []), [ribbons]);
+  const ribbonData = useMemo(
+    () => (ribbons ? ribbons.rows.map((r, k) => ribbonRects(ribbonRuns[k], r.end, xs, innerW, ribbons.priority)) : []),
+    [ribbons, ribbonRuns, xs, innerW],
+  );
+
+  // Axes.
+  useEffect(() => {
+    if (!gxRef.current || !gyRef.current) return;
+    select(gxRef.current).call(axisBottom(xs).ticks(Math.max(2, Math.floor(innerW / 80))).tickSizeOuter(0));
+    const big = Math.max(Math.abs(ys.domain()[0]), Math.abs(ys.domain()[1])) >= 1e5;
+    const n = Math.max(2, Math.floor(plotH / 40));
+    select(gyRef.current).call(
+      axisLeft(ys)
+        .ticks(n)
+        .tickFormat(ys.tickFormat(n, big || yLog ? '~s' : undefined))
+        .tickSizeOuter(0),
+    );
+  }, [xs, ys, innerW, plotH, yLog]);
+
+  // Zoom and pan on x: wheel, drag and double-click; the buttons below drive the same behaviour.
+  useEffect(() => {
+    const el = overlayRef.current;
+    if (!el || !zoomable) return;
+    const z = zoom<SVGRectElement, unknown>()
+      .scaleExtent([1, MAX_ZOOM])
+      .extent([
+        [0, 0],
+        [innerW, plotH],
+      ])
+      .translateExtent([
+        [0, -Infinity],
+        [innerW, Infinity],
+      ])
+      // Scrolling down over an unzoomed chart scrolls the page instead of being swallowed.
+      .filter((event: Event) => {
+        if (event.type === 'wheel') {
+          const k = (el as unknown as { __zoom?: ZoomTransform }).__zoom?.k ?? 1;
+          return !(k <= 1 && (event as WheelEvent).deltaY > 0) && !(event as WheelEvent).ctrlKey;
+        }
+        return !(event as MouseEvent).ctrlKey && !(event as MouseEvent).button;
+      })
+      .on('zoom', (e: { transform: ZoomTransform }) => {
+        // Only x is rescaled (rescaleX), so y never zooms. At most one render per frame: wheel
+        // and drag events can come faster than frames.
+        pending = e.transform;
+        if (frame === 0)
+          frame = requestAnimationFrame(() => {
+            frame = 0;
+            if (pending) setTransform(pending);
+          });
+      });
+    let pending: ZoomTransform | null = null;
+    let frame = 0;
+    zoomRef.current = z;
+    const sel = select(el);
+    sel.call(z);
+    return () => {
+      if (frame) cancelAnimationFrame(frame);
+      sel.on('.zoom', null);
+    };
+  }, [innerW, plotH, zoomable]);
+
+  // Hover read-out: a vertical rule, a dot per line, and a box with the values.
+  useEffect(() => {
+    const el = overlayRef.current;
+    const g = hoverRef.current;
+    const tip = tipRef.current;
+    if (!el || !g || !tip) return;
+    const hide = () => {
+      g.setAttribute('visibility', 'hidden');
+      tip.style.display = 'none';
+    };
+    const move = (event: PointerEvent) => {
+      const [mx] = pointer(event, el);
+      const x = xs.invert(mx);
+      g.setAttribute('visibility', 'visible');
+      const rule = g.querySelector('line');
+      rule?.setAttribute('x1', String(mx));
+      rule?.setAttribute('x2', String(mx));
+      const dots = g.querySelectorAll('circle');
+      tip.replaceChildren();
+      const head = document.createElement('div');
+      head.className = 'tip-head';
+      head.textContent = `${xName} = ${fmt(x, 4)} ${xUnit}`;
+      tip.appendChild(head);
+      const row = (color: string, label: string, value: string, swatch = false) => {
+        const r = document.createElement('div');
+        const sw = document.createElement('span');
+        sw.className = swatch ? 'tip-swatch box' : 'tip-swatch';
+        sw.style.background = color;
+        r.appendChild(sw);
+        r.appendChild(document.createTextNode(`${label}: ${value}`));
+        tip.appendChild(r);
+      };
+      series.forEach((s, k) => {
+        const v = valueAt(s, x);
+        const dot = dots[k];
+        if (!v || !Number.isFinite(v.y)) {
+          dot?.setAttribute('visibility', 'hidden');
+          if (v && Number.isNaN(v.y)) row(s.color, s.label, '–');
+          return;
+        }
+        dot?.setAttribute('visibility', 'visible');
+        dot?.setAttribute('cx', String(s.step ? mx : xs(s.x[v.i])));
+        dot?.setAttribute('cy', String(ys(v.y)));
+        row(s.color, s.label, `${fmt(v.y, 4)}${s.unit ? ` ${s.unit}` : ''}`);
+      });
+      for (const f of fns) {
+        const y = f.fn(x);
+        if (Number.isFinite(y)) row(f.color, f.label, `${fmt(y, 4)}${f.unit ? ` ${f.unit}` : ''}`);
+      }
+      if (ribbons)
+        for (const r of ribbons.rows) {
+          const i = upperBound(r.x, x);
+          const s = i >= 0 ? r.v[i] : NaN;
+          if (s >= 0) row(ribbons.colors[s] ?? '#999', `${r.name} state`, ribbons.names[s] ?? String(s), true);
+        }
+      tip.style.display = 'block';
+      const box = tip.getBoundingClientRect();
+      const left = MARGIN.left + mx + 14 + box.width > width ? MARGIN.left + mx - 14 - box.width : MARGIN.left + mx + 14;
+      tip.style.left = `${Math.max(0, left)}px`;
+      tip.style.top = `${top + 4}px`;
+    };
+    const sel = select(el);
+    sel.on('pointermove.hover', move).on('pointerleave.hover', hide);
+    return () => {
+      sel.on('.hover', null);
+    };
+  }, [xs, ys, series, fns, ribbons, xName, xUnit, width, top]);
+
+  const zoomBy = (k: number) => {
+    const el = overlayRef.current;
+    if (el && zoomRef.current) zoomRef.current.scaleBy(select(el), k);
+  };
+  const panBy = (fraction: number) => {
+    const el = overlayRef.current;
+    if (el && zoomRef.current) zoomRef.current.translateBy(select(el), (-fraction * innerW) / transform.k, 0);
+  };
+  const reset = () => {
+    const el = overlayRef.current;
+    if (el && zoomRef.current) zoomRef.current.transform(select(el), zoomIdentity);
+  };
+
+  const yTicks = ys.ticks(Math.max(2, Math.floor(plotH / 40))).filter((t) => !yLog || Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
+  const zoomed = transform.k > 1.0001;
+
+  return (
+    <div className="ts-chart">
+      <div className="ts-plot">
+        <svg className="chart-svg" width={width} height={height} role="img" aria-label={`${title} chart`}>
+          <defs>
+            <clipPath id={clipId}>
+              <rect x={0} y={-2} width={innerW} height={plotH + 4} />
+            </clipPath>
+          </defs>
+          <Legend layout={legend} x={MARGIN.left} y={4} />
+          <g transform={`translate(${MARGIN.left},${top})`}>
+            <g className="grid">
+              {yTicks.map((t) => (
+                <line key={t} x1={0} x2={innerW} y1={ys(t)} y2={ys(t)} />
+              ))}
+            </g>
+            <g clipPath={`url(#${clipId})`}>
+              {refs.map((r) => (
+                <g key={r.key}>
+                  <line className="ref-line" x1={0} x2={innerW} y1={ys(r.y)} y2={ys(r.y)} stroke={r.color} strokeDasharray={r.dash ?? '6 3'} />
+                  <text className="ref-label" x={innerW - 4} y={ys(r.y) - 4} textAnchor="end" fill={r.color}>
+                    {r.label}
+                  </text>
+                </g>
+              ))}
+              {series.map((s, k) => (
+                <path
+                  key={s.key}
+                  d={paths[k]}
+                  fill="none"
+                  stroke={s.color}
+                  strokeWidth={s.width ?? 1.5}
+                  strokeDasharray={s.dash}
+                  strokeOpacity={s.opacity}
+                  strokeLinejoin="round"
+                  data-testid={s.testid ?? 'series'}
+                  data-series={s.label}
+                  data-points={Math.min(s.x.length, s.y.length)}
+                />
+              ))}
+              {fns.map((f, k) => (
+                <path key={f.key} d={fnPaths[k]} fill="none" stroke={f.color} strokeWidth={1.8} strokeDasharray={f.dash ?? '7 4'} data-testid="overlay" data-series={f.label} />
+              ))}
+            </g>
+            <g className="axis axis-y" ref={gyRef} />
+            <text className="axis-label" transform={`translate(${-MARGIN.left + 14},${plotH / 2}) rotate(-90)`} textAnchor="middle">
+              {yLabel}
+            </text>
+            {ribbons && (
+              <g className="ribbons" transform={`translate(0,${plotH + 6})`}>
+                {ribbons.rows.map((r, k) => (
+                  <g key={r.key} transform={`translate(0,${k * (RIBBON_H + RIBBON_GAP)})`} data-testid="state-ribbon" data-series={r.name}>
+                    <text className="ribbon-label" x={-6} y={RIBBON_H / 2} textAnchor="end" dominantBaseline="central">
+                      {r.label}
+                    </text>
+                    {ribbons.colors.map((color, s) => (ribbonData[k][s] ? <path key={s} d={ribbonData[k][s]} fill={color} /> : null))}
+                  </g>
+                ))}
+              </g>
+            )}
+            <g className="axis axis-x" ref={gxRef} transform={`translate(0,${plotH + ribbonsH})`} />
+            <text className="axis-label" x={innerW / 2} y={plotH + ribbonsH + 36} textAnchor="middle">
+              {xLabel}
+            </text>
+            <g ref={hoverRef} className={NO_EXPORT} visibility="hidden" pointerEvents="none">
+              <line className="hover-rule" x1={0} x2={0} y1={0} y2={plotH} />
+              {series.map((s) => (
+                <circle key={s.key} r={3.5} fill={s.color} stroke="#fff" strokeWidth={1} />
+              ))}
+            </g>
+            <rect ref={overlayRef} className={`overlay ${NO_EXPORT}`} width={innerW} height={plotH} fill="transparent" />
+          </g>
+        </svg>
+        <div ref={tipRef} className="chart-tip" aria-hidden="true" />
+      </div>
+      {zoomable && (
+        <div className="zoom-tools" role="group" aria-label={`Zoom the ${title} chart in time`}>
+          <button type="button" className="small" onClick={() => zoomBy(2)} aria-label={`Zoom in on the ${title} chart`}>
+            Zoom in
+          </button>
+          <button type="button" className="small" onClick={() => zoomBy(0.5)} disabled={!zoomed} aria-label={`Zoom out of the ${title} chart`}>
+            Zoom out
+          </button>
+          <button type="button" className="small" onClick={() => panBy(-0.25)} disabled={!zoomed} aria-label={`Pan the ${title} chart earlier`}>
+            ◀ Earlier
+          </button>
+          <button type="button" className="small" onClick={() => panBy(0.25)} disabled={!zoomed} aria-label={`Pan the ${title} chart later`}>
+            Later ▶
+          </button>
+          <button type="button" className="small" onClick={reset} disabled={!zoomed} aria-label={`Reset the zoom of the ${title} chart`}>
+            Reset
+          </button>
+          <span className="zoom-range">
+            {xName} {fmt(va, 4)} – {fmt(vb, 4)} {xUnit}
+            {zoomed ? ` (×${fmt(transform.k, 3)})` : ''}
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Re-renders only when its props change (hover never changes them). */
+export const TimeSeriesChart = memo(TimeSeriesChartImpl);

@@ -1,0 +1,608 @@
+// The form view: the common fields of a scenario, bound to the parsed JSON.
+//
+// Every change edits a fresh parse of the current text in place and writes it back, so fields
+// the form does not show (description, trace, paper, ...) stay as they are. Field names and
+// enumerations come from the generated types (types.gen.ts); ranges are checked by the core,
+// whose errors arrive in `errors` and are routed to the field whose path they name
+// (see ErrorRouter in model.ts). The help texts follow scenarios/README.md.
+
+import { useState, type ReactNode } from 'react';
+import type { CcKind, LossSpec, RtoFlavor } from '../scenario/types.gen';
+import { CheckInput, FieldErrors, ListInput, NumberInput, SelectInput, StringInput, TextInput, type Option } from './fields';
+import { ErrorRouter, formatValue, isObject, type Json, type JsonObject } from './model';
+
+/** Every congestion control the core knows (CcKind in types.gen.ts). The `satisfies` makes a
+ * new kind in the generated types a compile error here until it is listed. */
+const CC_KINDS = ['reno', 'cubic', 'hybla', 'htcp', 'veno', 'westwood', 'bic', 'highspeed', 'scalable', 'vegas'] as const satisfies readonly CcKind[];
+type MissingCc = Exclude<CcKind, (typeof CC_KINDS)[number]>;
+const ccComplete: MissingCc extends never ? true : false = true;
+void ccComplete;
+
+const CC_LABELS: Record<CcKind, string> = {
+  reno: 'Reno',
+  cubic: 'CUBIC',
+  hybla: 'Hybla',
+  htcp: 'H-TCP',
+  veno: 'Veno',
+  westwood: 'Westwood+',
+  bic: 'BIC',
+  highspeed: 'HighSpeed',
+  scalable: 'Scalable',
+  vegas: 'Vegas',
+};
+const CC_OPTIONS: Option[] = CC_KINDS.map((k) => ({ value: k, label: CC_LABELS[k] }));
+
+type LossModel = LossSpec['model'];
+const LOSS_OPTIONS: { value: LossModel; label: string }[] = [
+  { value: 'none', label: 'None' },
+  { value: 'bernoulli', label: 'Random (Bernoulli)' },
+  { value: 'gilbert_elliott', label: 'Bursty (Gilbert-Elliott)' },
+  { value: 'list', label: 'Listed packets' },
+];
+const LOSS_DEFAULTS: Record<LossModel, LossSpec> = {
+  none: { model: 'none' },
+  bernoulli: { model: 'bernoulli', p: 0.01 },
+  gilbert_elliott: { model: 'gilbert_elliott', p_good_to_bad: 0.01, p_bad_to_good: 0.1, loss_good: 0, loss_bad: 0.5 },
+  list: { model: 'list', drops: [] },
+};
+const TRANSPORT_OPTIONS: Option[] = [{ value: 'tcp', label: 'TCP' }];
+const RTO_OPTIONS: { value: RtoFlavor; label: string }[] = [
+  { value: 'linux', label: 'Linux' },
+  { value: 'rfc6298', label: 'RFC 6298' },
+];
+
+const PROB = 'A probability between 0 and 1.';
+
+type Seg = string | number;
+
+/** "topology.links[1].loss.p" → ["topology", "links", 1, "loss", "p"]. */
+function segments(path: string): Seg[] {
+  const out: Seg[] = [];
+  for (const part of path.split('.')) {
+    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
+    if (!m) {
+      out.push(part);
+      continue;
+    }
+    if (m[1]) out.push(m[1]);
+    for (const idx of m[2].matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
+  }
+  return out;
+}
+
+function getAt(root: Json, path: string): Json | undefined {
+  let cur: Json | undefined = root;
+  for (const s of segments(path)) {
+    if (typeof s === 'number') cur = Array.isArray(cur) ? cur[s] : undefined;
+    else cur = isObject(cur) ? cur[s] : undefined;
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}
+
+/** Sets (or with `undefined`, removes) the value at a path, creating objects on the way. */
+function setAt(root: JsonObject, path: string, value: Json | undefined) {
+  const segs = segments(path);
+  let cur: Json = root;
+  for (let i = 0; i < segs.length - 1; i++) {
+    const s = segs[i];
+    const next: Json | undefined = typeof s === 'number' ? (Array.isArray(cur) ? cur[s] : undefined) : isObject(cur) ? cur[s] : undefined;
+    if (next === undefined || next === null || typeof next !== 'object') {
+      const created: Json = typeof segs[i + 1] === 'number' ? [] : {};
+      if (typeof s === 'number' && Array.isArray(cur)) cur[s] = created;
+      else if (typeof s === 'string' && isObject(cur)) cur[s] = created;
+      else return;
+      cur = created;
+    } else cur = next;
+  }
+  const last = segs[segs.length - 1];
+  if (typeof last === 'number') {
+    if (Array.isArray(cur) && value !== undefined) cur[last] = value;
+  } else if (isObject(cur)) {
+    if (value === undefined) delete cur[last];
+    else cur[last] = value;
+  }
+}
+
+function asArray(v: Json | undefined): Json[] {
+  return Array.isArray(v) ? v : [];
+}
+
+export type Edit = (mutate: (root: JsonObject) => void) => void;
+
+interface FormProps {
+  scenario: JsonObject;
+  errors: readonly string[];
+  edit: Edit;
+}
+
+export function ScenarioForm({ scenario, errors, edit }: FormProps) {
+  const [open, setOpen] = useState<Record<string, boolean>>({});
+  const sweep = getAt(scenario, 'sweep');
+  const grid = isObject(sweep) && isObject(sweep.grid) ? sweep.grid : null;
+  const axes = grid ? Object.keys(grid) : [];
+  const router = new ErrorRouter(errors, axes);
+  const get = (path: string) => getAt(scenario, path);
+  const set = (path: string) => (value: Json | undefined) => edit((root) => setAt(root, path, value));
+  const toggle = (key: string) => setOpen((o) => ({ ...o, [key]: !o[key] }));
+
+  /** A number field at a path; takes the errors for that path. */
+  const num = (path: string, label: string, o: { unit?: string; hint?: string; empty?: 'remove' | 'null'; integer?: boolean; placeholder?: string } = {}) => (
+    <NumberInput
+      key={path}
+      label={label}
+      unit={o.unit}
+      hint={o.hint}
+      integer={o.integer}
+      placeholder={o.placeholder}
+      empty={o.empty ?? 'null'}
+      value={get(path)}
+      errors={router.take(path)}
+      onChange={set(path)}
+    />
+  );
+  const check = (path: string, label: string, fallback: boolean, hint?: string) => (
+    <CheckInput key={path} label={label} hint={hint} value={get(path)} fallback={fallback} errors={router.take(path)} onChange={set(path)} />
+  );
+
+  /** A disclosure for fields most scenarios leave at their defaults; it opens by itself when
+   * one of them has an error. */
+  const more = (key: string, label: string, body: ReactNode, errorCount: number) => {
+    const expanded = !!open[key] || errorCount > 0;
+    return (
+      <div className="more">
+        <button type="button" className="link-button" aria-expanded={expanded} aria-controls={`more-${key}`} onClick={() => toggle(key)}>
+          {expanded ? '▾' : '▸'} {label}
+          {errorCount > 0 && ` (${errorCount} error${errorCount > 1 ? 's' : ''})`}
+        </button>
+        <div id={`more-${key}`} className="grid" hidden={!expanded}>
+          {body}
+        </div>
+      </div>
+    );
+  };
+  const counted = (build: () => ReactNode): [ReactNode, number] => {
+    const before = router.remaining();
+    const node = build();
+    return [node, before - router.remaining()];
+  };
+
+  // ---- loss ----
+  const lossEditor = (base: string, title: string) => {
+    const loss = get(base);
+    const model = loss === undefined || loss === null ? 'none' : isObject(loss) ? formatValue(loss.model) : formatValue(loss);
+    let params: ReactNode = null;
+    if (model === 'bernoulli') params = num(`${base}.p`, 'Loss probability', { hint: `Each packet is lost independently with this probability (PER). ${PROB}` });
+    else if (model === 'gilbert_elliott')
+      params = (
+        <>
+          {num(`${base}.p_good_to_bad`, 'Good → bad', { hint: `Per-packet chance of entering the bad state. ${PROB}` })}
+          {num(`${base}.p_bad_to_good`, 'Bad → good', { hint: `Per-packet chance of leaving the bad state. ${PROB}` })}
+          {num(`${base}.loss_good`, 'Loss when good', { hint: PROB })}
+          {num(`${base}.loss_bad`, 'Loss when bad', { hint: PROB })}
+        </>
+      );
+    else if (model === 'list')
+      params = (
+        <ListInput
+          key={`${base}.drops`}
+          label="Packets to drop"
+          hint="0-based indices of the packets offered to this link direction, comma-separated."
+          placeholder="e.g. 10, 11, 250"
+          wide
+          value={get(`${base}.drops`)}
+          errors={router.take(`${base}.drops`)}
+          onChange={set(`${base}.drops`)}
+        />
+      );
+    const select = (
+      <SelectInput
+        label={title}
+        hint="How packets are lost on this link direction."
+        value={model}
+        options={LOSS_OPTIONS}
+        errors={router.take(base)}
+        onChange={(m) => set(base)(m === 'none' ? undefined : (structuredClone(LOSS_DEFAULTS[m as LossModel]) as unknown as Json))}
+      />
+    );
+    return (
+      <div className="group">
+        {select}
+        {params}
+      </div>
+    );
+  };
+
+  // ---- rate schedule ----
+  const scheduleEditor = (lp: string) => {
+    const base = `${lp}.rate_schedule`;
+    const sched = get(base);
+    const rate = get(`${lp}.rate_mbps`);
+    const r = typeof rate === 'number' && rate > 0 ? rate : 10;
+    const kind = sched === undefined || sched === null ? 'none' : Array.isArray(sched) ? 'steps' : isObject(sched) && 'square' in sched ? 'square' : 'other';
+    let body: ReactNode = null;
+    if (kind === 'steps') {
+      const steps = asArray(sched);
+      body = (
+        <div className="rows wide">
+          {steps.map((_, k) => (
+            <div className="row" key={k} role="group" aria-label={`Step ${k + 1}`}>
+              {num(`${base}[${k}].at_s`, `Step ${k + 1} from`, { unit: 's' })}
+              {num(`${base}[${k}].rate_mbps`, 'rate', { unit: 'Mbit/s' })}
+              <button type="button" className="icon" aria-label={`Remove step ${k + 1}`} onClick={() => edit((root) => asArray(getAt(root, base)).splice(k, 1))}>
+                ×
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            className="small"
+            onClick={() =>
+              edit((root) => {
+                const list = asArray(getAt(root, base));
+                const last = list[list.length - 1];
+                const at = isObject(last) && typeof last.at_s === 'number' ? last.at_s + 10 : 0;
+                list.push({ at_s: at, rate_mbps: r });
+              })
+            }
+          >
+            Add step
+          </button>
+        </div>
+      );
+    } else if (kind === 'square')
+      body = (
+        <>
+          {num(`${base}.square.low_mbps`, 'Low', { unit: 'Mbit/s', hint: 'Rate in the first half of each period.' })}
+          {num(`${base}.square.high_mbps`, 'High', { unit: 'Mbit/s', hint: 'Rate in the second half of each period.' })}
+          {num(`${base}.square.period_s`, 'Period', { unit: 's', hint: 'Full period: low for the first half, high for the second.' })}
+        </>
+      );
+    else if (kind === 'other') body = <p className="note wide">This schedule has a form the editor does not show; edit it as JSON.</p>;
+    const select = (
+      <SelectInput
+        label="Rate schedule"
+        hint="Bandwidth over time in the data direction, replacing the rate."
+        value={kind}
+        options={[
+          { value: 'none', label: 'Constant rate' },
+          { value: 'steps', label: 'Steps' },
+          { value: 'square', label: 'Square wave' },
+          ...(kind === 'other' ? [{ value: 'other', label: 'Other (JSON)' }] : []),
+        ]}
+        errors={router.take(base)}
+        onChange={(k) =>
+          set(base)(k === 'none' ? undefined : k === 'steps' ? [{ at_s: 0, rate_mbps: r }] : k === 'square' ? { square: { low_mbps: r / 2, high_mbps: r, period_s: 20 } } : sched)
+        }
+      />
+    );
+    return (
+      <div className="group">
+        {select}
+        {body}
+      </div>
+    );
+  };
+
+  // ---- outages ----
+  const outageEditor = (lp: string) => {
+    const base = `${lp}.outages`;
+    const out = get(base);
+    const kind = out === undefined || out === null ? 'none' : Array.isArray(out) ? 'list' : isObject(out) && 'every_s' in out ? 'periodic' : 'other';
+    let body: ReactNode = null;
+    if (kind === 'list') {
+      body = (
+        <div className="rows wide">
+          {asArray(out).map((_, k) => (
+            <div className="row" key={k} role="group" aria-label={`Outage ${k + 1}`}>
+              {num(`${base}[${k}].start_s`, `Outage ${k + 1} at`, { unit: 's' })}
+              {num(`${base}[${k}].duration_s`, 'for', { unit: 's' })}
+              <button type="button" className="icon" aria-label={`Remove outage ${k + 1}`} onClick={() => edit((root) => asArray(getAt(root, base)).splice(k, 1))}>
+                ×
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            className="small"
+            onClick={() =>
+              edit((root) => {
+                const list = asArray(getAt(root, base));
+                const last = list[list.length - 1];
+                const at = isObject(last) && typeof last.start_s === 'number' ? last.start_s + 20 : 10;
+                list.push({ start_s: at, duration_s: 2 });
+              })
+            }
+          >
+            Add outage
+          </button>
+        </div>
+      );
+    } else if (kind === 'periodic')
+      body = (
+        <>
+          {num(`${base}.every_s`, 'Every', { unit: 's' })}
+          {num(`${base}.duration_s`, 'Lasting', { unit: 's', hint: 'Must be shorter than the period.' })}
+          {num(`${base}.first_s`, 'First at', { unit: 's', empty: 'remove', placeholder: '= every', hint: 'Start of the first outage; empty: one period in.' })}
+        </>
+      );
+    else if (kind === 'other') body = <p className="note wide">These outages have a form the editor does not show; edit them as JSON.</p>;
+    const select = (
+      <SelectInput
+        label="Outages"
+        hint="Periods during which every packet on the link, both directions, is lost."
+        value={kind}
+        options={[
+          { value: 'none', label: 'None' },
+          { value: 'list', label: 'Listed' },
+          { value: 'periodic', label: 'Periodic' },
+          ...(kind === 'other' ? [{ value: 'other', label: 'Other (JSON)' }] : []),
+        ]}
+        errors={router.take(base)}
+        onChange={(k) =>
+          set(base)(k === 'none' ? undefined : k === 'list' ? [{ start_s: 10, duration_s: 2 }] : k === 'periodic' ? { every_s: 20, duration_s: 2 } : out)
+        }
+      />
+    );
+    return (
+      <div className="group">
+        {select}
+        {body}
+      </div>
+    );
+  };
+
+  // ---- links ----
+  const links = asArray(get('topology.links'));
+  const linkNodes = links.map((_, i) => {
+    const lp = `topology.links[${i}]`;
+    const main = (
+      <>
+        {num(`${lp}.rate_mbps`, 'Rate', { unit: 'Mbit/s', hint: 'Rate in Mbit/s, both directions unless the reverse rate is set.' })}
+        {num(`${lp}.delay_ms`, 'Delay', { unit: 'ms', hint: 'One-way propagation delay.' })}
+        {num(`${lp}.buffer_pkts`, 'Buffer', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'unlimited', hint: 'Drop-tail buffer: packets waiting for the transmitter. Empty: unlimited.' })}
+        {num(`${lp}.jitter_ms`, 'Jitter', { unit: 'ms', empty: 'remove', placeholder: '0', hint: 'Extra delay per packet, uniform in [0, jitter].' })}
+        {lossEditor(`${lp}.loss`, 'Loss')}
+        {scheduleEditor(lp)}
+        {outageEditor(lp)}
+      </>
+    );
+    const [extra, extraErrors] = counted(() => (
+      <>
+        {num(`${lp}.reverse_rate_mbps`, 'Reverse rate', { unit: 'Mbit/s', empty: 'remove', placeholder: '= rate', hint: 'Rate of the ACK direction (node i+1 → i).' })}
+        {num(`${lp}.buffer_bytes`, 'Buffer', { unit: 'bytes', integer: true, empty: 'remove', placeholder: 'unlimited', hint: 'The buffer in bytes instead of packets; give one of the two.' })}
+        {check(`${lp}.jitter_reorder`, 'Jitter may reorder packets', false)}
+        {lossEditor(`${lp}.reverse_loss`, 'ACK loss')}
+      </>
+    ));
+    const rest = router.take(lp);
+    return (
+      <fieldset className="item" key={i}>
+        <legend>
+          Link {i + 1} <span className="muted">(node {i} → {i + 1})</span>
+        </legend>
+        <button type="button" className="icon remove" aria-label={`Remove link ${i + 1}`} disabled={links.length <= 1} onClick={() => edit((root) => asArray(getAt(root, 'topology.links')).splice(i, 1))}>
+          ×
+        </button>
+        <FieldErrors errors={rest} />
+        <div className="grid">{main}</div>
+        {more(`link${i}`, 'Reverse direction, byte buffer', extra, extraErrors)}
+      </fieldset>
+    );
+  });
+  const linksErrors = router.take('topology');
+
+  // ---- flows ----
+  const flows = asArray(get('flows'));
+  const flowNodes = flows.map((_, i) => {
+    const fp = `flows[${i}]`;
+    const main = (
+      <>
+        <SelectInput label="Transport" value={get(`${fp}.transport`)} options={TRANSPORT_OPTIONS} errors={router.take(`${fp}.transport`)} onChange={set(`${fp}.transport`)} />
+        <SelectInput label="Congestion control" hint="The Linux kernel module the sender follows." value={get(`${fp}.cc`)} options={CC_OPTIONS} errors={router.take(`${fp}.cc`)} onChange={set(`${fp}.cc`)} />
+        {num(`${fp}.bytes`, 'Bytes to send', { integer: true, placeholder: 'unlimited', hint: 'Bytes to transfer. Empty: send until the end of the run.' })}
+        {num(`${fp}.start_s`, 'Start', { unit: 's', empty: 'remove', placeholder: '0', hint: 'When the sender opens the connection (sends its SYN).' })}
+      </>
+    );
+    const [advanced, advancedErrors] = counted(() => (
+      <>
+        {num(`${fp}.mss_bytes`, 'MSS', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1448', hint: 'Payload per segment, 64 to 65000; each packet adds 52 bytes of headers.' })}
+        {num(`${fp}.initial_cwnd_pkts`, 'Initial window', { unit: 'packets', integer: true, empty: 'remove', placeholder: '10', hint: 'Linux since 2.6.39 uses 10; older kernels 2 to 4.' })}
+        {num(`${fp}.initial_ssthresh_pkts`, 'Initial ssthresh', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'infinite', hint: 'Empty: infinite, as in Linux.' })}
+        {num(`${fp}.rwnd_pkts`, 'Receive window', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'unlimited', hint: 'At most this many segments outstanding.' })}
+        {check(`${fp}.sack`, 'SACK', true, 'SACK loss recovery (RFC 6675); off gives NewReno (RFC 6582).')}
+        {check(`${fp}.hystart`, 'HyStart', true, "CUBIC's HyStart slow-start exit (Linux 2.6.29 and later); other algorithms ignore it.")}
+        {check(`${fp}.delayed_ack`, 'Delayed ACKs', false, 'One ACK per two segments (or per delayed-ACK timer) instead of one per segment.')}
+        {num(`${fp}.delack_ms`, 'Delayed-ACK timer', { unit: 'ms', empty: 'remove', placeholder: '40', hint: 'At most 500 ms.' })}
+        <SelectInput label="RTO" hint="How the retransmission timeout is formed from SRTT and RTTVAR." value={get(`${fp}.rto_flavor`) ?? 'linux'} options={RTO_OPTIONS} errors={router.take(`${fp}.rto_flavor`)} onChange={set(`${fp}.rto_flavor`)} />
+        {num(`${fp}.rto_min_ms`, 'Minimum RTO', { unit: 'ms', empty: 'remove', placeholder: 'by flavor', hint: 'Default: 200 (Linux) or 1000 (RFC 6298).' })}
+        {num(`${fp}.from_node`, 'From node', { integer: true, empty: 'remove', placeholder: '0' })}
+        {num(`${fp}.to_node`, 'To node', { integer: true, empty: 'remove', placeholder: 'last' })}
+        <StringInput label="Label" hint="A name for charts and tables." placeholder="none" value={get(`${fp}.label`)} errors={router.take(`${fp}.label`)} onChange={(v) => set(`${fp}.label`)(v === '' ? undefined : v)} />
+      </>
+    ));
+    const rest = router.take(fp);
+    return (
+      <fieldset className="item" key={i}>
+        <legend>Flow {i + 1}</legend>
+        <button type="button" className="icon remove" aria-label={`Remove flow ${i + 1}`} disabled={flows.length <= 1} onClick={() => edit((root) => asArray(root.flows).splice(i, 1))}>
+          ×
+        </button>
+        <FieldErrors errors={rest} />
+        <div className="grid">{main}</div>
+        {more(`flow${i}`, 'Advanced', advanced, advancedErrors)}
+      </fieldset>
+    );
+  });
+  const flowsErrors = router.take('flows');
+
+  // ---- sweep ----
+  const suggestions = pathSuggestions(links.length, flows.length);
+  const sweepNode = (() => {
+    if (!isObject(sweep)) {
+      return (
+        <p className="note">
+          No sweep: one run.{' '}
+          <button type="button" className="small" onClick={() => edit((root) => void (root.sweep = { grid: { 'flows[0].cc': ['reno', 'cubic'] }, runs: 1 }))}>
+            Add a sweep
+          </button>
+        </p>
+      );
+    }
+    const axisNodes = axes.map((key, k) => {
+      const path = `sweep.grid."${key}"`; // as the core writes it
+      return (
+        <div className="row axis" key={k} role="group" aria-label={`Axis ${k + 1}`}>
+          <TextInput
+            label={`Axis ${k + 1} path`}
+            hint="Path of any scenario field: dots for fields, [i] for list elements."
+            value={key}
+            parse={(t) => t}
+            format={formatValue}
+            list="orbitcp-sweep-paths"
+            check={(t) => (t !== key && axes.includes(t) ? 'another axis already varies this path' : null)}
+            errors={[]}
+            onChange={(v) => edit((root) => renameAxis(root, key, typeof v === 'string' ? v : ''))}
+          />
+          <ListInput
+            label="values"
+            hint='Comma-separated: numbers, names such as reno, or JSON ("quoted", [lists]).'
+            value={grid?.[key]}
+            errors={router.take(path)}
+            onChange={(v) => edit((root) => setAxis(root, key, v))}
+          />
+          <button type="button" className="icon" aria-label={`Remove axis ${k + 1}`} onClick={() => edit((root) => removeAxis(root, key))}>
+            ×
+          </button>
+        </div>
+      );
+    });
+    const runs = num('sweep.runs', 'Runs per point', { integer: true, empty: 'remove', placeholder: '1', hint: 'Runs per grid point (common random numbers across points), 1 to 10 000.' });
+    const rest = router.take('sweep');
+    return (
+      <>
+        <FieldErrors errors={rest} />
+        <div className="rows">{axisNodes}</div>
+        <datalist id="orbitcp-sweep-paths">
+          {suggestions.map((s) => (
+            <option key={s} value={s} />
+          ))}
+        </datalist>
+        <div className="grid">{runs}</div>
+        <div className="buttons">
+          <button type="button" className="small" onClick={() => edit((root) => addAxis(root, suggestions))}>
+            Add axis
+          </button>
+          <button type="button" className="small" onClick={() => edit((root) => void delete root.sweep)}>
+            Remove the sweep
+          </button>
+        </div>
+      </>
+    );
+  })();
+
+  // ---- top ----
+  const top = (
+    <div className="grid">
+      <StringInput label="Name" wide value={get('name')} errors={router.take('name')} onChange={(v) => set('name')(v ?? '')} />
+      {num('duration_s', 'Duration', { unit: 's', hint: 'Simulated time limit; unfinished flows are reported as incomplete.' })}
+      {num('seed', 'Seed', { integer: true, empty: 'remove', placeholder: '1', hint: 'Seed of every random stream in the run (loss, jitter).' })}
+    </div>
+  );
+  const unmatched = router.rest();
+
+  return (
+    <div className="scenario-form">
+      {unmatched.length > 0 && (
+        <div className="form-errors" role="group" aria-label="Scenario errors">
+          <FieldErrors errors={unmatched} withPath />
+        </div>
+      )}
+      {top}
+      <section aria-labelledby="form-links">
+        <h3 id="form-links">Links</h3>
+        <FieldErrors errors={linksErrors} />
+        {linkNodes}
+        <button
+          type="button"
+          className="small"
+          onClick={() =>
+            edit((root) => {
+              if (!isObject(root.topology)) root.topology = { kind: 'chain', links: [] };
+              const t = root.topology as JsonObject;
+              if (!Array.isArray(t.links)) t.links = [];
+              (t.links as Json[]).push({ rate_mbps: 10, delay_ms: 10 });
+            })
+          }
+        >
+          Add link
+        </button>
+      </section>
+      <section aria-labelledby="form-flows">
+        <h3 id="form-flows">Flows</h3>
+        <FieldErrors errors={flowsErrors} />
+        {flowNodes}
+        <button
+          type="button"
+          className="small"
+          onClick={() =>
+            edit((root) => {
+              if (!Array.isArray(root.flows)) root.flows = [];
+              const last = root.flows[root.flows.length - 1];
+              root.flows.push({ transport: 'tcp', cc: isObject(last) && typeof last.cc === 'string' ? last.cc : 'cubic' });
+            })
+          }
+        >
+          Add flow
+        </button>
+      </section>
+      <section aria-labelledby="form-sweep">
+        <h3 id="form-sweep">Sweep</h3>
+        {sweepNode}
+      </section>
+    </div>
+  );
+}
+
+function pathSuggestions(links: number, flows: number): string[] {
+  const out = ['seed', 'duration_s'];
+  for (let i = 0; i < links; i++) {
+    for (const f of ['rate_mbps', 'delay_ms', 'buffer_pkts', 'jitter_ms', 'loss.p']) out.push(`topology.links[${i}].${f}`);
+  }
+  for (let i = 0; i < flows; i++) {
+    for (const f of ['cc', 'bytes', 'start_s', 'initial_cwnd_pkts', 'mss_bytes']) out.push(`flows[${i}].${f}`);
+  }
+  return out;
+}
+
+function gridOf(root: JsonObject): JsonObject {
+  if (!isObject(root.sweep)) root.sweep = { grid: {} };
+  const sweep = root.sweep as JsonObject;
+  if (!isObject(sweep.grid)) sweep.grid = {};
+  return sweep.grid as JsonObject;
+}
+
+/** Renames an axis in place of the old one: the grid's order is the sweep's order. */
+function renameAxis(root: JsonObject, from: string, to: string) {
+  const grid = gridOf(root);
+  if (from === to || to in grid) return;
+  const entries = Object.entries(grid);
+  for (const k of Object.keys(grid)) delete grid[k];
+  for (const [k, v] of entries) grid[k === from ? to : k] = v;
+}
+
+function setAxis(root: JsonObject, key: string, values: Json[]) {
+  gridOf(root)[key] = values;
+}
+
+function removeAxis(root: JsonObject, key: string) {
+  delete gridOf(root)[key];
+}
+
+function addAxis(root: JsonObject, suggestions: string[]) {
+  const grid = gridOf(root);
+  const key = ['flows[0].cc', ...suggestions].find((s) => !(s in grid));
+  if (key === undefined) return;
+  const current = getAt(root, key);
+  grid[key] = key.endsWith('.cc') ? ['reno', 'cubic'] : current !== undefined && current !== null ? [current] : key === 'seed' ? [1, 2] : [];
+}

@@ -1,0 +1,166 @@
+/// <reference types="node" />
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  ErrorRouter,
+  errorMessage,
+  errorPath,
+  firstSentence,
+  formatValueList,
+  lineColumn,
+  numberFromText,
+  parseJson,
+  parseValueList,
+  pathWithin,
+  sameJson,
+  stringifyJson,
+  syntaxErrorOffset,
+} from './model';
+
+const dir = new URL('../../../scenarios/', import.meta.url);
+const presets = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => readFileSync(new URL(f, dir), 'utf8'));
+
+describe('error routing', () => {
+  it('reads the path and the message of a core error', () => {
+    const e = 'flows[0].cc: unknown value "cubc", expected one of `reno`, `cubic`';
+    expect(errorPath(e)).toBe('flows[0].cc');
+    expect(errorMessage(e)).toBe('unknown value "cubc", expected one of `reno`, `cubic`');
+    expect(errorPath('sweep.grid."flows[0].cc": must be a non-empty list of values')).toBe('sweep.grid."flows[0].cc"');
+    const point = 'sweep point flows[0].cc="x", seed=1: flows[0].cc: unknown value "x"';
+    expect(errorPath(point)).toBe('sweep');
+    expect(errorPath(point, ['seed', 'flows[0].cc'])).toBe('sweep.grid."flows[0].cc"');
+    expect(errorPath('sweep point topology.links[1].loss={}: topology.links[1].loss.model: missing', ['topology.links[1].loss'])).toBe(
+      'sweep.grid."topology.links[1].loss"',
+    );
+  });
+
+  it('matches a path to the fields that hold it, at element and field boundaries', () => {
+    expect(pathWithin('topology.links[1].loss.p', 'topology.links[1].loss.p')).toBe(true);
+    expect(pathWithin('topology.links[1].loss.p', 'topology.links[1]')).toBe(true);
+    expect(pathWithin('topology.links[1].rate_schedule[0].at_s', 'topology.links[1].rate_schedule')).toBe(true);
+    expect(pathWithin('topology.links[10].delay_ms', 'topology.links[1]')).toBe(false);
+    expect(pathWithin('flows[0].start_s', 'flows[0].start')).toBe(false);
+  });
+
+  it('gives each error to the most specific field asked first, and the rest to the top', () => {
+    const r = new ErrorRouter([
+      'topology.links[1].loss.p: must be a probability between 0 and 1 (got 1.5)',
+      'topology.links[1].delay: unknown field `delay`',
+      'flows[0].cc: unknown value "cubc"',
+      'version: must be 1 (got 2)',
+      'scenario: missing field `name`',
+    ]);
+    expect(r.take('topology.links[1].loss.p')).toEqual(['topology.links[1].loss.p: must be a probability between 0 and 1 (got 1.5)']);
+    expect(r.take('topology.links[1].loss')).toEqual([]);
+    expect(r.take('flows[0].cc')).toHaveLength(1);
+    expect(r.remaining()).toBe(3);
+    expect(r.take('topology.links[1]')).toEqual(['topology.links[1].delay: unknown field `delay`']);
+    expect(r.rest()).toEqual(['version: must be 1 (got 2)', 'scenario: missing field `name`']);
+    expect(r.remaining()).toBe(0);
+  });
+});
+
+describe('number inputs', () => {
+  it('write numbers for numbers, nothing for empty, and the text itself otherwise', () => {
+    expect(numberFromText('42')).toBe(42);
+    expect(numberFromText(' 0.5 ')).toBe(0.5);
+    expect(numberFromText('0.')).toBe(0);
+    expect(numberFromText('.5')).toBe(0.5);
+    expect(numberFromText('1e-4')).toBe(0.0001);
+    expect(numberFromText('-3')).toBe(-3);
+    expect(numberFromText('')).toBeUndefined();
+    expect(numberFromText('  ')).toBeUndefined();
+    expect(numberFromText('1e')).toBe('1e');
+    expect(numberFromText('abc')).toBe('abc');
+    expect(numberFromText('0x10')).toBe('0x10');
+    expect(numberFromText('Infinity')).toBe('Infinity');
+  });
+
+  it('keep the typed text while it still stands for the value', () => {
+    expect(sameJson(numberFromText('0.'), 0)).toBe(true);
+    expect(sameJson(numberFromText('1.50'), 1.5)).toBe(true);
+    expect(sameJson(numberFromText(''), null)).toBe(true);
+    expect(sameJson(numberFromText(''), undefined)).toBe(true);
+    expect(sameJson(numberFromText('2'), 3)).toBe(false);
+  });
+});
+
+describe('value lists', () => {
+  it('parse numbers, bare names, quoted strings and JSON', () => {
+    expect(parseValueList('reno, cubic')).toEqual(['reno', 'cubic']);
+    expect(parseValueList('0, 0.01,1e-3')).toEqual([0, 0.01, 0.001]);
+    expect(parseValueList('"a,b", [1, 2], {"x": 1}, null, true')).toEqual(['a,b', [1, 2], { x: 1 }, null, true]);
+    expect(parseValueList('')).toEqual([]);
+    expect(parseValueList('1,,2')).toEqual([1, '', 2]);
+  });
+
+  it('format back to the same values', () => {
+    for (const values of [['reno', 'cubic'], [0, 0.02, 0.2], ['1', 'a,b', ' x', ''], [[1, 2], { x: 'y' }, null, false]]) {
+      expect(parseValueList(formatValueList(values))).toEqual(values);
+    }
+    expect(formatValueList(['reno', 'cubic'])).toBe('reno, cubic');
+    expect(formatValueList(['1'])).toBe('"1"');
+  });
+});
+
+describe('JSON text', () => {
+  it('writes 2-space JSON that reads back the same, with short lists on one line', () => {
+    for (const text of presets) {
+      const p = parseJson(text);
+      expect(p.ok).toBe(true);
+      if (!p.ok) continue;
+      const out = stringifyJson(p.value);
+      expect(JSON.parse(out)).toEqual(JSON.parse(text));
+      expect(out).toMatch(/^\{\n {2}"version": 1,\n/);
+    }
+    expect(stringifyJson({ a: [1, 2], b: { c: [] }, d: [{ e: 1 }] })).toBe(
+      '{\n  "a": [1, 2],\n  "b": {\n    "c": []\n  },\n  "d": [\n    {\n      "e": 1\n    }\n  ]\n}',
+    );
+  });
+
+  it('says where a syntax error is', () => {
+    const text = '{\n  "a": 1,\n  "b": }';
+    const p = parseJson(text);
+    expect(p.ok).toBe(false);
+    if (!p.ok) {
+      expect(p.offset).toBeDefined();
+      expect(lineColumn(text, p.offset ?? 0).line).toBe(3);
+    }
+  });
+});
+
+describe('gallery lines', () => {
+  it('takes the first sentence, not stopping at abbreviations', () => {
+    expect(firstSentence('Reproduces the TCP side of Fig. 2 of seed 000 (x). Testbed as its Fig. 1: a.')).toBe(
+      'Reproduces the TCP side of Fig. 2 of seed 000 (x).',
+    );
+    expect(firstSentence('See eqs. (5)-(9) here. Next.')).toBe('See eqs. (5)-(9) here.');
+    expect(firstSentence('One sentence only')).toBe('One sentence only');
+  });
+
+  it('gives every preset a short line', () => {
+    for (const text of presets) {
+      const line = firstSentence((JSON.parse(text) as { description?: string }).description ?? '');
+      expect(line.length).toBeGreaterThan(20);
+      expect(line.length).toBeLessThan(400);
+      expect(line.endsWith('.')).toBe(true);
+    }
+  });
+});
+
+describe('syntax error offsets', () => {
+  it('point at the first bad character', () => {
+    expect(syntaxErrorOffset('{"a": 1}')).toBeUndefined();
+    expect(syntaxErrorOffset(' [1, -2.5e3, "x\\n", true, null, {}] ')).toBeUndefined();
+    expect(syntaxErrorOffset('{"a": }')).toBe(6);
+    expect(syntaxErrorOffset('{"a": 1,}')).toBe(8);
+    expect(syntaxErrorOffset('{"a": 1')).toBe(7);
+    expect(syntaxErrorOffset('{"a": tru}')).toBe(9);
+    expect(syntaxErrorOffset('{"a": 01}')).toBe(7);
+    expect(syntaxErrorOffset('{} x')).toBe(3);
+    expect(syntaxErrorOffset('')).toBe(0);
+    for (const text of presets) expect(syntaxErrorOffset(text)).toBeUndefined();
+  });
+});

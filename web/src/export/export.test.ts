@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { parseResult, type RunResult } from '../sim/results';
+import { RESULT_CSV_HEADER, resultCsv } from './export';
+
+const summary = {
+  name: 'test',
+  seed: 1,
+  end_s: 2,
+  events: 10,
+  flows: [],
+  fairness_jain: 1,
+  links: [],
+};
+
+/** A result as the core's JSON gives it, parsed the way the worker parses it. */
+function fixture(): RunResult {
+  return parseResult(
+    JSON.stringify({
+      ...summary,
+      traces: {
+        flows: [
+          {
+            id: 0,
+            sender: { t: [0, 1.23], cwnd: [10, 45], state: [0, 2] },
+            owd: { t: [0.5], owd_ms: [250.5] },
+            goodput: { t: [0, 1], mbps: [0, 9.5] },
+            jitter: { t: [1], jitter_ms: [null] },
+            owd_cdf_ms: [250, 251, 260],
+          },
+          {
+            id: 1,
+            sender: { t: [2], cwnd: [3] },
+            owd: { t: [], owd_ms: [] },
+            goodput: { t: [], mbps: [] },
+            jitter: { t: [], jitter_ms: [] },
+            owd_cdf_ms: [],
+          },
+        ],
+        links: [{ id: 1, queue: { t: [0.1, 0.2], queue_pkts: [0, 1e-7] } }],
+      },
+    }),
+  );
+}
+
+describe('resultCsv', () => {
+  it('writes every trace point as one row of a long table', () => {
+    expect(resultCsv(fixture()).split('\n')).toEqual([
+      RESULT_CSV_HEADER,
+      'sender,0,cwnd,0,10',
+      'sender,0,cwnd,1.23,45',
+      'sender,0,state,0,0',
+      'sender,0,state,1.23,2',
+      'owd,0,owd_ms,0.5,250.5',
+      'goodput,0,mbps,0,0',
+      'goodput,0,mbps,1,9.5',
+      'jitter,0,jitter_ms,1,',
+      'owd_cdf,0,owd_ms,,250',
+      'owd_cdf,0,owd_ms,,251',
+      'owd_cdf,0,owd_ms,,260',
+      'sender,1,cwnd,2,3',
+      'queue,1,queue_pkts,0.1,0',
+      'queue,1,queue_pkts,0.2,1e-7',
+      '',
+    ]);
+  });
+
+  it('has the same number of fields on every row, and numbers that read back exactly', () => {
+    const lines = resultCsv(fixture()).trimEnd().split('\n');
+    for (const line of lines) expect(line.split(',')).toHaveLength(5);
+    const values = lines.slice(1).map((l) => l.split(',')[4]).filter((v) => v !== '');
+    for (const v of values) expect(String(Number(v))).toBe(v);
+  });
+
+  it('gives the header alone for a run without traces', () => {
+    expect(resultCsv({ summary })).toBe(RESULT_CSV_HEADER + '\n');
+  });
+});
