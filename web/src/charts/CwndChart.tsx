@@ -83,12 +83,16 @@ export function CwndChart({ result, scenario, xDomain, name }: { result: RunResu
 
   const summary = (
     <>
-      {stats.map((s) => (
-        <p key={s.id}>
-          cwnd: {nameOf(s.id)} peaks at {fmt(s.peak)} packets at {fmt(s.peakT)} s; {s.recoveries} recovery episode{s.recoveries === 1 ? '' : 's'}, {s.losses} timeout
-          {s.losses === 1 ? '' : 's'} (loss state).
-        </p>
-      ))}
+      {stats.map((s) => {
+        const coding = summaries.find((x) => x.id === s.id)?.coding;
+        return (
+          <p key={s.id}>
+            cwnd: {nameOf(s.id)} peaks at {fmt(s.peak)} packets at {fmt(s.peakT)} s; {s.recoveries} recovery episode{s.recoveries === 1 ? '' : 's'}, {s.losses} timeout
+            {s.losses === 1 ? '' : 's'} (loss state)
+            {coding ? `; network coded, ${fmt(coding.coded_overhead, 4)} packets sent per source packet delivered` : ''}.
+          </p>
+        );
+      })}
       {model && (
         <p>
           {model.label} (seed 001, t = 0 at {fmt(model.t0S)} s, RTT {fmt(model.rttS * 1000, 4)} ms): {fmt(model.at(model.tGammaS))} packets when it leaves slow start at {fmt(model.tGammaS, 4)} s and{' '}

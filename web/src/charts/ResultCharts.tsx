@@ -1,9 +1,11 @@
 // The charts of one run, in a grid: congestion window, goodput, delay, the delay CDF, the
-// bottleneck's queue, and for several flows the per-flow goodput and Jain's index.
+// bottleneck's queue, for several flows the per-flow goodput and Jain's index, and for CTCP flows
+// the network coding (decoder rank, loss estimate).
 
 import { useMemo } from 'react';
 import type { RunResult } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
+import { CodingChart } from './CodingChart';
 import { CwndChart } from './CwndChart';
 import { DelayCdfChart } from './DelayCdfChart';
 import { DelayChart } from './DelayChart';
@@ -26,6 +28,7 @@ export function ResultCharts({ result, scenario }: { result: RunResult; scenario
   const xDomain = useMemo(() => timeDomain(result), [result]);
   const name = fileBase(result.summary.name || scenario?.name || 'orbitcp');
   const multi = result.summary.flows.length > 1;
+  const coding = result.summary.flows.some((f) => f.coding);
   if (!result.traces) {
     return (
       <div className="charts-grid" data-testid="charts">
@@ -37,6 +40,7 @@ export function ResultCharts({ result, scenario }: { result: RunResult; scenario
   return (
     <div className="charts-grid" data-testid="charts">
       <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
+      {coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
       <DelayChart result={result} xDomain={xDomain} name={name} />
       <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />

@@ -76,6 +76,29 @@ export interface RibbonSpec {
   priority: readonly number[];
 }
 
+/** Instants marked with a small hollow diamond at height y (events such as CTCP's decodes);
+ * at the current zoom at most one is drawn per two pixel columns. */
+export interface MarkerSeries {
+  key: string;
+  label: string;
+  color: string;
+  /** Sorted ascending. */
+  x: ArrayLike<number>;
+  /** One height for every marker, or one per marker. */
+  y: number | ArrayLike<number>;
+  testid?: string;
+}
+
+/** A second plot under the main one with its own y axis, sharing x, zoom, legend and read-out. */
+export interface LowerPanel {
+  yLabel: string;
+  series: LineSeries[];
+  refs?: RefLine[];
+  /** Plot height in pixels (default 140). */
+  height?: number;
+  yZero?: boolean;
+}
+
 export interface TimeSeriesProps {
   title: string;
   width: number;
@@ -95,12 +118,18 @@ export interface TimeSeriesProps {
   xName?: string;
   xUnit?: string;
   zoomable?: boolean;
+  markers?: MarkerSeries[];
+  lower?: LowerPanel;
 }
 
 const MARGIN = { left: 62, right: 18 };
 const RIBBON_H = 10;
 const RIBBON_GAP = 3;
 const MAX_ZOOM = 100_000;
+const LOWER_GAP = 16;
+const NO_MARKERS: MarkerSeries[] = [];
+const NO_SERIES: LineSeries[] = [];
+const NO_REFS: RefLine[] = [];
 
 type Pt = [number, number];
 
@@ -170,14 +199,84 @@ function valueAt(s: LineSeries, x: number): { i: number; y: number } | null {
   return { i, y: s.y[i] };
 }
 
+/** A y scale over the decimated points in view of `series` and the `extra` values. */
+function yScale(
+  series: LineSeries[],
+  decimated: Uint32Array[],
+  extra: number[],
+  o: { va: number; vb: number; yZero: boolean; yLog: boolean; h: number },
+): ScaleContinuousNumeric<number, number> {
+  let lo = Infinity;
+  let hi = -Infinity;
+  const take = (v: number) => {
+    if (Number.isFinite(v) && (!o.yLog || v > 0)) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  };
+  series.forEach((s, k) => {
+    for (const i of decimated[k]) {
+      const xi = s.x[i];
+      if (xi <= o.vb && (xi >= o.va || s.step)) take(s.y[i]);
+    }
+  });
+  for (const v of extra) take(v);
+  if (o.yLog) {
+    if (!(hi >= lo)) {
+      lo = 1;
+      hi = 10;
+    }
+    return scaleLog()
+      .domain([lo / 1.3, Math.max(hi * 1.3, lo * 10)])
+      .range([o.h, 0])
+      .nice() as ScaleContinuousNumeric<number, number>;
+  }
+  if (!(hi >= lo)) {
+    lo = 0;
+    hi = 1;
+  }
+  if (o.yZero && lo >= 0) lo = 0;
+  if (hi === lo) hi = lo + 1;
+  const pad = (hi - lo) * 0.05;
+  return scaleLinear()
+    .domain([lo, hi + pad])
+    .range([o.h, 0])
+    .nice() as ScaleContinuousNumeric<number, number>;
+}
+
+/** The SVG path of each series' decimated points. */
+function linePaths(series: LineSeries[], decimated: Uint32Array[], xs: ScaleLinear<number, number>, ys: ScaleContinuousNumeric<number, number>): string[] {
+  const gen = line<Pt>()
+    .x((d) => d[0])
+    .y((d) => d[1])
+    .defined((d) => Number.isFinite(d[1]));
+  return series.map((s, k) => {
+    const idx = decimated[k];
+    const pts: Pt[] = new Array(idx.length);
+    for (let j = 0; j < idx.length; j++) pts[j] = [xs(s.x[idx[j]]), ys(s.y[idx[j]])];
+    const n = Math.min(s.x.length, s.y.length);
+    if (s.step && s.extendTo !== undefined && idx.length && idx[idx.length - 1] === n - 1) pts.push([xs(s.extendTo), ys(s.y[n - 1])]);
+    return gen.curve(s.step ? curveStepAfter : curveLinear)(pts) ?? '';
+  });
+}
+
 function TimeSeriesChartImpl(props: TimeSeriesProps) {
-  const { title, width, xLabel, yLabel, xDomain, series, fns = [], refs = [], ribbons, yZero = true, yLog = false, xName = 't', xUnit = 's', zoomable = true } = props;
+  const { title, width, xLabel, yLabel, xDomain, series, fns = [], refs = [], ribbons, yZero = true, yLog = false, xName = 't', xUnit = 's', zoomable = true, lower } = props;
+  const markers = props.markers ?? NO_MARKERS;
+  const lowerSeries = lower?.series ?? NO_SERIES;
+  const lowerRefs = lower?.refs ?? NO_REFS;
+  const lowerYZero = lower?.yZero ?? true;
   const plotH = props.plotHeight ?? 220;
+  const lowerH = lower ? (lower.height ?? 140) : 0;
+  /** Top of the lower panel, and the height of both panels with the gap. */
+  const lowerTop = plotH + LOWER_GAP;
+  const panelsH = lower ? lowerTop + lowerH : plotH;
   const clipId = `clip-${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const [transform, setTransform] = useState<ZoomTransform>(zoomIdentity);
   const overlayRef = useRef<SVGRectElement>(null);
   const gxRef = useRef<SVGGElement>(null);
   const gyRef = useRef<SVGGElement>(null);
+  const gy2Ref = useRef<SVGGElement>(null);
   const hoverRef = useRef<SVGGElement>(null);
   const tipRef = useRef<HTMLDivElement>(null);
   const zoomRef = useRef<ZoomBehavior<SVGRectElement, unknown> | null>(null);
@@ -190,18 +289,25 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
         seen.add(s.label);
         items.push({ label: s.label, color: s.color, dash: s.dash, opacity: s.opacity });
       }
+    for (const m of markers) items.push({ label: m.label, color: m.color, kind: 'marker' });
     for (const f of fns) items.push({ label: f.label, color: f.color, dash: f.dash });
     for (const r of refs) items.push({ label: r.label, color: r.color, dash: r.dash ?? '6 3' });
+    for (const s of lowerSeries)
+      if (!s.noLegend && !seen.has(s.label)) {
+        seen.add(s.label);
+        items.push({ label: s.label, color: s.color, dash: s.dash, opacity: s.opacity });
+      }
+    for (const r of lowerRefs) items.push({ label: r.label, color: r.color, dash: r.dash ?? '6 3' });
     if (ribbons?.rows.length) ribbons.names.forEach((n, i) => items.push({ label: n, color: ribbons.colors[i], kind: 'swatch' }));
     return layoutLegend(items, Math.max(100, width - MARGIN.left - MARGIN.right));
-  }, [series, fns, refs, ribbons, width]);
+  }, [series, fns, refs, ribbons, width, markers, lowerSeries, lowerRefs]);
 
   const ribbonRows = ribbons?.rows.length ?? 0;
   const ribbonsH = ribbonRows ? 6 + ribbonRows * (RIBBON_H + RIBBON_GAP) : 0;
   const top = legend.height + 12;
   const bottom = ribbonsH + 44;
   const innerW = Math.max(50, width - MARGIN.left - MARGIN.right);
-  const height = top + plotH + bottom;
+  const height = top + panelsH + bottom;
 
   const xBase = useMemo(() => scaleLinear().domain(xDomain).range([0, innerW]), [xDomain, innerW]);
   const xs = useMemo(() => transform.rescaleX(xBase), [transform, xBase]);
@@ -212,6 +318,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
     () => series.map((s) => decimate(s.x, s.y, va, vb, innerW)),
     [series, va, vb, innerW],
   );
+  const decimatedLower = useMemo(() => lowerSeries.map((s) => decimate(s.x, s.y, va, vb, innerW)), [lowerSeries, va, vb, innerW]);
 
   const sampledFns = useMemo(() => {
     const steps = Math.max(2, Math.ceil(innerW));
@@ -226,59 +333,46 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
   }, [fns, va, vb, innerW]);
 
   const ys = useMemo(() => {
-    let lo = Infinity;
-    let hi = -Infinity;
-    const take = (v: number) => {
-      if (Number.isFinite(v) && (!yLog || v > 0)) {
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
-    };
-    series.forEach((s, k) => {
-      for (const i of decimated[k]) {
-        const xi = s.x[i];
-        if (xi <= vb && (xi >= va || s.step)) take(s.y[i]);
-      }
-    });
-    for (const pts of sampledFns) for (const [, y] of pts) take(y);
-    for (const r of refs) take(r.y);
-    if (yLog) {
-      if (!(hi >= lo)) {
-        lo = 1;
-        hi = 10;
-      }
-      return scaleLog()
-        .domain([lo / 1.3, Math.max(hi * 1.3, lo * 10)])
-        .range([plotH, 0])
-        .nice() as ScaleContinuousNumeric<number, number>;
+    const extra: number[] = [];
+    for (const pts of sampledFns) for (const [, y] of pts) extra.push(y);
+    for (const r of refs) extra.push(r.y);
+    for (const m of markers) {
+      if (typeof m.y === 'number') extra.push(m.y);
+      else for (let i = Math.max(0, lowerBound(m.x, va)); i < m.x.length && m.x[i] <= vb; i++) extra.push(m.y[i]);
     }
-    if (!(hi >= lo)) {
-      lo = 0;
-      hi = 1;
-    }
-    if (yZero && lo >= 0) lo = 0;
-    if (hi === lo) hi = lo + 1;
-    const pad = (hi - lo) * 0.05;
-    return scaleLinear()
-      .domain([lo, hi + pad])
-      .range([plotH, 0])
-      .nice() as ScaleContinuousNumeric<number, number>;
-  }, [series, decimated, sampledFns, refs, yZero, yLog, plotH, va, vb]);
+    return yScale(series, decimated, extra, { va, vb, yZero, yLog, h: plotH });
+  }, [series, decimated, sampledFns, refs, markers, yZero, yLog, plotH, va, vb]);
+  const ys2 = useMemo(
+    () => yScale(lowerSeries, decimatedLower, lowerRefs.map((r) => r.y), { va, vb, yZero: lowerYZero, yLog: false, h: Math.max(1, lowerH) }),
+    [lowerSeries, decimatedLower, lowerRefs, lowerYZero, lowerH, va, vb],
+  );
 
-  const paths = useMemo(() => {
-    const gen = line<Pt>()
-      .x((d) => d[0])
-      .y((d) => d[1])
-      .defined((d) => Number.isFinite(d[1]));
-    return series.map((s, k) => {
-      const idx = decimated[k];
-      const pts: Pt[] = new Array(idx.length);
-      for (let j = 0; j < idx.length; j++) pts[j] = [xs(s.x[idx[j]]), ys(s.y[idx[j]])];
-      const n = Math.min(s.x.length, s.y.length);
-      if (s.step && s.extendTo !== undefined && idx.length && idx[idx.length - 1] === n - 1) pts.push([xs(s.extendTo), ys(s.y[n - 1])]);
-      return gen.curve(s.step ? curveStepAfter : curveLinear)(pts) ?? '';
-    });
-  }, [series, decimated, xs, ys]);
+  const paths = useMemo(() => linePaths(series, decimated, xs, ys), [series, decimated, xs, ys]);
+  const lowerPaths = useMemo(() => linePaths(lowerSeries, decimatedLower, xs, ys2), [lowerSeries, decimatedLower, xs, ys2]);
+
+  // Markers: the first of each two-pixel column in view, as one path per marker series.
+  const markerPaths = useMemo(
+    () =>
+      markers.map((m) => {
+        let d = '';
+        let count = 0;
+        let lastCol = -Infinity;
+        const r = 4;
+        for (let i = Math.max(0, lowerBound(m.x, va)); i < m.x.length && m.x[i] <= vb; i++) {
+          const px = xs(m.x[i]);
+          const col = Math.floor(px / 2);
+          if (col === lastCol) continue;
+          const y = typeof m.y === 'number' ? m.y : m.y[i];
+          if (!Number.isFinite(y)) continue;
+          lastCol = col;
+          const py = ys(y);
+          d += `M${px.toFixed(1)},${(py - r).toFixed(1)}l${r},${r}l${-r},${r}l${-r},${-r}Z`;
+          count++;
+        }
+        return { d, count };
+      }),
+    [markers, xs, ys, va, vb],
+  );
 
   const fnPaths = useMemo(() => {
     const gen = line<Pt>()
@@ -306,7 +400,11 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
         .tickFormat(ys.tickFormat(n, big || yLog ? '~s' : undefined))
         .tickSizeOuter(0),
     );
-  }, [xs, ys, innerW, plotH, yLog]);
+    if (gy2Ref.current && lowerH > 0) {
+      const n2 = Math.max(2, Math.floor(lowerH / 40));
+      select(gy2Ref.current).call(axisLeft(ys2).ticks(n2).tickFormat(ys2.tickFormat(n2)).tickSizeOuter(0));
+    }
+  }, [xs, ys, ys2, innerW, plotH, lowerH, yLog]);
 
   // Zoom and pan on x: wheel, drag and double-click; the buttons below drive the same behaviour.
   useEffect(() => {
@@ -316,7 +414,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
       .scaleExtent([1, MAX_ZOOM])
       .extent([
         [0, 0],
-        [innerW, plotH],
+        [innerW, panelsH],
       ])
       .translateExtent([
         [0, -Infinity],
@@ -349,7 +447,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
       if (frame) cancelAnimationFrame(frame);
       sel.on('.zoom', null);
     };
-  }, [innerW, plotH, zoomable]);
+  }, [innerW, panelsH, zoomable]);
 
   // Hover read-out: a vertical rule, a dot per line, and a box with the values.
   useEffect(() => {
@@ -383,19 +481,22 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
         r.appendChild(document.createTextNode(`${label}: ${value}`));
         tip.appendChild(r);
       };
-      series.forEach((s, k) => {
-        const v = valueAt(s, x);
-        const dot = dots[k];
-        if (!v || !Number.isFinite(v.y)) {
-          dot?.setAttribute('visibility', 'hidden');
-          if (v && Number.isNaN(v.y)) row(s.color, s.label, '–');
-          return;
-        }
-        dot?.setAttribute('visibility', 'visible');
-        dot?.setAttribute('cx', String(s.step ? mx : xs(s.x[v.i])));
-        dot?.setAttribute('cy', String(ys(v.y)));
-        row(s.color, s.label, `${fmt(v.y, 4)}${s.unit ? ` ${s.unit}` : ''}`);
-      });
+      const readOut = (list: LineSeries[], first: number, y: (v: number) => number) =>
+        list.forEach((s, k) => {
+          const v = valueAt(s, x);
+          const dot = dots[first + k];
+          if (!v || !Number.isFinite(v.y)) {
+            dot?.setAttribute('visibility', 'hidden');
+            if (v && Number.isNaN(v.y)) row(s.color, s.label, '–');
+            return;
+          }
+          dot?.setAttribute('visibility', 'visible');
+          dot?.setAttribute('cx', String(s.step ? mx : xs(s.x[v.i])));
+          dot?.setAttribute('cy', String(y(v.y)));
+          row(s.color, s.label, `${fmt(v.y, 4)}${s.unit ? ` ${s.unit}` : ''}`);
+        });
+      readOut(series, 0, ys);
+      readOut(lowerSeries, series.length, (v) => lowerTop + ys2(v));
       for (const f of fns) {
         const y = f.fn(x);
         if (Number.isFinite(y)) row(f.color, f.label, `${fmt(y, 4)}${f.unit ? ` ${f.unit}` : ''}`);
@@ -417,7 +518,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
     return () => {
       sel.on('.hover', null);
     };
-  }, [xs, ys, series, fns, ribbons, xName, xUnit, width, top]);
+  }, [xs, ys, ys2, series, lowerSeries, lowerTop, fns, ribbons, xName, xUnit, width, top]);
 
   const zoomBy = (k: number) => {
     const el = overlayRef.current;
@@ -433,6 +534,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
   };
 
   const yTicks = ys.ticks(Math.max(2, Math.floor(plotH / 40))).filter((t) => !yLog || Math.abs(Math.log10(t) - Math.round(Math.log10(t))) < 1e-9);
+  const yTicks2 = lower ? ys2.ticks(Math.max(2, Math.floor(lowerH / 40))) : [];
   const zoomed = transform.k > 1.0001;
 
   return (
@@ -443,6 +545,11 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
             <clipPath id={clipId}>
               <rect x={0} y={-2} width={innerW} height={plotH + 4} />
             </clipPath>
+            {lower && (
+              <clipPath id={`${clipId}-lower`}>
+                <rect x={0} y={-2} width={innerW} height={lowerH + 4} />
+              </clipPath>
+            )}
           </defs>
           <Legend layout={legend} x={MARGIN.left} y={4} />
           <g transform={`translate(${MARGIN.left},${top})`}>
@@ -478,13 +585,64 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
               {fns.map((f, k) => (
                 <path key={f.key} d={fnPaths[k]} fill="none" stroke={f.color} strokeWidth={1.8} strokeDasharray={f.dash ?? '7 4'} data-testid="overlay" data-series={f.label} />
               ))}
+              {markers.map((m, k) => (
+                <path
+                  key={m.key}
+                  d={markerPaths[k].d}
+                  fill="#fff"
+                  stroke={m.color}
+                  strokeWidth={1.3}
+                  data-testid={m.testid ?? 'markers'}
+                  data-series={m.label}
+                  data-points={m.x.length}
+                  data-drawn={markerPaths[k].count}
+                />
+              ))}
             </g>
+            {lower && (
+              <g className="lower-panel" transform={`translate(0,${lowerTop})`}>
+                <g className="grid">
+                  {yTicks2.map((t) => (
+                    <line key={t} x1={0} x2={innerW} y1={ys2(t)} y2={ys2(t)} />
+                  ))}
+                </g>
+                <g clipPath={`url(#${clipId}-lower)`}>
+                  {lowerRefs.map((r) => (
+                    <g key={r.key}>
+                      <line className="ref-line" x1={0} x2={innerW} y1={ys2(r.y)} y2={ys2(r.y)} stroke={r.color} strokeDasharray={r.dash ?? '6 3'} />
+                      <text className="ref-label" x={innerW - 4} y={ys2(r.y) - 4} textAnchor="end" fill={r.color}>
+                        {r.label}
+                      </text>
+                    </g>
+                  ))}
+                  {lowerSeries.map((s, k) => (
+                    <path
+                      key={s.key}
+                      d={lowerPaths[k]}
+                      fill="none"
+                      stroke={s.color}
+                      strokeWidth={s.width ?? 1.5}
+                      strokeDasharray={s.dash}
+                      strokeOpacity={s.opacity}
+                      strokeLinejoin="round"
+                      data-testid={s.testid ?? 'series'}
+                      data-series={s.label}
+                      data-points={Math.min(s.x.length, s.y.length)}
+                    />
+                  ))}
+                </g>
+                <g className="axis axis-y" ref={gy2Ref} />
+                <text className="axis-label" transform={`translate(${-MARGIN.left + 14},${lowerH / 2}) rotate(-90)`} textAnchor="middle">
+                  {lower.yLabel}
+                </text>
+              </g>
+            )}
             <g className="axis axis-y" ref={gyRef} />
             <text className="axis-label" transform={`translate(${-MARGIN.left + 14},${plotH / 2}) rotate(-90)`} textAnchor="middle">
               {yLabel}
             </text>
             {ribbons && (
-              <g className="ribbons" transform={`translate(0,${plotH + 6})`}>
+              <g className="ribbons" transform={`translate(0,${panelsH + 6})`}>
                 {ribbons.rows.map((r, k) => (
                   <g key={r.key} transform={`translate(0,${k * (RIBBON_H + RIBBON_GAP)})`} data-testid="state-ribbon" data-series={r.name}>
                     <text className="ribbon-label" x={-6} y={RIBBON_H / 2} textAnchor="end" dominantBaseline="central">
@@ -495,17 +653,17 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
                 ))}
               </g>
             )}
-            <g className="axis axis-x" ref={gxRef} transform={`translate(0,${plotH + ribbonsH})`} />
-            <text className="axis-label" x={innerW / 2} y={plotH + ribbonsH + 36} textAnchor="middle">
+            <g className="axis axis-x" ref={gxRef} transform={`translate(0,${panelsH + ribbonsH})`} />
+            <text className="axis-label" x={innerW / 2} y={panelsH + ribbonsH + 36} textAnchor="middle">
               {xLabel}
             </text>
             <g ref={hoverRef} className={NO_EXPORT} visibility="hidden" pointerEvents="none">
-              <line className="hover-rule" x1={0} x2={0} y1={0} y2={plotH} />
-              {series.map((s) => (
+              <line className="hover-rule" x1={0} x2={0} y1={0} y2={panelsH} />
+              {[...series, ...lowerSeries].map((s) => (
                 <circle key={s.key} r={3.5} fill={s.color} stroke="#fff" strokeWidth={1} />
               ))}
             </g>
-            <rect ref={overlayRef} className={`overlay ${NO_EXPORT}`} width={innerW} height={plotH} fill="transparent" />
+            <rect ref={overlayRef} className={`overlay ${NO_EXPORT}`} width={innerW} height={panelsH} fill="transparent" />
           </g>
         </svg>
         <div ref={tipRef} className="chart-tip" aria-hidden="true" />

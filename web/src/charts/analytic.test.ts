@@ -40,7 +40,8 @@ describe('Hybla window (seed 001 eqs. 5-6)', () => {
   });
 });
 
-const scenario = (flow: Partial<Scenario['flows'][0]>): Scenario => ({
+type TcpFlow = Extract<Scenario['flows'][0], { transport: 'tcp' }>;
+const scenario = (flow: Partial<TcpFlow>): Scenario => ({
   version: 1,
   name: 't',
   duration_s: 61.934,

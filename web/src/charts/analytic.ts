@@ -41,6 +41,7 @@ export interface WindowModel {
 export function windowModel(scenario: Scenario | null): WindowModel | null {
   if (!scenario || scenario.flows.length !== 1) return null;
   const f = scenario.flows[0];
+  if (f.transport !== 'tcp') return null;
   if (f.cc !== 'reno' && f.cc !== 'hybla') return null;
   if ((f.initial_cwnd_pkts ?? 10) !== 1) return null;
   const gamma = f.initial_ssthresh_pkts;

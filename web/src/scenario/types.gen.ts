@@ -23,55 +23,96 @@ export type LossSpec =
       model: 'list';
       drops: number[];
     };
+export type LossAtSpec = 'channel' | 'ingress';
 export type RateScheduleSpec =
   | RateStep[]
   | {
       square: SquareWave;
     };
 export type OutagesSpec = Outage[] | PeriodicOutage;
-export type Flow = {
-  transport: 'tcp';
-  cc: CcKind;
-  /**
-   * Bytes to transfer; null or absent sends until the end of the run.
-   */
-  bytes?: number | null;
-  start_s?: number;
-  mss_bytes?: number;
-  initial_cwnd_pkts?: number;
-  /**
-   * Default: infinite, as in Linux.
-   */
-  initial_ssthresh_pkts?: number | null;
-  sack?: boolean;
-  /**
-   * CUBIC's HyStart slow-start exit (Linux 2.6.29 and later); `false` models older kernels. Other algorithms ignore it, so that one flow description can serve a sweep over `cc`.
-   */
-  hystart?: boolean;
-  /**
-   * One ACK per two segments (or per `delack_ms`) instead of one per segment.
-   */
-  delayed_ack?: boolean;
-  delack_ms?: number;
-  rto_flavor?: RtoFlavor & string;
-  /**
-   * Minimum RTO in ms. Default: 200 (Linux) or 1000 (RFC 6298) by `rto_flavor`.
-   */
-  rto_min_ms?: number | null;
-  /**
-   * Receiver window in packets; default: never limits.
-   */
-  rwnd_pkts?: number | null;
-  /**
-   * Sender node (default 0) and receiver node (default the last).
-   */
-  from_node?: number | null;
-  to_node?: number | null;
-  /**
-   * A name for charts and tables.
-   */
-  label?: string | null;
-};
+export type Flow =
+  | {
+      transport: 'tcp';
+      cc: CcKind;
+      /**
+       * Bytes to transfer; null or absent sends until the end of the run.
+       */
+      bytes?: number | null;
+      start_s?: number;
+      mss_bytes?: number;
+      initial_cwnd_pkts?: number;
+      /**
+       * Default: infinite, as in Linux.
+       */
+      initial_ssthresh_pkts?: number | null;
+      sack?: boolean;
+      /**
+       * CUBIC's HyStart slow-start exit (Linux 2.6.29 and later); `false` models older kernels. Other algorithms ignore it, so that one flow description can serve a sweep over `cc`.
+       */
+      hystart?: boolean;
+      /**
+       * One ACK per two segments (or per `delack_ms`) instead of one per segment.
+       */
+      delayed_ack?: boolean;
+      delack_ms?: number;
+      rto_flavor?: RtoFlavor & string;
+      /**
+       * Minimum RTO in ms. Default: 200 (Linux) or 1000 (RFC 6298) by `rto_flavor`.
+       */
+      rto_min_ms?: number | null;
+      /**
+       * Receiver window in packets; default: never limits.
+       */
+      rwnd_pkts?: number | null;
+      /**
+       * Sender node (default 0) and receiver node (default the last).
+       */
+      from_node?: number | null;
+      to_node?: number | null;
+      /**
+       * A name for charts and tables.
+       */
+      label?: string | null;
+    }
+  | {
+      transport: 'ctcp';
+      variant: CtcpVariant;
+      /**
+       * Bytes to transfer; null or absent sends until the end of the run.
+       */
+      bytes?: number | null;
+      start_s?: number;
+      /**
+       * Payload bytes per packet (the reference code's 1445 with 1500-byte packets).
+       */
+      mss_bytes?: number;
+      /**
+       * Source packets per block (k).
+       */
+      block_pkts?: number;
+      /**
+       * Blocks that may be outstanding beyond the oldest undecoded one.
+       */
+      max_blocks?: number;
+      coding?: CodingMode & string;
+      initial_cwnd_pkts?: number;
+      initial_ssthresh_pkts?: number;
+      /**
+       * The reference code's MAX_CWND.
+       */
+      max_cwnd_pkts?: number;
+      /**
+       * v2: seconds after a backoff before the H-TCP increase starts (H-TCP's Δ_L).
+       */
+      v2_delta_l_s?: number;
+      /**
+       * Multiplier on the loss estimate when sizing redundancy (the reference SLR_scaling).
+       */
+      loss_scaling?: number;
+      from_node?: number | null;
+      to_node?: number | null;
+      label?: string | null;
+    };
 /**
  * The congestion controls a scenario can name.
  */
@@ -90,6 +131,8 @@ export type CcKind =
  * How the RTO is formed from SRTT and RTTVAR.
  */
 export type RtoFlavor = 'linux' | 'rfc6298';
+export type CtcpVariant = 'v1' | 'v2';
+export type CodingMode = 'full' | 'rank-only';
 
 export interface Scenario {
   /**
@@ -145,6 +188,10 @@ export interface LinkSpec {
    * Loss in the data direction (node i to i+1).
    */
   loss?: LossSpec | null;
+  /**
+   * Where loss acts: `channel` (default; a lost packet has used its transmission time) or `ingress` (dropped before the queue, as the CTCP paper's dummynet router does).
+   */
+  loss_at?: LossAtSpec & string;
   /**
    * Loss in the ACK direction (node i+1 to i). Default: none.
    */

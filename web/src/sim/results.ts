@@ -7,6 +7,20 @@ export interface DelaySummary {
   p95: number;
 }
 
+/** CTCP's coding figures (absent for TCP flows). */
+export interface CodingSummary {
+  packets_sent: number;
+  coded_packets: number;
+  source_packets_delivered: number;
+  /** Packets sent per source packet delivered. */
+  coded_overhead: number;
+  non_innovative: number;
+  blocks_decoded: number;
+  decode_latency_ms: DelaySummary;
+  /** The sender's loss estimate at the end of the run. */
+  loss_estimate: number;
+}
+
 export interface FlowSummary {
   id: number;
   transport: string;
@@ -23,6 +37,7 @@ export interface FlowSummary {
   jitter_ms: number;
   incomplete_reason?: string;
   error?: string;
+  coding?: CodingSummary;
 }
 
 export interface LinkSummary {
@@ -56,6 +71,10 @@ export interface FlowTraces {
   goodput: Columns;
   jitter: Columns;
   owdCdfMs: Float64Array;
+  /** CTCP: rank of the current block over time (`rank`, `block`), and decode events
+   * (`block`, `latency_ms`). The sender columns then also hold `loss_estimate`, and
+   * `retransmissions` counts coded packets. */
+  coding?: { rank: Columns; decodes: Columns };
 }
 
 export interface LinkTraces {
@@ -79,6 +98,7 @@ interface JsonFlowTrace {
   goodput: JsonColumns;
   jitter: JsonColumns;
   owd_cdf_ms: number[];
+  coding?: { rank: JsonColumns; decodes: JsonColumns };
 }
 interface JsonResult extends RunSummary {
   traces?: { flows: JsonFlowTrace[]; links: { id: number; queue: JsonColumns }[] };
@@ -111,6 +131,7 @@ export function parseResult(json: string): RunResult {
         goodput: columns(f.goodput),
         jitter: columns(f.jitter),
         owdCdfMs: column(f.owd_cdf_ms),
+        ...(f.coding ? { coding: { rank: columns(f.coding.rank), decodes: columns(f.coding.decodes) } } : {}),
       })),
       links: traces.links.map((l) => ({ id: l.id, queue: columns(l.queue) })),
     },
@@ -131,6 +152,10 @@ export function transferables(r: RunResult): ArrayBuffer[] {
     add(f.goodput);
     add(f.jitter);
     out.push(f.owdCdfMs.buffer as ArrayBuffer);
+    if (f.coding) {
+      add(f.coding.rank);
+      add(f.coding.decodes);
+    }
   }
   for (const l of r.traces.links) add(l.queue);
   return out;
