@@ -34,7 +34,9 @@ step_fmt() {
 step_clippy() {
   cargo clippy --workspace --all-targets -- -D warnings
   # api.rs only exists on wasm32, so the native pass above never sees it.
-  cargo clippy -p orbitcp-core --lib --target wasm32-unknown-unknown --no-default-features \
+  # With simd128, as scripts/build-wasm.sh builds it, so the wasm SIMD kernels are linted too.
+  RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
+    cargo clippy -p orbitcp-core --lib --target wasm32-unknown-unknown --no-default-features \
     -- -D warnings
 }
 

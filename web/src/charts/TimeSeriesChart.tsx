@@ -607,14 +607,6 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
                   ))}
                 </g>
                 <g clipPath={`url(#${clipId}-lower)`}>
-                  {lowerRefs.map((r) => (
-                    <g key={r.key}>
-                      <line className="ref-line" x1={0} x2={innerW} y1={ys2(r.y)} y2={ys2(r.y)} stroke={r.color} strokeDasharray={r.dash ?? '6 3'} />
-                      <text className="ref-label" x={innerW - 4} y={ys2(r.y) - 4} textAnchor="end" fill={r.color}>
-                        {r.label}
-                      </text>
-                    </g>
-                  ))}
                   {lowerSeries.map((s, k) => (
                     <path
                       key={s.key}
@@ -629,6 +621,15 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
                       data-series={s.label}
                       data-points={Math.min(s.x.length, s.y.length)}
                     />
+                  ))}
+                  {/* References over the lines: a dense line would hide them. */}
+                  {lowerRefs.map((r) => (
+                    <g key={r.key}>
+                      <line className="ref-line" x1={0} x2={innerW} y1={ys2(r.y)} y2={ys2(r.y)} stroke={r.color} strokeDasharray={r.dash ?? '6 3'} />
+                      <text className="ref-label" x={innerW - 4} y={ys2(r.y) - 4} textAnchor="end" fill={r.color}>
+                        {r.label}
+                      </text>
+                    </g>
                   ))}
                 </g>
                 <g className="axis axis-y" ref={gy2Ref} />

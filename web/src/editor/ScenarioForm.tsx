@@ -7,9 +7,9 @@
 // (see ErrorRouter in model.ts). The help texts follow scenarios/README.md.
 
 import { useState, type ReactNode } from 'react';
-import type { CcKind, LossSpec, RtoFlavor } from '../scenario/types.gen';
+import type { CcKind, CodingMode, CtcpVariant, LossAtSpec, LossSpec, RtoFlavor } from '../scenario/types.gen';
 import { CheckInput, FieldErrors, ListInput, NumberInput, SelectInput, StringInput, TextInput, type Option } from './fields';
-import { ErrorRouter, formatValue, isObject, type Json, type JsonObject } from './model';
+import { ErrorRouter, formatValue, isObject, switchTransport, type Json, type JsonObject, type Transport } from './model';
 
 /** Every congestion control the core knows (CcKind in types.gen.ts). The `satisfies` makes a
  * new kind in the generated types a compile error here until it is listed. */
@@ -45,7 +45,18 @@ const LOSS_DEFAULTS: Record<LossModel, LossSpec> = {
   gilbert_elliott: { model: 'gilbert_elliott', p_good_to_bad: 0.01, p_bad_to_good: 0.1, loss_good: 0, loss_bad: 0.5 },
   list: { model: 'list', drops: [] },
 };
-const TRANSPORT_OPTIONS: Option[] = [{ value: 'tcp', label: 'TCP' }];
+const TRANSPORT_OPTIONS: { value: Transport; label: string }[] = [
+  { value: 'tcp', label: 'TCP' },
+  { value: 'ctcp', label: 'CTCP (network coded)' },
+];
+/** CTCP's enumerations; `satisfies Record<...>` makes a new value in the generated types a
+ * compile error here until it has a label. */
+const CTCP_VARIANT_LABELS = { v1: 'v1 (AIMD)', v2: 'v2 (H-TCP-like)' } satisfies Record<CtcpVariant, string>;
+const CTCP_VARIANT_OPTIONS: Option[] = Object.entries(CTCP_VARIANT_LABELS).map(([value, label]) => ({ value, label }));
+const CODING_LABELS = { full: 'Full', 'rank-only': 'Rank only' } satisfies Record<CodingMode, string>;
+const CODING_OPTIONS: Option[] = Object.entries(CODING_LABELS).map(([value, label]) => ({ value, label }));
+const LOSS_AT_LABELS = { channel: 'On the channel', ingress: 'At ingress' } satisfies Record<LossAtSpec, string>;
+const LOSS_AT_OPTIONS: Option[] = Object.entries(LOSS_AT_LABELS).map(([value, label]) => ({ value, label }));
 const RTO_OPTIONS: { value: RtoFlavor; label: string }[] = [
   { value: 'linux', label: 'Linux' },
   { value: 'rfc6298', label: 'RFC 6298' },
@@ -168,7 +179,7 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
   };
 
   // ---- loss ----
-  const lossEditor = (base: string, title: string) => {
+  const lossEditor = (base: string, title: string, extra?: ReactNode) => {
     const loss = get(base);
     const model = loss === undefined || loss === null ? 'none' : isObject(loss) ? formatValue(loss.model) : formatValue(loss);
     let params: ReactNode = null;
@@ -209,6 +220,7 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
       <div className="group">
         {select}
         {params}
+        {extra}
       </div>
     );
   };
@@ -362,7 +374,16 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
         {num(`${lp}.delay_ms`, 'Delay', { unit: 'ms', hint: 'One-way propagation delay.' })}
         {num(`${lp}.buffer_pkts`, 'Buffer', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'unlimited', hint: 'Drop-tail buffer: packets waiting for the transmitter. Empty: unlimited.' })}
         {num(`${lp}.jitter_ms`, 'Jitter', { unit: 'ms', empty: 'remove', placeholder: '0', hint: 'Extra delay per packet, uniform in [0, jitter].' })}
-        {lossEditor(`${lp}.loss`, 'Loss')}
+        {lossEditor(`${lp}.loss`, 'Loss', (
+          <SelectInput
+            label="Loss acts"
+            hint="Channel: a lost packet has used its transmission time. Ingress: dropped before the queue, as the CTCP paper's router does."
+            value={get(`${lp}.loss_at`) ?? 'channel'}
+            options={LOSS_AT_OPTIONS}
+            errors={router.take(`${lp}.loss_at`)}
+            onChange={(v) => set(`${lp}.loss_at`)(v === 'channel' ? undefined : v)}
+          />
+        ))}
         {scheduleEditor(lp)}
         {outageEditor(lp)}
       </>
@@ -394,37 +415,103 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
 
   // ---- flows ----
   const flows = asArray(get('flows'));
-  const flowNodes = flows.map((_, i) => {
+  const flowNodes = flows.map((flow, i) => {
     const fp = `flows[${i}]`;
-    const main = (
+    const transport = isObject(flow) ? flow.transport : undefined;
+    const ctcp = transport === 'ctcp';
+    const transportSelect = (
+      <SelectInput
+        label="Transport"
+        hint="TCP, or network-coded TCP (CTCP). Switching keeps the bytes, start, nodes and label."
+        value={transport}
+        options={TRANSPORT_OPTIONS}
+        errors={router.take(`${fp}.transport`)}
+        onChange={(t) =>
+          edit((root) => {
+            const list = asArray(root.flows);
+            if (t === 'tcp' || t === 'ctcp') list[i] = switchTransport(list[i], t);
+            else setAt(root, `${fp}.transport`, t);
+          })
+        }
+      />
+    );
+    const common = (
       <>
-        <SelectInput label="Transport" value={get(`${fp}.transport`)} options={TRANSPORT_OPTIONS} errors={router.take(`${fp}.transport`)} onChange={set(`${fp}.transport`)} />
-        <SelectInput label="Congestion control" hint="The Linux kernel module the sender follows." value={get(`${fp}.cc`)} options={CC_OPTIONS} errors={router.take(`${fp}.cc`)} onChange={set(`${fp}.cc`)} />
         {num(`${fp}.bytes`, 'Bytes to send', { integer: true, placeholder: 'unlimited', hint: 'Bytes to transfer. Empty: send until the end of the run.' })}
         {num(`${fp}.start_s`, 'Start', { unit: 's', empty: 'remove', placeholder: '0', hint: 'When the sender opens the connection (sends its SYN).' })}
       </>
     );
-    const [advanced, advancedErrors] = counted(() => (
+    const nodesAndLabel = () => (
       <>
-        {num(`${fp}.mss_bytes`, 'MSS', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1448', hint: 'Payload per segment, 64 to 65000; each packet adds 52 bytes of headers.' })}
-        {num(`${fp}.initial_cwnd_pkts`, 'Initial window', { unit: 'packets', integer: true, empty: 'remove', placeholder: '10', hint: 'Linux since 2.6.39 uses 10; older kernels 2 to 4.' })}
-        {num(`${fp}.initial_ssthresh_pkts`, 'Initial ssthresh', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'infinite', hint: 'Empty: infinite, as in Linux.' })}
-        {num(`${fp}.rwnd_pkts`, 'Receive window', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'unlimited', hint: 'At most this many segments outstanding.' })}
-        {check(`${fp}.sack`, 'SACK', true, 'SACK loss recovery (RFC 6675); off gives NewReno (RFC 6582).')}
-        {check(`${fp}.hystart`, 'HyStart', true, "CUBIC's HyStart slow-start exit (Linux 2.6.29 and later); other algorithms ignore it.")}
-        {check(`${fp}.delayed_ack`, 'Delayed ACKs', false, 'One ACK per two segments (or per delayed-ACK timer) instead of one per segment.')}
-        {num(`${fp}.delack_ms`, 'Delayed-ACK timer', { unit: 'ms', empty: 'remove', placeholder: '40', hint: 'At most 500 ms.' })}
-        <SelectInput label="RTO" hint="How the retransmission timeout is formed from SRTT and RTTVAR." value={get(`${fp}.rto_flavor`) ?? 'linux'} options={RTO_OPTIONS} errors={router.take(`${fp}.rto_flavor`)} onChange={set(`${fp}.rto_flavor`)} />
-        {num(`${fp}.rto_min_ms`, 'Minimum RTO', { unit: 'ms', empty: 'remove', placeholder: 'by flavor', hint: 'Default: 200 (Linux) or 1000 (RFC 6298).' })}
         {num(`${fp}.from_node`, 'From node', { integer: true, empty: 'remove', placeholder: '0' })}
         {num(`${fp}.to_node`, 'To node', { integer: true, empty: 'remove', placeholder: 'last' })}
         <StringInput label="Label" hint="A name for charts and tables." placeholder="none" value={get(`${fp}.label`)} errors={router.take(`${fp}.label`)} onChange={(v) => set(`${fp}.label`)(v === '' ? undefined : v)} />
       </>
-    ));
+    );
+    const main = ctcp ? (
+      <>
+        {transportSelect}
+        <SelectInput
+          label="CTCP variant"
+          hint="v1: the reference code's per-RTT AIMD with adaptive backoff. v2: an H-TCP-like increase with the same backoff."
+          value={get(`${fp}.variant`)}
+          options={CTCP_VARIANT_OPTIONS}
+          errors={router.take(`${fp}.variant`)}
+          onChange={set(`${fp}.variant`)}
+        />
+        <SelectInput
+          label="Coding"
+          hint="Full: payloads are coded over GF(256), decoded and checked. Rank only: coefficient vectors only, the same decisions, faster for big sweeps."
+          value={get(`${fp}.coding`) ?? 'full'}
+          options={CODING_OPTIONS}
+          errors={router.take(`${fp}.coding`)}
+          onChange={set(`${fp}.coding`)}
+        />
+        {common}
+        {num(`${fp}.block_pkts`, 'Block size', { unit: 'packets', integer: true, empty: 'remove', placeholder: '32', hint: 'Source packets per coded block (k).' })}
+        {num(`${fp}.max_blocks`, 'Window of blocks', { integer: true, empty: 'remove', placeholder: '100', hint: 'Blocks that may be outstanding beyond the oldest undecoded one.' })}
+      </>
+    ) : (
+      <>
+        {transportSelect}
+        <SelectInput label="Congestion control" hint="The Linux kernel module the sender follows." value={get(`${fp}.cc`)} options={CC_OPTIONS} errors={router.take(`${fp}.cc`)} onChange={set(`${fp}.cc`)} />
+        {common}
+      </>
+    );
+    const [advanced, advancedErrors] = counted(() =>
+      ctcp ? (
+        <>
+          {num(`${fp}.mss_bytes`, 'Payload', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1445', hint: "Payload bytes per packet (the reference code's 1445 with 1500-byte packets)." })}
+          {num(`${fp}.initial_cwnd_pkts`, 'Initial window', { unit: 'packets', integer: true, empty: 'remove', placeholder: '8' })}
+          {num(`${fp}.initial_ssthresh_pkts`, 'Initial ssthresh', { unit: 'packets', integer: true, empty: 'remove', placeholder: '850' })}
+          {num(`${fp}.max_cwnd_pkts`, 'Maximum window', { unit: 'packets', integer: true, empty: 'remove', placeholder: '1000', hint: "The reference code's MAX_CWND." })}
+          {num(`${fp}.v2_delta_l_s`, 'v2 Δ_L', { unit: 's', empty: 'remove', placeholder: '1', hint: 'v2 only: seconds after a backoff before the H-TCP increase starts.' })}
+          {num(`${fp}.loss_scaling`, 'Loss scaling', { empty: 'remove', placeholder: '1', hint: 'Multiplier on the loss estimate when sizing redundancy (the reference SLR_scaling).' })}
+          {nodesAndLabel()}
+        </>
+      ) : (
+        <>
+          {num(`${fp}.mss_bytes`, 'MSS', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1448', hint: 'Payload per segment, 64 to 65000; each packet adds 52 bytes of headers.' })}
+          {num(`${fp}.initial_cwnd_pkts`, 'Initial window', { unit: 'packets', integer: true, empty: 'remove', placeholder: '10', hint: 'Linux since 2.6.39 uses 10; older kernels 2 to 4.' })}
+          {num(`${fp}.initial_ssthresh_pkts`, 'Initial ssthresh', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'infinite', hint: 'Empty: infinite, as in Linux.' })}
+          {num(`${fp}.rwnd_pkts`, 'Receive window', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'unlimited', hint: 'At most this many segments outstanding.' })}
+          {check(`${fp}.sack`, 'SACK', true, 'SACK loss recovery (RFC 6675); off gives NewReno (RFC 6582).')}
+          {check(`${fp}.hystart`, 'HyStart', true, "CUBIC's HyStart slow-start exit (Linux 2.6.29 and later); other algorithms ignore it.")}
+          {check(`${fp}.delayed_ack`, 'Delayed ACKs', false, 'One ACK per two segments (or per delayed-ACK timer) instead of one per segment.')}
+          {num(`${fp}.delack_ms`, 'Delayed-ACK timer', { unit: 'ms', empty: 'remove', placeholder: '40', hint: 'At most 500 ms.' })}
+          <SelectInput label="RTO" hint="How the retransmission timeout is formed from SRTT and RTTVAR." value={get(`${fp}.rto_flavor`) ?? 'linux'} options={RTO_OPTIONS} errors={router.take(`${fp}.rto_flavor`)} onChange={set(`${fp}.rto_flavor`)} />
+          {num(`${fp}.rto_min_ms`, 'Minimum RTO', { unit: 'ms', empty: 'remove', placeholder: 'by flavor', hint: 'Default: 200 (Linux) or 1000 (RFC 6298).' })}
+          {nodesAndLabel()}
+        </>
+      ),
+    );
     const rest = router.take(fp);
     return (
       <fieldset className="item" key={i}>
-        <legend>Flow {i + 1}</legend>
+        <legend>
+          Flow {i + 1}
+          {ctcp && <span className="muted"> (CTCP)</span>}
+        </legend>
         <button type="button" className="icon remove" aria-label={`Remove flow ${i + 1}`} disabled={flows.length <= 1} onClick={() => edit((root) => asArray(root.flows).splice(i, 1))}>
           ×
         </button>
@@ -437,7 +524,7 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
   const flowsErrors = router.take('flows');
 
   // ---- sweep ----
-  const suggestions = pathSuggestions(links.length, flows.length);
+  const suggestions = pathSuggestions(links.length, flows.map((f) => (isObject(f) ? f.transport : undefined)));
   const sweepNode = (() => {
     if (!isObject(sweep)) {
       return (
@@ -549,7 +636,8 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
             edit((root) => {
               if (!Array.isArray(root.flows)) root.flows = [];
               const last = root.flows[root.flows.length - 1];
-              root.flows.push({ transport: 'tcp', cc: isObject(last) && typeof last.cc === 'string' ? last.cc : 'cubic' });
+              if (isObject(last) && last.transport === 'ctcp') root.flows.push({ transport: 'ctcp', variant: typeof last.variant === 'string' ? last.variant : 'v2' });
+              else root.flows.push({ transport: 'tcp', cc: isObject(last) && typeof last.cc === 'string' ? last.cc : 'cubic' });
             })
           }
         >
@@ -564,14 +652,15 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
   );
 }
 
-function pathSuggestions(links: number, flows: number): string[] {
+function pathSuggestions(links: number, transports: unknown[]): string[] {
   const out = ['seed', 'duration_s'];
   for (let i = 0; i < links; i++) {
     for (const f of ['rate_mbps', 'delay_ms', 'buffer_pkts', 'jitter_ms', 'loss.p']) out.push(`topology.links[${i}].${f}`);
   }
-  for (let i = 0; i < flows; i++) {
-    for (const f of ['cc', 'bytes', 'start_s', 'initial_cwnd_pkts', 'mss_bytes']) out.push(`flows[${i}].${f}`);
-  }
+  transports.forEach((t, i) => {
+    const fields = t === 'ctcp' ? ['variant', 'bytes', 'block_pkts', 'max_blocks', 'loss_scaling', 'coding'] : ['cc', 'bytes', 'start_s', 'initial_cwnd_pkts', 'mss_bytes'];
+    for (const f of fields) out.push(`flows[${i}].${f}`);
+  });
   return out;
 }
 

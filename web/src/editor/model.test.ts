@@ -14,6 +14,7 @@ import {
   pathWithin,
   sameJson,
   stringifyJson,
+  switchTransport,
   syntaxErrorOffset,
 } from './model';
 
@@ -162,5 +163,34 @@ describe('syntax error offsets', () => {
     expect(syntaxErrorOffset('{} x')).toBe(3);
     expect(syntaxErrorOffset('')).toBe(0);
     for (const text of presets) expect(syntaxErrorOffset(text)).toBeUndefined();
+  });
+});
+
+describe('switching a flow between transports', () => {
+  it('keeps bytes, start, nodes and label and drops the fields of the other transport', () => {
+    const tcp = { transport: 'tcp', cc: 'hybla', bytes: 5_000_000, start_s: 2, mss_bytes: 1448, sack: false, initial_ssthresh_pkts: null, label: 'a', to_node: 2 };
+    const ctcp = switchTransport(tcp, 'ctcp');
+    expect(ctcp).toEqual({ transport: 'ctcp', variant: 'v2', coding: 'full', bytes: 5_000_000, start_s: 2, to_node: 2, label: 'a' });
+    expect(Object.keys(ctcp).slice(0, 2)).toEqual(['transport', 'variant']);
+    const back = switchTransport({ ...ctcp, block_pkts: 16, max_blocks: 4, v2_delta_l_s: 0.5 }, 'tcp', { cc: 'reno' });
+    expect(back).toEqual({ transport: 'tcp', cc: 'reno', bytes: 5_000_000, start_s: 2, to_node: 2, label: 'a' });
+  });
+
+  it('keeps an unlimited transfer as null, and leaves a flow of the same transport as it is', () => {
+    expect(switchTransport({ transport: 'tcp', cc: 'cubic', bytes: null }, 'ctcp', { variant: 'v1' })).toEqual({ transport: 'ctcp', variant: 'v1', coding: 'full', bytes: null });
+    const same = { transport: 'ctcp', variant: 'v1', block_pkts: 8 };
+    expect(switchTransport(same, 'ctcp')).toEqual(same);
+    expect(switchTransport(undefined, 'tcp')).toEqual({ transport: 'tcp', cc: 'cubic' });
+  });
+
+  it('rewrites every preset flow to the other transport with only known fields', () => {
+    for (const text of presets) {
+      const flows = (JSON.parse(text) as { flows: Record<string, unknown>[] }).flows;
+      for (const f of flows) {
+        const other = switchTransport(f as never, f.transport === 'tcp' ? 'ctcp' : 'tcp');
+        expect(other.transport).not.toBe(f.transport);
+        expect(Object.keys(other).every((k) => ['transport', 'cc', 'variant', 'coding', 'bytes', 'start_s', 'from_node', 'to_node', 'label'].includes(k))).toBe(true);
+      }
+    }
   });
 });

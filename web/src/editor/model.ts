@@ -257,6 +257,29 @@ export function formatValueList(values: unknown): string {
     .join(', ');
 }
 
+// ---------- flows ----------
+
+/** The transports a flow can have (the `transport` tag of Flow in types.gen.ts). */
+export type Transport = 'tcp' | 'ctcp';
+
+/** Fields every transport's flow has, kept when a flow switches transport. */
+const SHARED_FLOW_FIELDS = ['bytes', 'start_s', 'from_node', 'to_node', 'label'] as const;
+
+/**
+ * The flow `flow` rewritten as a valid flow of transport `to`: the transport and its required
+ * field first (TCP's `cc`, CTCP's `variant`), then the fields both transports share (bytes,
+ * start, nodes, label) as they were. Fields of the other transport are dropped: they would be
+ * unknown fields, or mean something else (an MSS or initial window has other defaults).
+ * A flow already of transport `to` comes back unchanged (a copy).
+ */
+export function switchTransport(flow: Json | undefined, to: Transport, defaults: { cc?: string; variant?: string } = {}): JsonObject {
+  const old = isObject(flow) ? flow : {};
+  if (old.transport === to) return { ...old };
+  const out: JsonObject = to === 'tcp' ? { transport: 'tcp', cc: defaults.cc ?? 'cubic' } : { transport: 'ctcp', variant: defaults.variant ?? 'v2', coding: 'full' };
+  for (const k of SHARED_FLOW_FIELDS) if (k in old && old[k] !== undefined) out[k] = old[k];
+  return out;
+}
+
 // ---------- errors ----------
 
 /** The path an error names: the text before its first ": ". A sweep point's error
