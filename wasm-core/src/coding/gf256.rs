@@ -625,6 +625,32 @@ mod tests {
     }
 
     #[test]
+    fn fused_kernels_handle_every_length_around_their_blocks() {
+        // Lengths 0..=300 cover the 128/64-byte blocks, the 32/16-byte steps and the overlapping
+        // tail of every multi-source kernel, for 1, 3 and 8 sources.
+        let fl = f();
+        let srcs: Vec<Vec<u8>> =
+            (0..8u32).map(|s| (0..300u32).map(|i| (i * 73 + s * 41 + 5) as u8).collect()).collect();
+        let coeffs = [0x02u8, 0x53, 0xff, 0x01, 0x8e, 0x1d, 0xca, 0x37];
+        for k in Kernel::available() {
+            for n in [1usize, 3, 8] {
+                for len in 0..=300 {
+                    let refs: Vec<&[u8]> = srcs[..n].iter().map(|s| &s[..len]).collect();
+                    let mut dst: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+                    let mut want = dst.clone();
+                    for (s, &c) in refs.iter().zip(&coeffs) {
+                        for (d, x) in want.iter_mut().zip(s.iter()) {
+                            *d ^= fl.mul(c, *x);
+                        }
+                    }
+                    fl.mul_add_multi_with(k, &mut dst, &refs, &coeffs[..n]);
+                    assert_eq!(dst, want, "{k:?} n={n} len={len}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_best_kernel_is_available_and_preferred_over_portable_when_simd_exists() {
         let best = Kernel::best();
         assert!(best.is_available());

@@ -17,7 +17,8 @@ pub mod rlnc;
 mod simd_wasm;
 #[cfg(target_arch = "x86_64")]
 mod simd_x86;
-#[cfg(target_arch = "wasm32")]
+// The wasm boundary proper is api.rs; these measuring exports are built only for benchmarks.
+#[cfg(all(target_arch = "wasm32", feature = "wasm-bench"))]
 pub mod wasm_bench;
 
 pub use gf256::{default_field, field, Field, Kernel, Polynomial};

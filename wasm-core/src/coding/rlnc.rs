@@ -307,9 +307,11 @@ impl Decoder {
                 break Some(j);
             }
             let c = self.scratch[j];
-            self.scratch[j] = 0;
+            // Whole rows (row j is zero before j, and its 1 at j clears scratch[j]): k bytes keep
+            // the SIMD kernels on full vectors for the usual k ∈ {16, 32, 64, 128}.
             let row = &self.coef[j * k..(j + 1) * k];
-            f.mul_add_region(&mut self.scratch[j + 1..], &row[j + 1..], c);
+            f.mul_add_region(&mut self.scratch, row, c);
+            debug_assert_eq!(self.scratch[j], 0);
             self.term_row[n] = j;
             self.term_c[n] = c;
             n += 1;
@@ -320,7 +322,7 @@ impl Decoder {
         };
         // Normalise the pivot to 1 (CTCP `normalize`) and store the row.
         let inv = f.inv(self.scratch[p]);
-        f.mul_region(&mut self.scratch[p..], inv);
+        f.mul_region(&mut self.scratch, inv);
         let is_unit = self.scratch[p + 1..].iter().all(|&x| x == 0);
         self.coef[p * k..(p + 1) * k].copy_from_slice(&self.scratch);
         let l = self.symbol_len;

@@ -44,11 +44,21 @@ fn mul_v(x: v128, lo: v128, hi: v128, mask: v128) -> v128 {
     v128_xor(l, h)
 }
 
+// Tails: as in `simd_x86.rs`, the last (overlapping) vector is computed from the original `dst`
+// before the body runs and stored after it, so no byte is updated twice; only buffers shorter
+// than 16 bytes use the portable kernel.
+
 pub(crate) fn mul_add(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
     assert_eq!(dst.len(), src.len());
+    let n = dst.len();
+    if n < 16 {
+        return portable::mul_add(row, dst, src);
+    }
     let (lo, hi) = tables(tbl);
     let mask = u8x16_splat(0x0f);
-    let body = dst.len() / 32 * 32;
+    let t = n - 16;
+    let tail = v128_xor(load(&dst[t..]), mul_v(load(&src[t..]), lo, hi, mask));
+    let body = n / 32 * 32;
     let (dst_v, rest_d) = dst.split_at_mut(body);
     let (src_v, rest_s) = src.split_at(body);
     for (d, s) in dst_v.chunks_exact_mut(32).zip(src_v.chunks_exact(32)) {
@@ -57,26 +67,31 @@ pub(crate) fn mul_add(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8
         store(&mut d[..16], y0);
         store(&mut d[16..], y1);
     }
-    let mid = rest_d.len() / 16 * 16;
-    let (dst_m, dst_t) = rest_d.split_at_mut(mid);
-    let (src_m, src_t) = rest_s.split_at(mid);
-    for (d, s) in dst_m.chunks_exact_mut(16).zip(src_m.chunks_exact(16)) {
-        let y = v128_xor(load(d), mul_v(load(s), lo, hi, mask));
-        store(d, y);
+    if rest_d.len() >= 16 {
+        let y = v128_xor(load(rest_d), mul_v(load(rest_s), lo, hi, mask));
+        store(rest_d, y);
     }
-    portable::mul_add(row, dst_t, src_t);
+    if !n.is_multiple_of(16) {
+        store(&mut dst[t..], tail);
+    }
 }
 
 pub(crate) fn mul(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8]) {
+    let n = dst.len();
+    if n < 16 {
+        return portable::mul(row, dst);
+    }
     let (lo, hi) = tables(tbl);
     let mask = u8x16_splat(0x0f);
-    let body = dst.len() / 16 * 16;
-    let (dst_v, dst_t) = dst.split_at_mut(body);
-    for d in dst_v.chunks_exact_mut(16) {
+    let t = n - 16;
+    let tail = mul_v(load(&dst[t..]), lo, hi, mask);
+    for d in dst.chunks_exact_mut(16) {
         let y = mul_v(load(d), lo, hi, mask);
         store(d, y);
     }
-    portable::mul(row, dst_t);
+    if !n.is_multiple_of(16) {
+        store(&mut dst[t..], tail);
+    }
 }
 
 pub(crate) fn mul_add_multi(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [u8], srcs: &[&[u8]]) {
@@ -85,8 +100,20 @@ pub(crate) fn mul_add_multi(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [
     for s in srcs {
         assert_eq!(s.len(), dst.len());
     }
-    let mask = u8x16_splat(0x0f);
     let len = dst.len();
+    if len < 16 {
+        for (s, r) in srcs.iter().zip(rows) {
+            portable::mul_add(r, dst, s);
+        }
+        return;
+    }
+    let mask = u8x16_splat(0x0f);
+    let t = len - 16;
+    let mut tail = load(&dst[t..]);
+    for (s, tb) in srcs.iter().zip(tbls) {
+        let (lo, hi) = tables(tb);
+        tail = v128_xor(tail, mul_v(load(&s[t..]), lo, hi, mask));
+    }
     let body = len / 64 * 64;
     let mut off = 0;
     while off < body {
@@ -109,8 +136,7 @@ pub(crate) fn mul_add_multi(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [
         store(&mut d[48..], a3);
         off += 64;
     }
-    let mid = len / 16 * 16;
-    while off < mid {
+    while off + 16 <= len {
         let d = &mut dst[off..off + 16];
         let mut a = load(d);
         for (s, t) in srcs.iter().zip(tbls) {
@@ -120,9 +146,7 @@ pub(crate) fn mul_add_multi(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [
         store(d, a);
         off += 16;
     }
-    if off < len {
-        for (s, r) in srcs.iter().zip(rows) {
-            portable::mul_add(r, &mut dst[off..], &s[off..]);
-        }
+    if !len.is_multiple_of(16) {
+        store(&mut dst[t..], tail);
     }
 }

@@ -4,7 +4,9 @@
 //! `gf_vect_mad_avx2` / `gf_Nvect_dot_prod_avx2`. For each coefficient `c` a 32-byte table holds
 //! `c·n` (low nibble `n`) and `c·(n<<4)` (high nibble); `c·x = lo[x & 15] ^ hi[x >> 4]`, and
 //! `PSHUFB` performs 16 (SSSE3) or 32 (AVX2, the 16-byte table broadcast to both lanes) such
-//! lookups per instruction. Bytes that do not fill a vector go through the portable product row.
+//! lookups per instruction. A length that is not a whole number of vectors ends with one
+//! overlapping vector (computed before the body, see "Tails" below); only buffers shorter than
+//! one 16-byte vector use the portable product row.
 //!
 //! This is one of the two modules allowed to use `unsafe` (lib.rs denies it elsewhere). There are
 //! two kinds of unsafe operation here, each explained where it occurs:
@@ -23,7 +25,7 @@
 
 use std::arch::x86_64::*;
 
-use super::gf256::{portable, Detected, Kernel};
+use super::gf256::{portable, Detected, Kernel, MULTI_GROUP};
 
 // ---------------------------------------------------------------------------------------------
 // Checked entry points (safe to call from anywhere).
@@ -83,38 +85,64 @@ fn mul_128(x: __m128i, lo: __m128i, hi: __m128i, mask: __m128i) -> __m128i {
 }
 
 #[target_feature(enable = "ssse3")]
+#[inline]
+fn load_128(s: &[u8]) -> __m128i {
+    assert!(s.len() >= 16);
+    // Safe because the assertion above keeps the 16-byte unaligned load inside `s`.
+    unsafe { _mm_loadu_si128(s.as_ptr().cast()) }
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn store_128(d: &mut [u8], v: __m128i) {
+    assert!(d.len() >= 16);
+    // Safe because the assertion above keeps the 16-byte unaligned store inside `d`, which we
+    // borrow mutably.
+    unsafe { _mm_storeu_si128(d.as_mut_ptr().cast(), v) }
+}
+
+// Tails: when the length is not a multiple of the vector width, the last (overlapping) vector is
+// computed from the original `dst` *before* the body runs and stored after it. The overlapped
+// bytes receive the value the body already wrote, so no byte is updated twice. Only buffers
+// shorter than one vector fall back to the portable kernel.
+
+#[target_feature(enable = "ssse3")]
 fn mul_add_ssse3(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
     assert_eq!(dst.len(), src.len());
+    let n = dst.len();
+    if n < 16 {
+        return portable::mul_add(row, dst, src);
+    }
     let (lo, hi) = tables_128(tbl);
     let mask = _mm_set1_epi8(0x0f);
-    let body = dst.len() / 16 * 16;
-    let (dst_v, dst_t) = dst.split_at_mut(body);
-    let (src_v, src_t) = src.split_at(body);
-    for (d, s) in dst_v.chunks_exact_mut(16).zip(src_v.chunks_exact(16)) {
-        // Safe because `d` and `s` are chunks of exactly 16 bytes (one unaligned vector each).
-        unsafe {
-            let x = _mm_loadu_si128(s.as_ptr().cast());
-            let y = _mm_loadu_si128(d.as_ptr().cast());
-            _mm_storeu_si128(d.as_mut_ptr().cast(), _mm_xor_si128(y, mul_128(x, lo, hi, mask)));
-        }
+    let t = n - 16;
+    let tail = _mm_xor_si128(load_128(&dst[t..]), mul_128(load_128(&src[t..]), lo, hi, mask));
+    for (d, s) in dst.chunks_exact_mut(16).zip(src.chunks_exact(16)) {
+        let y = _mm_xor_si128(load_128(d), mul_128(load_128(s), lo, hi, mask));
+        store_128(d, y);
     }
-    portable::mul_add(row, dst_t, src_t);
+    if !n.is_multiple_of(16) {
+        store_128(&mut dst[t..], tail);
+    }
 }
 
 #[target_feature(enable = "ssse3")]
 fn mul_ssse3(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8]) {
+    let n = dst.len();
+    if n < 16 {
+        return portable::mul(row, dst);
+    }
     let (lo, hi) = tables_128(tbl);
     let mask = _mm_set1_epi8(0x0f);
-    let body = dst.len() / 16 * 16;
-    let (dst_v, dst_t) = dst.split_at_mut(body);
-    for d in dst_v.chunks_exact_mut(16) {
-        // Safe because `d` is a chunk of exactly 16 bytes.
-        unsafe {
-            let x = _mm_loadu_si128(d.as_ptr().cast());
-            _mm_storeu_si128(d.as_mut_ptr().cast(), mul_128(x, lo, hi, mask));
-        }
+    let t = n - 16;
+    let tail = mul_128(load_128(&dst[t..]), lo, hi, mask);
+    for d in dst.chunks_exact_mut(16) {
+        let y = mul_128(load_128(d), lo, hi, mask);
+        store_128(d, y);
     }
-    portable::mul(row, dst_t);
+    if !n.is_multiple_of(16) {
+        store_128(&mut dst[t..], tail);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -156,9 +184,16 @@ fn store(d: &mut [u8], v: __m256i) {
 #[target_feature(enable = "avx2")]
 fn mul_add_avx2(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
     assert_eq!(dst.len(), src.len());
+    let n = dst.len();
+    if n < 32 {
+        // AVX2 implies SSSE3: one 16-byte vector (plus an overlapping tail) or the portable kernel.
+        return mul_add_ssse3(tbl, row, dst, src);
+    }
     let (lo, hi) = tables_256(tbl);
     let mask = _mm256_set1_epi8(0x0f);
-    let body = dst.len() / 64 * 64;
+    let t = n - 32;
+    let tail = _mm256_xor_si256(load(&dst[t..]), mul_256(load(&src[t..]), lo, hi, mask));
+    let body = n / 64 * 64;
     let (dst_v, rest_d) = dst.split_at_mut(body);
     let (src_v, rest_s) = src.split_at(body);
     for (d, s) in dst_v.chunks_exact_mut(64).zip(src_v.chunks_exact(64)) {
@@ -170,27 +205,32 @@ fn mul_add_avx2(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
         store(&mut d[..32], y0);
         store(&mut d[32..], y1);
     }
-    let mid = rest_d.len() / 32 * 32;
-    let (dst_m, dst_t) = rest_d.split_at_mut(mid);
-    let (src_m, src_t) = rest_s.split_at(mid);
-    for (d, s) in dst_m.chunks_exact_mut(32).zip(src_m.chunks_exact(32)) {
-        let y = _mm256_xor_si256(load(d), mul_256(load(s), lo, hi, mask));
-        store(d, y);
+    if rest_d.len() >= 32 {
+        let y = _mm256_xor_si256(load(rest_d), mul_256(load(rest_s), lo, hi, mask));
+        store(rest_d, y);
     }
-    portable::mul_add(row, dst_t, src_t);
+    if !n.is_multiple_of(32) {
+        store(&mut dst[t..], tail);
+    }
 }
 
 #[target_feature(enable = "avx2")]
 fn mul_avx2(tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8]) {
+    let n = dst.len();
+    if n < 32 {
+        return mul_ssse3(tbl, row, dst);
+    }
     let (lo, hi) = tables_256(tbl);
     let mask = _mm256_set1_epi8(0x0f);
-    let body = dst.len() / 32 * 32;
-    let (dst_v, dst_t) = dst.split_at_mut(body);
-    for d in dst_v.chunks_exact_mut(32) {
+    let t = n - 32;
+    let tail = mul_256(load(&dst[t..]), lo, hi, mask);
+    for d in dst.chunks_exact_mut(32) {
         let y = mul_256(load(d), lo, hi, mask);
         store(d, y);
     }
-    portable::mul(row, dst_t);
+    if !n.is_multiple_of(32) {
+        store(&mut dst[t..], tail);
+    }
 }
 
 #[target_feature(enable = "avx2")]
@@ -200,8 +240,35 @@ fn mul_add_multi_avx2(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [u8], s
     for s in srcs {
         assert_eq!(s.len(), dst.len());
     }
-    let mask = _mm256_set1_epi8(0x0f);
     let len = dst.len();
+    if len < 32 {
+        for ((s, t), r) in srcs.iter().zip(tbls).zip(rows) {
+            mul_add_ssse3(t, r, dst, s);
+        }
+        return;
+    }
+    if srcs.len() > MULTI_GROUP {
+        // Longer source lists are split; the caller in gf256 never passes more.
+        let (a, b) = srcs.split_at(MULTI_GROUP);
+        let (ta, tb) = tbls.split_at(MULTI_GROUP);
+        let (ra, rb) = rows.split_at(MULTI_GROUP);
+        mul_add_multi_avx2(ta, ra, dst, a);
+        return mul_add_multi_avx2(tb, rb, dst, b);
+    }
+    let mask = _mm256_set1_epi8(0x0f);
+    // Broadcast tables once per call (at most MULTI_GROUP sources, so this stays small).
+    let mut lo = [_mm256_setzero_si256(); MULTI_GROUP];
+    let mut hi = [_mm256_setzero_si256(); MULTI_GROUP];
+    let m = srcs.len();
+    for (i, t) in tbls.iter().enumerate() {
+        (lo[i], hi[i]) = tables_256(t);
+    }
+    let (lo, hi) = (&lo[..m], &hi[..m]);
+    let t = len - 32;
+    let mut tail = load(&dst[t..]);
+    for (i, s) in srcs.iter().enumerate() {
+        tail = _mm256_xor_si256(tail, mul_256(load(&s[t..]), lo[i], hi[i], mask));
+    }
     let body = len / 128 * 128;
     let mut off = 0;
     while off < body {
@@ -210,13 +277,13 @@ fn mul_add_multi_avx2(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [u8], s
         let mut a1 = load(&d[32..64]);
         let mut a2 = load(&d[64..96]);
         let mut a3 = load(&d[96..]);
-        for (s, t) in srcs.iter().zip(tbls) {
-            let (lo, hi) = tables_256(t);
+        for (i, s) in srcs.iter().enumerate() {
+            let (l, h) = (lo[i], hi[i]);
             let s = &s[off..off + 128];
-            a0 = _mm256_xor_si256(a0, mul_256(load(&s[..32]), lo, hi, mask));
-            a1 = _mm256_xor_si256(a1, mul_256(load(&s[32..64]), lo, hi, mask));
-            a2 = _mm256_xor_si256(a2, mul_256(load(&s[64..96]), lo, hi, mask));
-            a3 = _mm256_xor_si256(a3, mul_256(load(&s[96..]), lo, hi, mask));
+            a0 = _mm256_xor_si256(a0, mul_256(load(&s[..32]), l, h, mask));
+            a1 = _mm256_xor_si256(a1, mul_256(load(&s[32..64]), l, h, mask));
+            a2 = _mm256_xor_si256(a2, mul_256(load(&s[64..96]), l, h, mask));
+            a3 = _mm256_xor_si256(a3, mul_256(load(&s[96..]), l, h, mask));
         }
         store(&mut d[..32], a0);
         store(&mut d[32..64], a1);
@@ -224,21 +291,17 @@ fn mul_add_multi_avx2(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [u8], s
         store(&mut d[96..], a3);
         off += 128;
     }
-    let mid = len / 32 * 32;
-    while off < mid {
+    while off + 32 <= len {
         let d = &mut dst[off..off + 32];
         let mut a = load(d);
-        for (s, t) in srcs.iter().zip(tbls) {
-            let (lo, hi) = tables_256(t);
-            a = _mm256_xor_si256(a, mul_256(load(&s[off..off + 32]), lo, hi, mask));
+        for (i, s) in srcs.iter().enumerate() {
+            a = _mm256_xor_si256(a, mul_256(load(&s[off..off + 32]), lo[i], hi[i], mask));
         }
         store(d, a);
         off += 32;
     }
-    if off < len {
-        for (s, r) in srcs.iter().zip(rows) {
-            portable::mul_add(r, &mut dst[off..], &s[off..]);
-        }
+    if !len.is_multiple_of(32) {
+        store(&mut dst[t..], tail);
     }
 }
 
