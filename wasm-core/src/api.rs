@@ -19,11 +19,8 @@ pub fn validate_scenario(json: &str) -> Result<(), JsError> {
     runner::validate_json(json).map_err(|e| JsError::new(&e))
 }
 
-/// The JSON Schema of the scenario format, generated from the Rust types.
-#[wasm_bindgen]
-pub fn scenario_schema() -> String {
-    runner::schema_json()
-}
+// The JSON Schema is not exported: the web app's types are generated from it at build time
+// (`npm run gen:types`), and leaving the generator out keeps it out of the first load.
 
 /// The crate version, so the UI can show which core produced a result.
 #[wasm_bindgen]
