@@ -351,6 +351,7 @@ impl Run {
                     cc.target_buffer_bytes = c.target_buffer_pkts * c.mss_bytes as f64;
                     cc.min_rate_mbps = c.min_rate_mbps;
                     cc.max_rate_mbps = c.max_rate_mbps;
+                    cc.ca_increase_pkts = c.ca_increase_pkts;
                     let cfg = IntcpConfig {
                         bytes: c.bytes,
                         mss: c.mss_bytes,

@@ -365,6 +365,9 @@ pub struct IntcpFlow {
     pub min_rate_mbps: f64,
     #[serde(default = "default_intcp_max_rate")]
     pub max_rate_mbps: f64,
+    /// Congestion-avoidance increase, packets per cwnd of data (paper 1; code [L] 10; §5.5).
+    #[serde(default = "default_intcp_ca_increase")]
+    pub ca_increase_pkts: f64,
     /// SeqHole: a hole skipped by this many later packets is lost (the paper's N; §7.2).
     #[serde(default = "default_intcp_hole_threshold")]
     pub hole_threshold_pkts: u32,
@@ -402,6 +405,9 @@ fn default_intcp_min_rate() -> f64 {
 }
 fn default_intcp_max_rate() -> f64 {
     crate::intcp::SENDRATE_MAX_MBPS
+}
+fn default_intcp_ca_increase() -> f64 {
+    1.0
 }
 fn default_intcp_hole_threshold() -> u32 {
     3
@@ -463,6 +469,11 @@ impl IntcpFlow {
                     self.max_rate_mbps
                 )
             },
+        );
+        p.check(
+            self.ca_increase_pkts.is_finite() && (0.1..=100.0).contains(&self.ca_increase_pkts),
+            || at("ca_increase_pkts"),
+            || format!("must be between 0.1 and 100 (got {})", self.ca_increase_pkts),
         );
         p.check(
             (1..=1000).contains(&self.hole_threshold_pkts),

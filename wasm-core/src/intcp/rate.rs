@@ -27,6 +27,9 @@ pub struct CcParams {
     pub target_buffer_bytes: f64,
     pub min_rate_mbps: f64,
     pub max_rate_mbps: f64,
+    /// Congestion-avoidance increase in packets per cwnd of data (paper: 1; [L]: 10, i.e. +1
+    /// per cwnd/10).
+    pub ca_increase_pkts: f64,
 }
 
 impl CcParams {
@@ -40,6 +43,7 @@ impl CcParams {
             target_buffer_bytes: 7.0 * mss as f64,
             min_rate_mbps: SENDRATE_MIN_MBPS,
             max_rate_mbps: SENDRATE_MAX_MBPS,
+            ca_increase_pkts: 1.0,
         }
     }
 }
@@ -154,8 +158,9 @@ impl HopCc {
         } else {
             let cwnd_rate_mbps = self.cwnd * mss * 8.0 / 1e6 / self.srtt_ms * 1000.0;
             let allow_inc = self.thrp_mbps == 0.0 || self.thrp_mbps >= 0.5 * cwnd_rate_mbps;
-            if allow_inc && self.cc_data_len > self.cwnd * mss {
-                // The paper's additive increase: one packet per cwnd of data (≈ per hop RTT).
+            if allow_inc && self.cc_data_len > self.cwnd * mss / self.p.ca_increase_pkts {
+                // The paper's additive increase (one packet per cwnd of data, ≈ per hop RTT)
+                // with ca_increase_pkts = 1; the code's +1 per cwnd/10 with 10.
                 self.cwnd += 1.0;
                 self.cc_data_len = 0.0;
             } else if !allow_inc && self.cc_data_len > 5.0 * self.cwnd * mss / 10.0 {
