@@ -6,6 +6,7 @@
 //! agent's node; other nodes forward it along the route.
 
 use crate::ctcp::{receiver::CtcpReceiver, sender::CtcpSender};
+use crate::intcp::midnode::IntcpNode;
 use crate::net::{AgentId, Network, NodeId, Packet};
 use crate::sim::{EventQueue, SimTime};
 use crate::tcp::{receiver::TcpReceiver, sender::TcpSender};
@@ -25,6 +26,8 @@ pub enum Agent {
     TcpReceiver(Box<TcpReceiver>),
     CtcpSender(Box<CtcpSender>),
     CtcpReceiver(Box<CtcpReceiver>),
+    /// An INTCP flow's agent on one node of its path (producer, midnode or consumer).
+    IntcpNode(Box<IntcpNode>),
 }
 
 /// What an agent may do while it handles an event.
@@ -113,10 +116,12 @@ impl Simulation {
                 Agent::TcpReceiver(r) => r.on_timer(ctx, token),
                 Agent::CtcpSender(s) => s.on_timer(ctx, token),
                 Agent::CtcpReceiver(_) => {}
+                Agent::IntcpNode(n) => n.on_timer(ctx, token),
             }),
             Event::Start { agent } => self.with_agent(agent, |a, ctx| match a {
                 Agent::TcpSender(s) => s.start(ctx),
                 Agent::CtcpSender(s) => s.start(ctx),
+                Agent::IntcpNode(n) => n.start(ctx),
                 Agent::TcpReceiver(_) | Agent::CtcpReceiver(_) => {}
             }),
         }
@@ -146,6 +151,7 @@ impl Simulation {
                     Agent::TcpReceiver(r) => r.on_packet(ctx, pkt),
                     Agent::CtcpSender(s) => s.on_packet(ctx, pkt),
                     Agent::CtcpReceiver(r) => r.on_packet(ctx, pkt),
+                    Agent::IntcpNode(n) => n.on_packet(ctx, pkt),
                 });
             } else {
                 route(&mut self.net, &mut self.queue, now, to, pkt);

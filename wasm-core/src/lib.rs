@@ -10,6 +10,7 @@ pub mod coding;
 pub mod content;
 pub mod ctcp;
 pub mod engine;
+pub mod intcp;
 pub mod metrics;
 pub mod net;
 pub mod runner;

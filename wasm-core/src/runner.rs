@@ -6,6 +6,10 @@ use crate::ctcp::receiver::CtcpReceiver;
 use crate::ctcp::sender::{CtcpConfig, CtcpSender, CTCP_SENDER_TRACE_COLUMNS};
 use crate::ctcp::Layout;
 use crate::engine::{Agent, Simulation};
+use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
+use crate::intcp::midnode::{IntcpNode, Peer, Role};
+use crate::intcp::rate::CcParams;
+use crate::intcp::IntcpConfig;
 use crate::metrics::{jain_index, DelayStats, DelaySummary, Trace};
 use crate::net::{Buffer, Link, LinkConfig, LossAt, LossProcess, Network, Outages, RateSchedule};
 use crate::scenario::{
@@ -62,6 +66,30 @@ pub struct FlowResult {
     /// CTCP's coding figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coding: Option<CodingSummary>,
+    /// INTCP: one entry per node of the path, producer first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hops: Option<Vec<HopSummary>>,
+}
+
+/// An INTCP node's figures at the end of the run. The hop fields describe the hop *upstream* of
+/// the node (the node is that hop's requester); the producer has none.
+#[derive(Clone, Debug, Serialize)]
+pub struct HopSummary {
+    pub node: u32,
+    pub role: &'static str,
+    pub hop_srtt_ms: f64,
+    pub hop_min_rtt_ms: f64,
+    pub hop_cwnd_pkts: f64,
+    /// The rate this node last advertised upstream.
+    pub advertised_rate_mbps: f64,
+    /// The rate the downstream requester last asked of this node (its token bucket).
+    pub paced_rate_mbps: f64,
+    pub data_sent: u64,
+    pub interests_sent: u64,
+    pub cache_served: u64,
+    pub cache_bytes_used: u64,
+    pub hole_requests: u64,
+    pub max_queue_bytes: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -121,6 +149,7 @@ pub struct CodingTrace {
 enum FlowParts<'a> {
     Tcp(&'a TcpSender, &'a TcpReceiver),
     Ctcp(&'a CtcpSender, &'a CtcpReceiver),
+    Intcp(&'a Consumer),
 }
 
 impl<'a> FlowParts<'a> {
@@ -128,30 +157,35 @@ impl<'a> FlowParts<'a> {
         match self {
             FlowParts::Tcp(_, r) => r.error.as_ref(),
             FlowParts::Ctcp(_, r) => r.error.as_ref(),
+            FlowParts::Intcp(c) => c.error.as_ref(),
         }
     }
     fn completed_at(self) -> Option<SimTime> {
         match self {
             FlowParts::Tcp(_, r) => r.completed_at,
             FlowParts::Ctcp(_, r) => r.completed_at,
+            FlowParts::Intcp(c) => c.completed_at,
         }
     }
     fn delivered(self) -> u64 {
         match self {
             FlowParts::Tcp(_, r) => r.delivered,
             FlowParts::Ctcp(_, r) => r.delivered,
+            FlowParts::Intcp(c) => c.delivered,
         }
     }
     fn delays(self) -> &'a DelayStats {
         match self {
             FlowParts::Tcp(_, r) => &r.delays,
             FlowParts::Ctcp(_, r) => &r.delays,
+            FlowParts::Intcp(c) => &c.delays,
         }
     }
     fn goodput_bins(self) -> &'a [u64] {
         match self {
             FlowParts::Tcp(_, r) => &r.goodput_bins,
             FlowParts::Ctcp(_, r) => &r.goodput_bins,
+            FlowParts::Intcp(c) => &c.goodput_bins,
         }
     }
 }
@@ -308,6 +342,59 @@ impl Run {
                     );
                     sim.add_agent(to, Agent::CtcpReceiver(Box::new(receiver)), None);
                 }
+                Flow::Intcp(c) => {
+                    let mut cc = CcParams::defaults(c.mss_bytes);
+                    cc.ssthresh_pkts = c.ssthresh_pkts;
+                    cc.queue_threshold_bytes = c.queue_threshold_bytes;
+                    cc.decrease_factor = c.decrease_factor;
+                    cc.min_rtt_window_ms = c.min_rtt_window_s * 1e3;
+                    cc.target_buffer_bytes = c.target_buffer_pkts * c.mss_bytes as f64;
+                    cc.min_rate_mbps = c.min_rate_mbps;
+                    cc.max_rate_mbps = c.max_rate_mbps;
+                    cc.ca_increase_pkts = c.ca_increase_pkts;
+                    let cfg = IntcpConfig {
+                        bytes: c.bytes,
+                        mss: c.mss_bytes,
+                        cache: c.cache,
+                        cache_bytes: c.cache_bytes,
+                        cc,
+                        hole_threshold: c.hole_threshold_pkts,
+                    };
+                    // The path's nodes, producer first; agent ids follow in the same order.
+                    let path: Vec<u32> = if from < to { (from..=to).collect() } else { (to..=from).rev().collect() };
+                    let base = sim.agents.len() as u32;
+                    let n = path.len();
+                    for (i, &node) in path.iter().enumerate() {
+                        let role = if i == 0 {
+                            Role::Producer
+                        } else if i + 1 == n {
+                            Role::Consumer
+                        } else {
+                            Role::Midnode
+                        };
+                        let peer = |j: usize| Peer { node: path[j], agent: base + j as u32 };
+                        let up = (i > 0).then(|| peer(i - 1));
+                        let down = (i + 1 < n).then(|| peer(i + 1));
+                        let consumer = (role == Role::Consumer).then(|| {
+                            Box::new(Consumer::new(
+                                f,
+                                c.mss_bytes,
+                                c.bytes,
+                                c.hole_threshold_pkts,
+                                cfg.cc.target_buffer_bytes,
+                                content,
+                                Trace::with_interval(points, interval),
+                                Trace::with_interval(points, interval),
+                                bin_width,
+                            ))
+                        });
+                        let agent = IntcpNode::new(cfg.clone(), f, role, node, up, down, content, consumer);
+                        let st = (role == Role::Consumer).then_some(start).flatten();
+                        sim.add_agent(node, Agent::IntcpNode(Box::new(agent)), st);
+                    }
+                    flow_agents.push((base, base + n as u32 - 1));
+                    continue;
+                }
             }
             flow_agents.push((sender_id, receiver_id));
         }
@@ -323,6 +410,9 @@ impl Run {
         match (&self.sim.agents[s as usize], &self.sim.agents[r as usize]) {
             (Agent::TcpSender(s), Agent::TcpReceiver(r)) => FlowParts::Tcp(s, r),
             (Agent::CtcpSender(s), Agent::CtcpReceiver(r)) => FlowParts::Ctcp(s, r),
+            (Agent::IntcpNode(_), Agent::IntcpNode(c)) => {
+                FlowParts::Intcp(c.consumer.as_deref().expect("the last INTCP agent is the consumer"))
+            }
             _ => unreachable!("flow agents are built in sender, receiver pairs"),
         }
     }
@@ -350,8 +440,15 @@ impl Run {
                 )),
                 _ => None,
             };
+            let hops = self.intcp_hops(f);
             let (retransmissions, timeouts, coding) = match parts {
                 FlowParts::Tcp(s, _) => (s.stats.retransmissions, s.stats.timeouts, None),
+                FlowParts::Intcp(c) => {
+                    // Re-requested segments: end-to-end timeouts and SeqHoles at every node.
+                    let mid_holes: u64 =
+                        hops.iter().flatten().filter(|h| h.role == "midnode").map(|h| h.hole_requests).sum();
+                    (c.stats.timeout_resends + c.stats.hole_requests + mid_holes, c.stats.timeouts, None)
+                }
                 FlowParts::Ctcp(s, r) => (
                     s.stats.coded_pkts,
                     s.stats.timeouts,
@@ -389,6 +486,7 @@ impl Run {
                 incomplete_reason,
                 error: parts.error().cloned(),
                 coding,
+                hops,
             });
         }
         let goodputs: Vec<f64> = flows.iter().map(|f| f.goodput_mbps).collect();
@@ -412,6 +510,56 @@ impl Run {
         }
     }
 
+    /// Per-node figures of an INTCP flow, producer first; None for other transports.
+    fn intcp_hops(&self, f: usize) -> Option<Vec<HopSummary>> {
+        let (first, last) = self.flow_agents[f];
+        let nodes: Vec<&IntcpNode> = (first..=last)
+            .map(|a| match &self.sim.agents[a as usize] {
+                Agent::IntcpNode(n) => Some(n.as_ref()),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        Some(
+            nodes
+                .iter()
+                .map(|n| {
+                    let requester = n.role != Role::Producer;
+                    let hole_requests = match &n.consumer {
+                        Some(c) => c.stats.hole_requests,
+                        None => n.stats.hole_requests,
+                    };
+                    HopSummary {
+                        node: n.node,
+                        role: n.role.name(),
+                        hop_srtt_ms: if requester { n.cc.srtt_ms } else { 0.0 },
+                        hop_min_rtt_ms: if requester { n.cc.min_hrtt_ms } else { 0.0 },
+                        hop_cwnd_pkts: if requester { n.cc.cwnd } else { 0.0 },
+                        advertised_rate_mbps: if requester { n.advertised_rate() } else { 0.0 },
+                        paced_rate_mbps: if n.role == Role::Consumer { 0.0 } else { n.bucket.rate_mbps },
+                        data_sent: n.stats.data_sent,
+                        interests_sent: n.stats.interests_sent,
+                        cache_served: n.stats.cache_served,
+                        cache_bytes_used: n.cache.as_ref().map_or(0, |c| c.used()),
+                        hole_requests,
+                        max_queue_bytes: n.stats.max_queue_bytes,
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// Every cache of every INTCP node: (used bytes, capacity).
+    pub fn intcp_cache_usage(&self) -> Vec<(u64, u64)> {
+        self.sim
+            .agents
+            .iter()
+            .filter_map(|a| match a {
+                Agent::IntcpNode(n) => n.cache.as_ref().map(|c| (c.used(), c.capacity())),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn traces(&self) -> Traces {
         let points = self.scenario.trace.max_points as usize;
         let width = self.scenario.trace.goodput_interval_s;
@@ -426,6 +574,9 @@ impl Run {
                 let (sender, owd, coding) = match parts {
                     FlowParts::Tcp(s, r) => {
                         (Columns::new(&s.trace, SENDER_TRACE_COLUMNS), Columns::new(&r.owd_trace, ["owd_ms"]), None)
+                    }
+                    FlowParts::Intcp(c) => {
+                        (Columns::new(&c.trace, CONSUMER_TRACE_COLUMNS), Columns::new(&c.owd_trace, ["owd_ms"]), None)
                     }
                     FlowParts::Ctcp(s, r) => (
                         Columns::new(&s.trace, CTCP_SENDER_TRACE_COLUMNS),

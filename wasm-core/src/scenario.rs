@@ -178,6 +178,8 @@ pub enum Flow {
     Tcp(TcpFlow),
     /// Network-coded TCP (protocols.md §4).
     Ctcp(CtcpFlow),
+    /// INTCP: information-centric hop-by-hop transport with per-hop caches (intcp.md).
+    Intcp(IntcpFlow),
 }
 
 impl Flow {
@@ -185,6 +187,7 @@ impl Flow {
         match self {
             Flow::Tcp(_) => "tcp",
             Flow::Ctcp(_) => "ctcp",
+            Flow::Intcp(_) => "intcp",
         }
     }
     /// The congestion control's name as results report it.
@@ -195,30 +198,41 @@ impl Flow {
                 CtcpVariant::V1 => "ctcp-v1",
                 CtcpVariant::V2 => "ctcp-v2",
             },
+            Flow::Intcp(i) => {
+                if i.cache {
+                    "intcp"
+                } else {
+                    "intcp-uni"
+                }
+            }
         }
     }
     pub fn bytes(&self) -> Option<u64> {
         match self {
             Flow::Tcp(t) => t.bytes,
             Flow::Ctcp(c) => c.bytes,
+            Flow::Intcp(i) => i.bytes,
         }
     }
     pub fn start_s(&self) -> f64 {
         match self {
             Flow::Tcp(t) => t.start_s,
             Flow::Ctcp(c) => c.start_s,
+            Flow::Intcp(i) => i.start_s,
         }
     }
     pub fn nodes(&self) -> (Option<u32>, Option<u32>) {
         match self {
             Flow::Tcp(t) => (t.from_node, t.to_node),
             Flow::Ctcp(c) => (c.from_node, c.to_node),
+            Flow::Intcp(i) => (i.from_node, i.to_node),
         }
     }
     pub fn label(&self) -> Option<&String> {
         match self {
             Flow::Tcp(t) => t.label.as_ref(),
             Flow::Ctcp(c) => c.label.as_ref(),
+            Flow::Intcp(i) => i.label.as_ref(),
         }
     }
 }
@@ -308,6 +322,165 @@ fn default_delta_l() -> f64 {
 }
 fn default_slr_scaling() -> f64 {
     1.0 // CTCP-code SLR_scaling
+}
+
+/// An INTCP flow: the producer at `from_node` (default the first node), the consumer at
+/// `to_node` (default the last), a midnode with a cache on every node between (intcp.md §1).
+/// Defaults are the authors' constants (intcp.md §14), with the paper's values where paper and
+/// code differ.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IntcpFlow {
+    /// Bytes to transfer; null or absent requests until the end of the run.
+    #[serde(default)]
+    pub bytes: Option<u64>,
+    #[serde(default)]
+    pub start_s: f64,
+    /// Caches (and midnode hole detection) on; false is INTCP-uni (intcp.md §10, USE_CACHE off).
+    #[serde(default = "yes")]
+    pub cache: bool,
+    /// Each midnode's cache capacity in payload bytes (code: 20000 blocks of 4096 B, §8).
+    #[serde(default = "default_intcp_cache_bytes")]
+    pub cache_bytes: u64,
+    /// Payload bytes per DATA segment ([I]: 1472 − 23 = 1449, a 1500-byte packet).
+    #[serde(default = "default_intcp_mss")]
+    pub mss_bytes: u32,
+    /// Target send-buffer length BL_tar in MSS, the backpressure target ([I] 7, [L] 5; §5.6).
+    #[serde(default = "default_intcp_target_buffer")]
+    pub target_buffer_pkts: f64,
+    /// Queue threshold M of the RTT-based congestion signal, bytes (§5.4).
+    #[serde(default = "default_intcp_queue_threshold")]
+    pub queue_threshold_bytes: f64,
+    /// k in cwnd := k·BDP on congestion (paper and [L] 0.8; [I] 0.9; §5.5).
+    #[serde(default = "default_intcp_k")]
+    pub decrease_factor: f64,
+    /// Slow-start exit threshold in packets (§5.5).
+    #[serde(default = "default_intcp_ssthresh")]
+    pub ssthresh_pkts: f64,
+    /// Window of the minimum hop RTT in seconds (paper 5; code 10; §5.2).
+    #[serde(default = "default_intcp_min_rtt_window")]
+    pub min_rtt_window_s: f64,
+    /// Advertised-rate bounds, Mbit/s (§5.6).
+    #[serde(default = "default_intcp_min_rate")]
+    pub min_rate_mbps: f64,
+    #[serde(default = "default_intcp_max_rate")]
+    pub max_rate_mbps: f64,
+    /// Congestion-avoidance increase, packets per cwnd of data (paper 1; code [L] 10; §5.5).
+    #[serde(default = "default_intcp_ca_increase")]
+    pub ca_increase_pkts: f64,
+    /// SeqHole: a hole skipped by this many later packets is lost (the paper's N; §7.2).
+    #[serde(default = "default_intcp_hole_threshold")]
+    pub hole_threshold_pkts: u32,
+    #[serde(default)]
+    pub from_node: Option<u32>,
+    #[serde(default)]
+    pub to_node: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+fn default_intcp_cache_bytes() -> u64 {
+    20_000 * 4096 // MAX_BLOCK_NUM × BLOCK_LEN
+}
+fn default_intcp_mss() -> u32 {
+    crate::intcp::DEFAULT_MSS
+}
+fn default_intcp_target_buffer() -> f64 {
+    7.0 // [I] SNDQ_MAX (LARGE_SENDQ build)
+}
+fn default_intcp_queue_threshold() -> f64 {
+    3000.0 // QueueingThreshold
+}
+fn default_intcp_k() -> f64 {
+    0.8
+}
+fn default_intcp_ssthresh() -> f64 {
+    100.0 // SSTHRESH_INIT
+}
+fn default_intcp_min_rtt_window() -> f64 {
+    5.0 // the paper's window (code: 10 s)
+}
+fn default_intcp_min_rate() -> f64 {
+    crate::intcp::SENDRATE_MIN_MBPS
+}
+fn default_intcp_max_rate() -> f64 {
+    crate::intcp::SENDRATE_MAX_MBPS
+}
+fn default_intcp_ca_increase() -> f64 {
+    1.0
+}
+fn default_intcp_hole_threshold() -> u32 {
+    3
+}
+
+impl IntcpFlow {
+    fn problems(&self, p: &mut Problems, at: &dyn Fn(&str) -> String) {
+        p.check(
+            (64..=65_000).contains(&self.mss_bytes),
+            || at("mss_bytes"),
+            || format!("must be between 64 and 65000 bytes (got {})", self.mss_bytes),
+        );
+        p.check(
+            self.cache_bytes <= 1 << 40,
+            || at("cache_bytes"),
+            || format!("must be at most 2^40 bytes (got {})", self.cache_bytes),
+        );
+        p.check(
+            self.target_buffer_pkts.is_finite() && (1.0..=100_000.0).contains(&self.target_buffer_pkts),
+            || at("target_buffer_pkts"),
+            || format!("must be between 1 and 100000 (got {})", self.target_buffer_pkts),
+        );
+        p.check(
+            self.queue_threshold_bytes.is_finite() && (0.0..=1e9).contains(&self.queue_threshold_bytes),
+            || at("queue_threshold_bytes"),
+            || format!("must be between 0 and 1e9 (got {})", self.queue_threshold_bytes),
+        );
+        p.check(
+            self.decrease_factor.is_finite() && self.decrease_factor > 0.0 && self.decrease_factor <= 1.0,
+            || at("decrease_factor"),
+            || format!("must be more than 0 and at most 1 (got {})", self.decrease_factor),
+        );
+        p.check(
+            self.ssthresh_pkts.is_finite() && (1.0..=1e6).contains(&self.ssthresh_pkts),
+            || at("ssthresh_pkts"),
+            || format!("must be between 1 and 1000000 (got {})", self.ssthresh_pkts),
+        );
+        p.check(
+            self.min_rtt_window_s.is_finite() && self.min_rtt_window_s > 0.0 && self.min_rtt_window_s <= 3600.0,
+            || at("min_rtt_window_s"),
+            || format!("must be more than 0 and at most 3600 s (got {})", self.min_rtt_window_s),
+        );
+        p.check(
+            self.min_rate_mbps.is_finite() && self.min_rate_mbps > 0.0 && self.min_rate_mbps <= 327.0,
+            || at("min_rate_mbps"),
+            || {
+                format!(
+                    "must be more than 0 and at most 327 Mbit/s, the wire field's range (got {})",
+                    self.min_rate_mbps
+                )
+            },
+        );
+        p.check(
+            self.max_rate_mbps.is_finite() && self.max_rate_mbps >= self.min_rate_mbps && self.max_rate_mbps <= 327.0,
+            || at("max_rate_mbps"),
+            || {
+                format!(
+                    "must be between min_rate_mbps and 327 Mbit/s, the wire field's range (got {})",
+                    self.max_rate_mbps
+                )
+            },
+        );
+        p.check(
+            self.ca_increase_pkts.is_finite() && (0.1..=100.0).contains(&self.ca_increase_pkts),
+            || at("ca_increase_pkts"),
+            || format!("must be between 0.1 and 100 (got {})", self.ca_increase_pkts),
+        );
+        p.check(
+            (1..=1000).contains(&self.hole_threshold_pkts),
+            || at("hole_threshold_pkts"),
+            || format!("must be between 1 and 1000 (got {})", self.hole_threshold_pkts),
+        );
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -492,6 +665,7 @@ fn deeper_error(root: &Value, path: &str) -> Option<(String, String)> {
     match f.get("transport")?.as_str()? {
         "tcp" => inner::<TcpFlow>(f, "transport", path),
         "ctcp" => inner::<CtcpFlow>(f, "transport", path),
+        "intcp" => inner::<IntcpFlow>(f, "transport", path),
         _ => None,
     }
 }
@@ -650,6 +824,10 @@ impl Scenario {
             let t = match f {
                 Flow::Tcp(t) => t,
                 Flow::Ctcp(c) => {
+                    c.problems(&mut p, &at);
+                    continue;
+                }
+                Flow::Intcp(c) => {
                     c.problems(&mut p, &at);
                     continue;
                 }

@@ -89,6 +89,29 @@ pub enum Body {
         dofs: u16,
         ts_echo: SimTime,
     },
+    /// An INTCP INTEREST for bytes `[start, end)` of the flow (intcp.md §2.2/§2.3); `[0, 0)` is a
+    /// rate refresh that is not forwarded. `rate` is the send rate the hop's requester asks of
+    /// its responder, in 0.01 Mbit/s; `ts` the requester's send time; `sn` its per-hop number.
+    IntcpInterest {
+        sn: u64,
+        start: u64,
+        end: u64,
+        rate: u16,
+        ts: SimTime,
+    },
+    /// An INTCP DATA segment `[start, end)`. `ts` is the responder's back-dated send time
+    /// (now − the interest one-way delay, §5.1), `sn` the responder's per-hop number, `wnd` the
+    /// producer's send-queue headroom in MSS (0 from caches), `digest` the digest of the bytes
+    /// and `first_sent` when the producer first sent them (one-way delay counts recovery).
+    IntcpData {
+        sn: u64,
+        start: u64,
+        end: u64,
+        ts: SimTime,
+        wnd: i16,
+        digest: u64,
+        first_sent: SimTime,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

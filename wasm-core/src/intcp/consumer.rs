@@ -1,0 +1,306 @@
+//! The consumer (intcp.md §6.1–§6.3, §5.8, §7.2, §7.3): it requests the flow's bytes from offset
+//! 0 in 1-MSS interests paced by its interest credit, keeps the outstanding-interest table with
+//! the end-to-end RTO, re-requests last-hop SeqHoles at once, reassembles in order and checks
+//! every delivered byte against the producer's content, as the TCP receiver does.
+//!
+//! Simplifications, stated: the application's 10·MSS-per-ms requests are not materialised —
+//! unsent requests are the range from a cursor on, up to `INTB_MAX` outstanding (the
+//! application offers ~116 Mbit/s, always more than the credit lets out, §6.1); reassembly is
+//! unbounded and never cleared (quirk Q1 is not modelled); a "dead link" does not end the flow
+//! (quirk Q5): the consumer keeps retrying with its backoff.
+
+use super::cache::Segment;
+use super::holes::HoleDetector;
+use super::{INTB_MAX_MSS, MAX_CONSEQ_TIMEOUT, RTO_DEF_MS, RTO_MAX_MS, RTO_MIN_MS};
+use crate::content::Content;
+use crate::metrics::{DelayStats, Trace};
+use crate::sim::{SimDuration, SimTime};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Columns of the consumer trace (the flow's "sender" trace in results).
+pub const CONSUMER_TRACE_COLUMNS: [&str; 8] = [
+    "srtt_ms",
+    "rto_ms",
+    "hop_srtt_ms",
+    "hop_cwnd",
+    "hop_rate_mbps",
+    "credit_bytes",
+    "outstanding_bytes",
+    "retransmissions",
+];
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    end: u64,
+    /// Last send time (reset by a SeqHole re-request).
+    ts: SimTime,
+    xmit: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ConsumerStats {
+    /// Interests re-sent on an end-to-end timeout.
+    pub timeout_resends: u64,
+    /// Ticks in which at least one interest timed out.
+    pub timeouts: u64,
+    /// Interests sent for last-hop SeqHoles.
+    pub hole_requests: u64,
+    /// DATA that matched no outstanding interest (dropped).
+    pub useless: u64,
+}
+
+pub struct Consumer {
+    pub flow: u32,
+    mss: u32,
+    bytes: Option<u64>,
+    hole_threshold: u32,
+    content: Content,
+    next_new: u64,
+    int_buf: BTreeMap<u64, Entry>,
+    int_buf_bytes: u64,
+    due: BTreeSet<u64>,
+    next_check: SimTime,
+    pub credit: f64,
+    rmt_sndq_rest: f64,
+    pub srtt_ms: f64,
+    rttvar_ms: f64,
+    pub rto_ms: f64,
+    conseq_timeout: u32,
+    holes: HoleDetector,
+    rcv: BTreeMap<u64, Segment>,
+    rcv_nxt: u64,
+    pub delivered: u64,
+    pub error: Option<String>,
+    pub delays: DelayStats,
+    pub owd_trace: Trace<1>,
+    pub trace: Trace<8>,
+    pub goodput_bins: Vec<u64>,
+    pub bin_width: SimDuration,
+    pub completed_at: Option<SimTime>,
+    pub stats: ConsumerStats,
+}
+
+fn ms(t: SimTime) -> f64 {
+    t.0 as f64 / 1e6
+}
+
+impl Consumer {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        flow: u32,
+        mss: u32,
+        bytes: Option<u64>,
+        hole_threshold: u32,
+        target_buffer_bytes: f64,
+        content: Content,
+        trace: Trace<8>,
+        owd_trace: Trace<1>,
+        bin_width: SimDuration,
+    ) -> Consumer {
+        Consumer {
+            flow,
+            mss,
+            bytes,
+            hole_threshold,
+            content,
+            next_new: 0,
+            int_buf: BTreeMap::new(),
+            int_buf_bytes: 0,
+            due: BTreeSet::new(),
+            next_check: SimTime::MAX,
+            // Before the first RTT sample the credit is SNDQ_MAX of requests (§5.8).
+            credit: target_buffer_bytes,
+            rmt_sndq_rest: target_buffer_bytes,
+            srtt_ms: 0.0,
+            rttvar_ms: 0.0,
+            rto_ms: RTO_DEF_MS,
+            conseq_timeout: 0,
+            holes: HoleDetector::default(),
+            rcv: BTreeMap::new(),
+            rcv_nxt: 0,
+            delivered: 0,
+            error: None,
+            delays: DelayStats::default(),
+            owd_trace,
+            trace,
+            goodput_bins: Vec::new(),
+            bin_width,
+            completed_at: None,
+            stats: ConsumerStats::default(),
+        }
+    }
+
+    pub fn done(&self) -> bool {
+        self.completed_at.is_some() || self.error.is_some()
+    }
+
+    fn fail(&mut self, msg: String) {
+        if self.error.is_none() {
+            self.error = Some(format!("flow {}: {msg}", self.flow));
+        }
+    }
+
+    fn entry_deadline(&self, e: &Entry) -> SimTime {
+        let k = 1.5f64.powi(e.xmit.saturating_sub(1) as i32) + 1.0;
+        e.ts + SimDuration::from_secs_f64(self.rto_ms * k / 1e3)
+    }
+
+    /// RFC 6298-style estimator in ms (§7.3).
+    fn update_rtt(&mut self, r: f64) {
+        if self.srtt_ms == 0.0 {
+            self.srtt_ms = r.max(1.0);
+            self.rttvar_ms = r / 2.0;
+            self.rto_ms = (3.0 * r).clamp(RTO_MIN_MS, RTO_MAX_MS);
+        } else {
+            self.rttvar_ms = (3.0 * self.rttvar_ms + (r - self.srtt_ms).abs()) / 4.0;
+            self.srtt_ms = ((7.0 * self.srtt_ms + r) / 8.0).max(1.0);
+            self.rto_ms = (self.srtt_ms + (4.0 * self.rttvar_ms).max(1.0)).clamp(RTO_MIN_MS, RTO_MAX_MS);
+        }
+    }
+
+    /// One 1 ms flush (§5.8, §7.3): refills the interest credit from the last-hop receive rate
+    /// `thrp_mbps`, finds timed-out interests, and returns the interests to send now (due
+    /// re-sends first, then new ranges), stopping at the first that the credit does not cover.
+    pub fn tick(&mut self, now: SimTime, dt_ms: f64, thrp_mbps: f64, out: &mut Vec<(u64, u64)>) {
+        let mut new_output = 0.0;
+        if self.srtt_ms > 0.0 {
+            new_output = self.rmt_sndq_rest * dt_ms / self.srtt_ms + thrp_mbps * 125_000.0 * dt_ms / 1000.0;
+            new_output = new_output.max(super::SENDRATE_MIN_MBPS * 125.0 * dt_ms);
+            self.credit += new_output;
+        }
+        if now >= self.next_check {
+            self.next_check = SimTime::MAX;
+            let mut timed_out = false;
+            let starts: Vec<u64> = self.int_buf.keys().copied().collect();
+            for s in starts {
+                if self.due.contains(&s) {
+                    continue;
+                }
+                let deadline = self.entry_deadline(&self.int_buf[&s]);
+                if now >= deadline {
+                    self.due.insert(s);
+                    timed_out = true;
+                } else {
+                    self.next_check = self.next_check.min(deadline);
+                }
+            }
+            if timed_out {
+                self.stats.timeouts += 1;
+                self.conseq_timeout += 1;
+                if self.conseq_timeout < MAX_CONSEQ_TIMEOUT {
+                    self.srtt_ms *= 1.1;
+                    self.rto_ms = (self.rto_ms * 1.1).min(RTO_MAX_MS);
+                }
+            }
+        }
+        let mut stopped = false;
+        while let Some(&s) = self.due.first() {
+            let Some(e) = self.int_buf.get(&s).copied() else {
+                self.due.remove(&s);
+                continue;
+            };
+            let len = (e.end - s) as f64;
+            if self.credit < len {
+                stopped = true;
+                break;
+            }
+            self.credit -= len;
+            self.due.remove(&s);
+            let e = Entry { end: e.end, ts: now, xmit: e.xmit + 1 };
+            self.int_buf.insert(s, e);
+            self.next_check = self.next_check.min(self.entry_deadline(&e));
+            self.holes.remove_range(s, e.end);
+            self.stats.timeout_resends += 1;
+            out.push((s, e.end));
+        }
+        if !stopped {
+            let limit = self.bytes.unwrap_or(u64::MAX);
+            let intb_max = INTB_MAX_MSS * self.mss as u64;
+            while self.next_new < limit && self.int_buf_bytes < intb_max {
+                let end = (self.next_new + self.mss as u64).min(limit);
+                let len = end - self.next_new;
+                if self.credit < len as f64 {
+                    stopped = true;
+                    break;
+                }
+                self.credit -= len as f64;
+                let e = Entry { end, ts: now, xmit: 1 };
+                self.int_buf.insert(self.next_new, e);
+                self.int_buf_bytes += len;
+                self.next_check = self.next_check.min(self.entry_deadline(&e));
+                out.push((self.next_new, end));
+                self.next_new = end;
+            }
+        }
+        if !stopped && self.srtt_ms > 0.0 {
+            self.credit = self.credit.min(new_output);
+        }
+    }
+
+    /// A DATA segment from the last hop. Returns (via `rerequest`) the byte ranges of confirmed
+    /// last-hop SeqHoles, to be requested at once without credit (§7.1).
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_data(&mut self, now: SimTime, sn: u64, seg: Segment, wnd: i16, rerequest: &mut Vec<(u64, u64)>) {
+        if wnd != 0 {
+            self.rmt_sndq_rest = wnd as f64 * self.mss as f64;
+        }
+        let first = rerequest.len();
+        self.holes.on_data(now, sn, seg.start, seg.end, self.mss, self.hole_threshold, rerequest);
+        for &(a, b) in &rerequest[first..] {
+            let keys: Vec<u64> =
+                self.int_buf.range(..b).rev().take_while(|(_, e)| e.end > a).map(|(&k, _)| k).collect();
+            for k in keys {
+                if let Some(e) = self.int_buf.get_mut(&k) {
+                    e.ts = now;
+                }
+            }
+            self.stats.hole_requests += 1;
+        }
+        let Some(e) = self.int_buf.get(&seg.start).copied().filter(|e| e.end == seg.end) else {
+            self.stats.useless += 1;
+            return;
+        };
+        self.int_buf.remove(&seg.start);
+        self.due.remove(&seg.start);
+        self.int_buf_bytes -= seg.len();
+        self.conseq_timeout = 0;
+        if e.xmit == 1 {
+            self.update_rtt(ms(now) - ms(e.ts));
+        }
+        if seg.start < self.rcv_nxt || self.rcv.contains_key(&seg.start) {
+            self.fail(format!("bytes [{}, {}) received twice for one interest", seg.start, seg.end));
+            return;
+        }
+        self.rcv.insert(seg.start, seg);
+        while let Some(s) = self.rcv.remove(&self.rcv_nxt) {
+            self.deliver(now, s);
+        }
+    }
+
+    fn deliver(&mut self, now: SimTime, s: Segment) {
+        if s.digest != self.content.digest(s.start, s.len() as u32) {
+            self.fail(format!("bytes [{}, {}) differ from what the producer sent", s.start, s.end));
+        }
+        self.rcv_nxt = s.end;
+        self.delivered += s.len();
+        if let Some(total) = self.bytes {
+            if self.delivered > total {
+                self.fail(format!("received {} bytes, more than the {total} sent", self.delivered));
+            } else if self.delivered == total {
+                self.completed_at = Some(now);
+            }
+        }
+        let owd = now - s.first_sent;
+        self.delays.record(now, owd);
+        self.owd_trace.record(now, [owd.as_millis_f64()]);
+        let bin = (now.0 / self.bin_width.0.max(1)) as usize;
+        if self.goodput_bins.len() <= bin {
+            self.goodput_bins.resize(bin + 1, 0);
+        }
+        self.goodput_bins[bin] += s.len();
+    }
+
+    pub fn outstanding_bytes(&self) -> u64 {
+        self.int_buf_bytes
+    }
+}

@@ -1,0 +1,353 @@
+//! The node agent of an INTCP flow: one on every node of the path. Its role decides which sides
+//! run (intcp.md §1, §4, §6):
+//!
+//! - **producer** (the flow's `from_node`): responder only — serves INTERESTs with the flow's
+//!   content (all of it is available at once, so `pendingInts` never waits) and paces DATA;
+//! - **midnode**: responder to its downstream neighbour (cache hits and forwarded DATA go into its
+//!   send queue, paced by the token bucket at the rate the downstream requester asked) and
+//!   requester to its upstream neighbour (cache misses are forwarded at once, without credit,
+//!   carrying the rate it computes with backpressure, §5.6); it caches every DATA passing through
+//!   and runs SeqHole on its upstream hop, re-requesting holes from the previous hop (whose cache
+//!   answers; a miss there goes on upstream, §7.1–§7.2);
+//! - **consumer** (`to_node`): requester only (`consumer.rs`).
+//!
+//! Ticks: the 1 ms flush (§4) runs only while there is work — a midnode or producer while its
+//! send queue holds data, the consumer until its flow completes. A node waking from idle gets
+//! one tick's credit. Deviations, stated: a midnode forwards an interest remainder when it
+//! arrives rather than on the next tick, and caches DATA on arrival rather than ≤ 1 ms later;
+//! one DATA segment per datagram ([I] has no VPH to pack with).
+
+use super::cache::{Cache, Segment};
+use super::consumer::Consumer;
+use super::holes::HoleDetector;
+use super::rate::{decode_rate, encode_rate, HopCc, TokenBucket};
+use super::{IntcpConfig, HEADER_BYTES, INTEREST_BYTES, IP_UDP_BYTES, TICK};
+use crate::content::Content;
+use crate::engine::Ctx;
+use crate::net::{AgentId, Body, NodeId, Packet};
+use crate::sim::SimTime;
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Producer,
+    Midnode,
+    Consumer,
+}
+
+impl Role {
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Producer => "producer",
+            Role::Midnode => "midnode",
+            Role::Consumer => "consumer",
+        }
+    }
+}
+
+/// A neighbour on the flow's path.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer {
+    pub node: NodeId,
+    pub agent: AgentId,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct NodeStats {
+    pub data_sent: u64,
+    pub interests_sent: u64,
+    /// Segments served from this node's cache.
+    pub cache_served: u64,
+    /// Interests sent upstream for SeqHoles of this node's upstream hop.
+    pub hole_requests: u64,
+    pub max_queue_bytes: u64,
+}
+
+pub struct IntcpNode {
+    cfg: IntcpConfig,
+    pub flow: u32,
+    pub role: Role,
+    pub node: NodeId,
+    up: Option<Peer>,
+    down: Option<Peer>,
+    content: Content,
+    pub bucket: TokenBucket,
+    snd_queue: VecDeque<(Segment, i16)>,
+    snd_queue_bytes: u64,
+    data_sn: u64,
+    pub cc: HopCc,
+    holes: HoleDetector,
+    int_sn: u64,
+    pub cache: Option<Cache>,
+    pub consumer: Option<Box<Consumer>>,
+    tick_at: Option<SimTime>,
+    last_flush: SimTime,
+    pub stats: NodeStats,
+    scratch: Vec<(u64, u64)>,
+    segs: Vec<Segment>,
+}
+
+fn ms(t: SimTime) -> f64 {
+    t.0 as f64 / 1e6
+}
+
+impl IntcpNode {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        cfg: IntcpConfig,
+        flow: u32,
+        role: Role,
+        node: NodeId,
+        up: Option<Peer>,
+        down: Option<Peer>,
+        content: Content,
+        consumer: Option<Box<Consumer>>,
+    ) -> IntcpNode {
+        let cache = (role == Role::Midnode && cfg.cache).then(|| Cache::new(cfg.cache_bytes));
+        IntcpNode {
+            bucket: TokenBucket::new(cfg.mss),
+            cc: HopCc::new(cfg.cc.clone()),
+            cfg,
+            flow,
+            role,
+            node,
+            up,
+            down,
+            content,
+            snd_queue: VecDeque::new(),
+            snd_queue_bytes: 0,
+            data_sn: 0,
+            holes: HoleDetector::default(),
+            int_sn: 0,
+            cache,
+            consumer,
+            tick_at: None,
+            last_flush: SimTime::ZERO,
+            stats: NodeStats::default(),
+            scratch: Vec::new(),
+            segs: Vec::new(),
+        }
+    }
+
+    /// The consumer starts requesting at the flow's start time.
+    pub fn start(&mut self, ctx: &mut Ctx) {
+        if self.role == Role::Consumer {
+            self.ensure_tick(ctx);
+        }
+    }
+
+    fn ensure_tick(&mut self, ctx: &mut Ctx) {
+        if self.tick_at.is_none() {
+            self.last_flush = ctx.now;
+            let at = ctx.now + TICK;
+            self.tick_at = Some(at);
+            ctx.timer_at(at, 0);
+        }
+    }
+
+    /// The rate this node advertises upstream (§5.6).
+    pub fn advertised_rate(&self) -> f64 {
+        match self.role {
+            Role::Midnode => self.cc.rate_mbps(Some((self.snd_queue_bytes as f64, self.bucket.rate_mbps))),
+            _ => self.cc.rate_mbps(None),
+        }
+    }
+
+    fn send_interest(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
+        let Some(up) = self.up else { return };
+        let rate = encode_rate(self.advertised_rate());
+        let mut s = start;
+        loop {
+            let e = if end == start { end } else { (s + self.cfg.mss as u64).min(end) };
+            ctx.send(Packet {
+                flow: self.flow,
+                dst_node: up.node,
+                dst_agent: up.agent,
+                size: INTEREST_BYTES,
+                body: Body::IntcpInterest { sn: self.int_sn, start: s, end: e, rate, ts: ctx.now },
+            });
+            self.int_sn += 1;
+            self.stats.interests_sent += 1;
+            s = e;
+            if s >= end {
+                break;
+            }
+        }
+        self.cc.last_send_int_ms = ms(ctx.now);
+    }
+
+    fn enqueue(&mut self, seg: Segment, wnd: i16) {
+        self.snd_queue_bytes += seg.len() + HEADER_BYTES as u64;
+        self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(self.snd_queue_bytes);
+        self.snd_queue.push_back((seg, wnd));
+    }
+
+    /// Answers `[start, end)`: the producer from its content, a midnode from its cache, and
+    /// what a midnode does not hold goes upstream.
+    fn serve(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
+        match self.role {
+            Role::Producer => {
+                let end = self.cfg.bytes.map_or(end, |b| end.min(b));
+                let mut s = start;
+                while s < end {
+                    let e = (s + self.cfg.mss as u64).min(end);
+                    let digest = self.content.digest(s, (e - s) as u32);
+                    self.enqueue(Segment { start: s, end: e, digest, first_sent: SimTime::MAX }, 0);
+                    s = e;
+                }
+            }
+            Role::Midnode => {
+                let mut pos = start;
+                if let Some(cache) = &mut self.cache {
+                    let mut segs = std::mem::take(&mut self.segs);
+                    segs.clear();
+                    cache.read(start, end, &mut segs);
+                    for &seg in &segs {
+                        pos = pos.max(seg.end);
+                        self.stats.cache_served += 1;
+                        self.enqueue(seg, 0);
+                    }
+                    self.segs = segs;
+                }
+                if pos < end {
+                    self.send_interest(ctx, pos, end);
+                }
+            }
+            Role::Consumer => {}
+        }
+        if !self.snd_queue.is_empty() {
+            self.ensure_tick(ctx);
+        }
+    }
+
+    pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+        match pkt.body {
+            Body::IntcpInterest { start, end, rate, ts, .. } => {
+                if self.role == Role::Consumer {
+                    return;
+                }
+                self.bucket.int_hop_owd_ms = ms(ctx.now) - ms(ts);
+                self.bucket.rate_mbps = decode_rate(rate);
+                if start < end {
+                    self.serve(ctx, start, end);
+                }
+            }
+            Body::IntcpData { sn, start, end, ts, wnd, digest, first_sent } => {
+                if self.role == Role::Producer {
+                    return;
+                }
+                let now = ctx.now;
+                let payload = (end - start) as u32;
+                self.cc.on_data(ms(now), ms(ts), payload + HEADER_BYTES, payload);
+                let seg = Segment { start, end, digest, first_sent };
+                let mut lost = std::mem::take(&mut self.scratch);
+                lost.clear();
+                if let Some(c) = &mut self.consumer {
+                    c.on_data(now, sn, seg, wnd, &mut lost);
+                    for &(a, b) in &lost {
+                        self.send_interest(ctx, a, b);
+                    }
+                } else {
+                    if self.cfg.cache {
+                        self.holes.on_data(now, sn, start, end, self.cfg.mss, self.cfg.hole_threshold, &mut lost);
+                    }
+                    if let Some(cache) = &mut self.cache {
+                        cache.insert(seg);
+                    }
+                    self.enqueue(seg, wnd);
+                    for &(a, b) in &lost {
+                        self.stats.hole_requests += 1;
+                        // The previous hop is asked; our own cache cannot hold what we lost.
+                        self.send_interest(ctx, a, b);
+                    }
+                    self.ensure_tick(ctx);
+                }
+                self.scratch = lost;
+                if self.cc.refresh_due(ms(now)) {
+                    self.send_interest(ctx, 0, 0);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn on_timer(&mut self, ctx: &mut Ctx, _token: u64) {
+        if self.tick_at != Some(ctx.now) {
+            return;
+        }
+        self.tick_at = None;
+        let dt_ms = (ms(ctx.now) - ms(self.last_flush)).max(0.0);
+        self.last_flush = ctx.now;
+        let mut more = false;
+        if let Some(c) = &mut self.consumer {
+            let mut out = std::mem::take(&mut self.scratch);
+            out.clear();
+            c.tick(ctx.now, dt_ms, self.cc.thrp_mbps, &mut out);
+            c.trace.record(
+                ctx.now,
+                [
+                    c.srtt_ms,
+                    c.rto_ms,
+                    self.cc.srtt_ms,
+                    self.cc.cwnd,
+                    self.cc.rate_mbps(None),
+                    c.credit,
+                    c.outstanding_bytes() as f64,
+                    (c.stats.timeout_resends + c.stats.hole_requests) as f64,
+                ],
+            );
+            more = !c.done();
+            for &(a, b) in &out {
+                self.send_interest(ctx, a, b);
+            }
+            self.scratch = out;
+        } else {
+            self.flush_data(ctx, dt_ms);
+        }
+        if more || !self.snd_queue.is_empty() {
+            let at = ctx.now + TICK;
+            self.tick_at = Some(at);
+            ctx.timer_at(at, 0);
+        }
+    }
+
+    /// Sends what the token bucket allows from the send queue (§5.7).
+    fn flush_data(&mut self, ctx: &mut Ctx, dt_ms: f64) {
+        let Some(down) = self.down else { return };
+        let new_output = self.bucket.refill(dt_ms);
+        while let Some(&(seg, wnd)) = self.snd_queue.front() {
+            let cost = seg.len() + HEADER_BYTES as u64;
+            if !self.bucket.try_spend(cost as f64) {
+                return;
+            }
+            self.snd_queue.pop_front();
+            self.snd_queue_bytes -= cost;
+            let wnd = if self.role == Role::Producer {
+                let headroom = (self.cfg.cc.target_buffer_bytes - self.snd_queue_bytes as f64) / self.cfg.mss as f64;
+                headroom.clamp(i16::MIN as f64 + 1.0, i16::MAX as f64) as i16
+            } else {
+                wnd
+            };
+            let first_sent = if seg.first_sent == SimTime::MAX { ctx.now } else { seg.first_sent };
+            let ts = SimTime::from_secs_f64((ms(ctx.now) - self.bucket.int_hop_owd_ms).max(0.0) / 1e3);
+            ctx.send(Packet {
+                flow: self.flow,
+                dst_node: down.node,
+                dst_agent: down.agent,
+                size: IP_UDP_BYTES + HEADER_BYTES + seg.len() as u32,
+                body: Body::IntcpData {
+                    sn: self.data_sn,
+                    start: seg.start,
+                    end: seg.end,
+                    ts,
+                    wnd,
+                    digest: seg.digest,
+                    first_sent,
+                },
+            });
+            self.data_sn += 1;
+            self.stats.data_sent += 1;
+        }
+        self.bucket.drained(new_output);
+    }
+}

@@ -1,0 +1,320 @@
+//! Hop-by-hop rate control (intcp.md §5): the requester of each hop measures it and computes the
+//! rate it advertises on its INTERESTs; the responder paces DATA at that rate with a token bucket.
+//!
+//! Followed from the code [L] as intcp.md directs: the hop RTT split into two one-way delays
+//! (§5.1), the RTT-based (Vegas-like) congestion signal (§5.4), the cwnd → rate conversion over
+//! the *minimum* hop RTT and the backpressure term with the code's sign (§5.6), the token bucket
+//! (§5.7). The paper's behaviour where it differs from the code (§13): a 5 s minimum-RTT window
+//! (code 10 s), slow start that doubles cwnd per hop RTT (code: Hybla-like), additive increase of
+//! one packet per cwnd of data (code: +1 per cwnd/10), decrease to k·BDP with k = 0.8.
+
+use super::{CWND_MIN, SENDRATE_MAX_MBPS, SENDRATE_MIN_MBPS};
+use std::collections::VecDeque;
+
+/// The hop CC's parameters (scenario fields of an INTCP flow).
+#[derive(Clone, Debug)]
+pub struct CcParams {
+    pub mss: u32,
+    /// Slow-start exit threshold, packets (`SSTHRESH_INIT` = 100, §5.5).
+    pub ssthresh_pkts: f64,
+    /// Queue threshold M in bytes for the congestion signal (`QueueingThreshold` = 3000, §5.4).
+    pub queue_threshold_bytes: f64,
+    /// k in cwnd := k·BDP on congestion ([P] eq. 8 and [L]: 0.8; [I]: 0.9).
+    pub decrease_factor: f64,
+    /// Window of the minimum hop RTT, ms ([P]: 5 s; [L]: 10 s).
+    pub min_rtt_window_ms: f64,
+    /// Target send-buffer length BL_tar, bytes (`SNDQ_MAX`: [I] 7·MSS, [L] 5·MSS).
+    pub target_buffer_bytes: f64,
+    pub min_rate_mbps: f64,
+    pub max_rate_mbps: f64,
+    /// Congestion-avoidance increase in packets per cwnd of data (paper: 1; [L]: 10, i.e. +1
+    /// per cwnd/10).
+    pub ca_increase_pkts: f64,
+}
+
+impl CcParams {
+    pub fn defaults(mss: u32) -> CcParams {
+        CcParams {
+            mss,
+            ssthresh_pkts: 100.0,
+            queue_threshold_bytes: 3000.0,
+            decrease_factor: 0.8,
+            min_rtt_window_ms: 5000.0,
+            target_buffer_bytes: 7.0 * mss as f64,
+            min_rate_mbps: SENDRATE_MIN_MBPS,
+            max_rate_mbps: SENDRATE_MAX_MBPS,
+            ca_increase_pkts: 1.0,
+        }
+    }
+}
+
+/// The requester side of one hop. Times are in ms (f64, from the simulated clock).
+#[derive(Clone, Debug)]
+pub struct HopCc {
+    p: CcParams,
+    /// Smoothed hop RTT; 0 until the first sample.
+    pub srtt_ms: f64,
+    pub rttvar_ms: f64,
+    /// (time, srtt) samples for the minimum over the window (§5.2).
+    hrtt: VecDeque<(f64, f64)>,
+    pub min_hrtt_ms: f64,
+    /// Receive rate over the last hop RTT, Mbit/s (§5.3).
+    pub thrp_mbps: f64,
+    recvd_bytes: f64,
+    last_thrp_update_ms: f64,
+    pub cwnd: f64,
+    pub slow_start: bool,
+    cc_data_len: f64,
+    last_decr_ms: Option<f64>,
+    /// When this node last sent an INTEREST upstream (rate-refresh rule, §5.6).
+    pub last_send_int_ms: f64,
+}
+
+impl HopCc {
+    pub fn new(p: CcParams) -> HopCc {
+        HopCc {
+            p,
+            srtt_ms: 0.0,
+            rttvar_ms: 0.0,
+            hrtt: VecDeque::new(),
+            min_hrtt_ms: 0.0,
+            thrp_mbps: 0.0,
+            recvd_bytes: 0.0,
+            last_thrp_update_ms: 0.0,
+            cwnd: CWND_MIN,
+            slow_start: true,
+            cc_data_len: 0.0,
+            last_decr_ms: None,
+            last_send_int_ms: 0.0,
+        }
+    }
+
+    /// On a DATA segment from the hop's responder: `ts_ms` is its back-dated send time (§5.1),
+    /// `seg_bytes` its size counted for throughput (header + payload, as [L]), `payload` its
+    /// payload length.
+    pub fn on_data(&mut self, now_ms: f64, ts_ms: f64, seg_bytes: u32, payload: u32) {
+        if now_ms > ts_ms {
+            let s = now_ms - ts_ms;
+            if self.srtt_ms == 0.0 {
+                self.srtt_ms = s;
+                self.rttvar_ms = s / 2.0;
+                self.last_thrp_update_ms = now_ms;
+            } else {
+                self.rttvar_ms = (3.0 * self.rttvar_ms + (s - self.srtt_ms).abs()) / 4.0;
+                self.srtt_ms = ((7.0 * self.srtt_ms + s) / 8.0).max(1.0);
+            }
+        }
+        if self.srtt_ms > 0.0 {
+            self.recvd_bytes += seg_bytes as f64;
+            let elapsed = now_ms - self.last_thrp_update_ms;
+            if elapsed > self.srtt_ms {
+                self.thrp_mbps = self.recvd_bytes * 8.0 / 1e6 / elapsed * 1000.0;
+                self.recvd_bytes = 0.0;
+                self.last_thrp_update_ms = now_ms;
+            }
+        }
+        self.update_cwnd(now_ms, payload);
+    }
+
+    /// Queued bytes implied by the RTT above its minimum (§5.4).
+    pub fn queue_bytes(&self) -> f64 {
+        self.thrp_mbps * 125_000.0 * (self.srtt_ms - self.min_hrtt_ms).max(0.0) / 1000.0
+    }
+
+    fn update_cwnd(&mut self, now_ms: f64, payload: u32) {
+        let mss = self.p.mss as f64;
+        self.cc_data_len += payload as f64;
+        if self.srtt_ms == 0.0 {
+            return;
+        }
+        // §5.2: the minimum of the smoothed hop RTT over the window (empty queue: append, Q2).
+        while self.hrtt.front().is_some_and(|&(t, _)| now_ms - t > self.p.min_rtt_window_ms) {
+            self.hrtt.pop_front();
+        }
+        if self.hrtt.back().is_none_or(|&(t, _)| now_ms - t >= self.srtt_ms / 2.0) {
+            self.hrtt.push_back((now_ms, self.srtt_ms));
+        }
+        self.min_hrtt_ms = self.hrtt.iter().map(|&(_, r)| r).fold(f64::INFINITY, f64::min);
+        let cong = self.queue_bytes() > self.p.queue_threshold_bytes;
+        if self.slow_start {
+            if cong || self.cwnd >= self.p.ssthresh_pkts {
+                self.slow_start = false;
+                self.cc_data_len = self.cwnd * mss;
+            } else {
+                // The paper's slow start: cwnd doubles per hop RTT (+1 packet per packet received).
+                self.cwnd += payload as f64 / mss;
+                return;
+            }
+        }
+        let allow = self.last_decr_ms.is_none_or(|t| now_ms - t >= 2.0 * self.srtt_ms);
+        if !allow {
+            return;
+        }
+        if cong {
+            let bdp_pkts = self.thrp_mbps * 125.0 * self.min_hrtt_ms / mss;
+            self.cwnd = (self.p.decrease_factor * bdp_pkts).max(CWND_MIN);
+            self.last_decr_ms = Some(now_ms);
+            self.cc_data_len = 0.0;
+        } else {
+            let cwnd_rate_mbps = self.cwnd * mss * 8.0 / 1e6 / self.srtt_ms * 1000.0;
+            let allow_inc = self.thrp_mbps == 0.0 || self.thrp_mbps >= 0.5 * cwnd_rate_mbps;
+            if allow_inc && self.cc_data_len > self.cwnd * mss / self.p.ca_increase_pkts {
+                // The paper's additive increase (one packet per cwnd of data, ≈ per hop RTT)
+                // with ca_increase_pkts = 1; the code's +1 per cwnd/10 with 10.
+                self.cwnd += 1.0;
+                self.cc_data_len = 0.0;
+            } else if !allow_inc && self.cc_data_len > 5.0 * self.cwnd * mss / 10.0 {
+                self.cwnd = (self.cwnd - 0.1).max(CWND_MIN);
+                self.cc_data_len = 0.0;
+            }
+        }
+    }
+
+    /// The rate to advertise upstream (§5.6). `backpressure` = (own send-queue bytes, the rate
+    /// the downstream requester asked of this node) at a midnode; None at the consumer.
+    pub fn rate_mbps(&self, backpressure: Option<(f64, f64)>) -> f64 {
+        if self.srtt_ms == 0.0 {
+            return self.p.min_rate_mbps;
+        }
+        let mut rate = self.cwnd * self.p.mss as f64 * 8.0 / 1e6 / self.min_hrtt_ms.max(1e-3) * 1000.0;
+        if let Some((queued, next_hop_rate)) = backpressure {
+            let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / self.srtt_ms * 1000.0 + next_hop_rate;
+            rate = rate.min(bp);
+        }
+        rate.max(self.p.min_rate_mbps).min(self.p.max_rate_mbps)
+    }
+
+    /// Whether a rate-refresh (empty) INTEREST is due: none sent for more than 0.9·hopSRTT.
+    pub fn refresh_due(&self, now_ms: f64) -> bool {
+        self.srtt_ms > 0.0 && now_ms - self.last_send_int_ms > 0.9 * self.srtt_ms
+    }
+}
+
+/// The wire encoding of a rate: int16 in units of 0.01 Mbit/s (§2.2, §5.6).
+pub fn encode_rate(mbps: f64) -> u16 {
+    (mbps * 100.0).clamp(0.0, i16::MAX as f64) as u16
+}
+pub fn decode_rate(wire: u16) -> f64 {
+    wire as f64 / 100.0
+}
+
+/// The responder side of one hop: the token bucket (§5.7).
+#[derive(Clone, Debug)]
+pub struct TokenBucket {
+    /// Rate the downstream requester asked for, Mbit/s (0.1 until its first INTEREST).
+    pub rate_mbps: f64,
+    /// Credit in bytes (`dataOutputLimit`, initially 1 MSS).
+    pub tokens: f64,
+    /// The latest INTEREST one-way delay (`intHopOwd`), ms.
+    pub int_hop_owd_ms: f64,
+}
+
+impl TokenBucket {
+    pub fn new(mss: u32) -> TokenBucket {
+        TokenBucket { rate_mbps: SENDRATE_MIN_MBPS, tokens: mss as f64, int_hop_owd_ms: 0.0 }
+    }
+    /// Adds a tick's credit for `dt_ms`; returns it (`newOutput`).
+    pub fn refill(&mut self, dt_ms: f64) -> f64 {
+        let new_output = self.rate_mbps * 125_000.0 * dt_ms / 1000.0;
+        self.tokens += new_output;
+        new_output
+    }
+    /// Spends `cost` bytes if the credit covers them.
+    pub fn try_spend(&mut self, cost: f64) -> bool {
+        if self.tokens < cost {
+            return false;
+        }
+        self.tokens -= cost;
+        true
+    }
+    /// The queue drained: an idle bucket keeps at most one tick's worth.
+    pub fn drained(&mut self, new_output: f64) {
+        self.tokens = self.tokens.min(new_output);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> CcParams {
+        CcParams::defaults(1449)
+    }
+
+    #[test]
+    fn the_hop_rtt_is_the_sum_of_both_one_way_delays_smoothed_rfc6298_style() {
+        let mut cc = HopCc::new(params());
+        // The responder back-dates ts by the interest OWD (10 ms); data takes 15 ms.
+        cc.on_data(125.0, 100.0, 1472, 1449);
+        assert_eq!(cc.srtt_ms, 25.0);
+        assert_eq!(cc.rttvar_ms, 12.5);
+        cc.on_data(200.0, 167.0, 1472, 1449);
+        assert_eq!(cc.srtt_ms, (7.0 * 25.0 + 33.0) / 8.0);
+    }
+
+    #[test]
+    fn before_any_sample_the_advertised_rate_is_the_minimum() {
+        let cc = HopCc::new(params());
+        assert_eq!(cc.rate_mbps(None), SENDRATE_MIN_MBPS);
+    }
+
+    #[test]
+    fn slow_start_doubles_cwnd_per_hop_rtt_and_the_rate_uses_the_minimum_rtt() {
+        let mut cc = HopCc::new(params());
+        let mut now = 0.0;
+        for _ in 0..10 {
+            now += 1.0;
+            cc.on_data(now, now - 20.0, 1472, 1449);
+        }
+        assert!(cc.slow_start);
+        assert!((cc.cwnd - 10.2).abs() < 1e-9);
+        let r = cc.rate_mbps(None);
+        assert!((r - 10.2 * 1449.0 * 8.0 / 1e6 / 20.0 * 1000.0).abs() < 1e-9, "{r}");
+    }
+
+    #[test]
+    fn a_queue_above_m_bytes_cuts_cwnd_to_k_times_the_bdp() {
+        let mut cc = HopCc::new(params());
+        let mut now = 0.0;
+        // 1 packet per ms (≈ 11.8 Mbit/s) at a 20 ms hop RTT, then the RTT grows to 40 ms.
+        for i in 0..400 {
+            now += 1.0;
+            let rtt = if i < 200 { 20.0 } else { 40.0 };
+            cc.on_data(now, now - rtt, 1472, 1449);
+        }
+        assert!(!cc.slow_start);
+        let bdp = cc.thrp_mbps * 125.0 * cc.min_hrtt_ms / 1449.0;
+        assert!(cc.cwnd <= 0.8 * bdp + 1.0 + 1e-9, "cwnd {} bdp {bdp}", cc.cwnd);
+    }
+
+    #[test]
+    fn a_filling_send_queue_lowers_the_midnode_rate_to_the_next_hop_rate_or_below() {
+        let mut cc = HopCc::new(params());
+        for i in 0..50 {
+            cc.on_data(i as f64, i as f64 - 20.0, 1472, 1449);
+        }
+        let free = cc.rate_mbps(Some((0.0, 5.0)));
+        let full = cc.rate_mbps(Some((7.0 * 1449.0, 5.0)));
+        let over = cc.rate_mbps(Some((20.0 * 1449.0, 5.0)));
+        assert!(free > 5.0);
+        assert!((full - 5.0).abs() < 1e-9, "{full}");
+        assert!(over < 5.0);
+        assert!(cc.rate_mbps(Some((1e9, 5.0))) >= SENDRATE_MIN_MBPS);
+    }
+
+    #[test]
+    fn the_token_bucket_paces_and_caps_idle_credit_at_one_tick() {
+        let mut b = TokenBucket::new(1449);
+        b.rate_mbps = 12.0; // 1500 bytes per ms
+        let n = b.refill(1.0);
+        assert_eq!(n, 1500.0);
+        assert!(b.try_spend(1472.0));
+        assert!(b.try_spend(1472.0));
+        assert!(!b.try_spend(1472.0));
+        b.refill(10.0);
+        b.drained(1500.0);
+        assert_eq!(b.tokens, 1500.0);
+        assert_eq!(decode_rate(encode_rate(12.345)), 12.34);
+        assert_eq!(encode_rate(1000.0), i16::MAX as u16);
+    }
+}
