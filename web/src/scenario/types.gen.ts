@@ -112,6 +112,62 @@ export type Flow =
       from_node?: number | null;
       to_node?: number | null;
       label?: string | null;
+    }
+  | {
+      transport: 'intcp';
+      /**
+       * Bytes to transfer; null or absent requests until the end of the run.
+       */
+      bytes?: number | null;
+      start_s?: number;
+      /**
+       * Caches (and midnode hole detection) on; false is INTCP-uni (intcp.md §10, USE_CACHE off).
+       */
+      cache?: boolean;
+      /**
+       * Each midnode's cache capacity in payload bytes (code: 20000 blocks of 4096 B, §8).
+       */
+      cache_bytes?: number;
+      /**
+       * Payload bytes per DATA segment ([I]: 1472 − 23 = 1449, a 1500-byte packet).
+       */
+      mss_bytes?: number;
+      /**
+       * Target send-buffer length BL_tar in MSS, the backpressure target ([I] 7, [L] 5; §5.6).
+       */
+      target_buffer_pkts?: number;
+      /**
+       * Queue threshold M of the RTT-based congestion signal, bytes (§5.4).
+       */
+      queue_threshold_bytes?: number;
+      /**
+       * k in cwnd := k·BDP on congestion (paper and [L] 0.8; [I] 0.9; §5.5).
+       */
+      decrease_factor?: number;
+      /**
+       * Slow-start exit threshold in packets (§5.5).
+       */
+      ssthresh_pkts?: number;
+      /**
+       * Window of the minimum hop RTT in seconds (paper 5; code 10; §5.2).
+       */
+      min_rtt_window_s?: number;
+      /**
+       * Advertised-rate bounds, Mbit/s (§5.6).
+       */
+      min_rate_mbps?: number;
+      max_rate_mbps?: number;
+      /**
+       * Congestion-avoidance increase, packets per cwnd of data (paper 1; code [L] 10; §5.5).
+       */
+      ca_increase_pkts?: number;
+      /**
+       * SeqHole: a hole skipped by this many later packets is lost (the paper's N; §7.2).
+       */
+      hole_threshold_pkts?: number;
+      from_node?: number | null;
+      to_node?: number | null;
+      label?: string | null;
     };
 /**
  * The congestion controls a scenario can name.
