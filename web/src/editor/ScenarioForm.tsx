@@ -48,6 +48,7 @@ const LOSS_DEFAULTS: Record<LossModel, LossSpec> = {
 const TRANSPORT_OPTIONS: { value: Transport; label: string }[] = [
   { value: 'tcp', label: 'TCP' },
   { value: 'ctcp', label: 'CTCP (network coded)' },
+  { value: 'intcp', label: 'INTCP (hop by hop)' },
 ];
 /** CTCP's enumerations; `satisfies Record<...>` makes a new value in the generated types a
  * compile error here until it has a label. */
@@ -419,17 +420,18 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
     const fp = `flows[${i}]`;
     const transport = isObject(flow) ? flow.transport : undefined;
     const ctcp = transport === 'ctcp';
+    const intcp = transport === 'intcp';
     const transportSelect = (
       <SelectInput
         label="Transport"
-        hint="TCP, or network-coded TCP (CTCP). Switching keeps the bytes, start, nodes and label."
+        hint="TCP, network-coded TCP (CTCP) or hop-by-hop INTCP. Switching keeps the bytes, start, nodes and label."
         value={transport}
         options={TRANSPORT_OPTIONS}
         errors={router.take(`${fp}.transport`)}
         onChange={(t) =>
           edit((root) => {
             const list = asArray(root.flows);
-            if (t === 'tcp' || t === 'ctcp') list[i] = switchTransport(list[i], t);
+            if (t === 'tcp' || t === 'ctcp' || t === 'intcp') list[i] = switchTransport(list[i], t);
             else setAt(root, `${fp}.transport`, t);
           })
         }
@@ -448,7 +450,14 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
         <StringInput label="Label" hint="A name for charts and tables." placeholder="none" value={get(`${fp}.label`)} errors={router.take(`${fp}.label`)} onChange={(v) => set(`${fp}.label`)(v === '' ? undefined : v)} />
       </>
     );
-    const main = ctcp ? (
+    const main = intcp ? (
+      <>
+        {transportSelect}
+        {check(`${fp}.cache`, 'Caches', true, 'Caches at every midnode; off is INTCP-uni, where every request goes to the producer.')}
+        {common}
+        {num(`${fp}.cache_bytes`, 'Cache size', { unit: 'bytes', integer: true, empty: 'remove', placeholder: 'default', hint: "Each midnode's cache capacity in payload bytes." })}
+      </>
+    ) : ctcp ? (
       <>
         {transportSelect}
         <SelectInput
@@ -479,7 +488,12 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
       </>
     );
     const [advanced, advancedErrors] = counted(() =>
-      ctcp ? (
+      intcp ? (
+        <>
+          <p className="muted">The rate-control constants are in the JSON view (see scenarios/README.md).</p>
+          {nodesAndLabel()}
+        </>
+      ) : ctcp ? (
         <>
           {num(`${fp}.mss_bytes`, 'Payload', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1445', hint: "Payload bytes per packet (the reference code's 1445 with 1500-byte packets)." })}
           {num(`${fp}.initial_cwnd_pkts`, 'Initial window', { unit: 'packets', integer: true, empty: 'remove', placeholder: '8' })}
@@ -511,6 +525,7 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
         <legend>
           Flow {i + 1}
           {ctcp && <span className="muted"> (CTCP)</span>}
+          {intcp && <span className="muted"> (INTCP)</span>}
         </legend>
         <button type="button" className="icon remove" aria-label={`Remove flow ${i + 1}`} disabled={flows.length <= 1} onClick={() => edit((root) => asArray(root.flows).splice(i, 1))}>
           ×

@@ -176,6 +176,11 @@ describe('switching a flow between transports', () => {
     expect(back).toEqual({ transport: 'tcp', cc: 'reno', bytes: 5_000_000, start_s: 2, to_node: 2, label: 'a' });
   });
 
+  it('switches to INTCP with caches on, keeping what the transports share', () => {
+    const tcp = { transport: 'tcp', cc: 'reno', bytes: 1000, start_s: 1, sack: false, label: 'x' };
+    expect(switchTransport(tcp, 'intcp')).toEqual({ transport: 'intcp', cache: true, bytes: 1000, start_s: 1, label: 'x' });
+  });
+
   it('keeps an unlimited transfer as null, and leaves a flow of the same transport as it is', () => {
     expect(switchTransport({ transport: 'tcp', cc: 'cubic', bytes: null }, 'ctcp', { variant: 'v1' })).toEqual({ transport: 'ctcp', variant: 'v1', coding: 'full', bytes: null });
     const same = { transport: 'ctcp', variant: 'v1', block_pkts: 8 };

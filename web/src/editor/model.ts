@@ -260,7 +260,7 @@ export function formatValueList(values: unknown): string {
 // ---------- flows ----------
 
 /** The transports a flow can have (the `transport` tag of Flow in types.gen.ts). */
-export type Transport = 'tcp' | 'ctcp';
+export type Transport = 'tcp' | 'ctcp' | 'intcp';
 
 /** Fields every transport's flow has, kept when a flow switches transport. */
 const SHARED_FLOW_FIELDS = ['bytes', 'start_s', 'from_node', 'to_node', 'label'] as const;
@@ -275,7 +275,12 @@ const SHARED_FLOW_FIELDS = ['bytes', 'start_s', 'from_node', 'to_node', 'label']
 export function switchTransport(flow: Json | undefined, to: Transport, defaults: { cc?: string; variant?: string } = {}): JsonObject {
   const old = isObject(flow) ? flow : {};
   if (old.transport === to) return { ...old };
-  const out: JsonObject = to === 'tcp' ? { transport: 'tcp', cc: defaults.cc ?? 'cubic' } : { transport: 'ctcp', variant: defaults.variant ?? 'v2', coding: 'full' };
+  const out: JsonObject =
+    to === 'tcp'
+      ? { transport: 'tcp', cc: defaults.cc ?? 'cubic' }
+      : to === 'ctcp'
+        ? { transport: 'ctcp', variant: defaults.variant ?? 'v2', coding: 'full' }
+        : { transport: 'intcp', cache: true };
   for (const k of SHARED_FLOW_FIELDS) if (k in old && old[k] !== undefined) out[k] = old[k];
   return out;
 }
