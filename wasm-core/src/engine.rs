@@ -49,6 +49,59 @@ impl Ctx<'_> {
     }
 }
 
+/// A timer that is re-armed far more often than it fires (a retransmission timeout). Arming only
+/// moves the deadline; an event is scheduled only when none is pending at or before it, and an
+/// event that fires before the (moved) deadline schedules itself again. So re-arming on every
+/// ACK costs no heap operation.
+#[derive(Clone, Debug, Default)]
+pub struct LazyTimer {
+    deadline: Option<SimTime>,
+    /// The event currently scheduled: (time, token).
+    event: Option<(SimTime, u64)>,
+    next_token: u64,
+}
+
+impl LazyTimer {
+    pub fn arm(&mut self, ctx: &mut Ctx, deadline: SimTime) {
+        self.deadline = Some(deadline);
+        match self.event {
+            Some((t, _)) if t <= deadline => {} // fires first, then re-schedules itself
+            _ => self.schedule(ctx, deadline),
+        }
+    }
+
+    pub fn stop(&mut self) {
+        self.deadline = None;
+    }
+
+    pub fn is_armed(&self) -> bool {
+        self.deadline.is_some()
+    }
+
+    fn schedule(&mut self, ctx: &mut Ctx, at: SimTime) {
+        let token = self.next_token;
+        self.next_token += 1;
+        self.event = Some((at, token));
+        ctx.timer_at(at, token);
+    }
+
+    /// Handles a timer event with this token. Returns true when the timer fires: the deadline
+    /// has come (the timer is then stopped).
+    pub fn on_event(&mut self, ctx: &mut Ctx, token: u64) -> bool {
+        match self.event {
+            Some((_, t)) if t == token => self.event = None,
+            _ => return false, // superseded by an earlier re-arm
+        }
+        let Some(deadline) = self.deadline else { return false };
+        if ctx.now < deadline {
+            self.schedule(ctx, deadline);
+            return false;
+        }
+        self.deadline = None;
+        true
+    }
+}
+
 fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at: NodeId, pkt: Packet) {
     // A packet without a route is dropped; scenario validation guarantees connected endpoints.
     let Some(l) = net.next_link(at, pkt.dst_node) else { return };

@@ -11,7 +11,7 @@ use super::{block_seed, Layout, ACK_BYTES, DATA_OVERHEAD_BYTES};
 use crate::coding::gf256::{default_field, Field};
 use crate::coding::rlnc::{coefficients, Encoder};
 use crate::content::Content;
-use crate::engine::Ctx;
+use crate::engine::{Ctx, LazyTimer};
 use crate::metrics::Trace;
 use crate::net::packet::TCP_SYN_BYTES;
 use crate::net::{AgentId, Body, CtcpCoding, NodeId, Packet};
@@ -97,9 +97,7 @@ pub struct CtcpSender {
     cntrtt: u32,
     latest_rtt: Option<SimDuration>,
     backoff: u32,
-    rto_deadline: Option<SimTime>,
-    rto_event: Option<(SimTime, u64)>,
-    next_token: u64,
+    rto_timer: LazyTimer,
     coeffs: Vec<u8>,
     pub stats: CtcpSenderStats,
     pub trace: Trace<9>,
@@ -140,9 +138,7 @@ impl CtcpSender {
             cntrtt: 0,
             latest_rtt: None,
             backoff: 0,
-            rto_deadline: None,
-            rto_event: None,
-            next_token: 0,
+            rto_timer: LazyTimer::default(),
             coeffs: vec![0; k],
             stats: CtcpSenderStats::default(),
             trace,
@@ -188,32 +184,13 @@ impl CtcpSender {
 
     fn arm_rto(&mut self, ctx: &mut Ctx) {
         let deadline = ctx.now + self.rto();
-        self.rto_deadline = Some(deadline);
-        match self.rto_event {
-            Some((t, _)) if t <= deadline => {}
-            _ => {
-                let token = self.next_token;
-                self.next_token += 1;
-                self.rto_event = Some((deadline, token));
-                ctx.timer_at(deadline, token);
-            }
-        }
+        self.rto_timer.arm(ctx, deadline);
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx, token: u64) {
-        match self.rto_event {
-            Some((_, t)) if t == token => self.rto_event = None,
-            _ => return,
-        }
-        let Some(deadline) = self.rto_deadline else { return };
-        if ctx.now < deadline {
-            let token = self.next_token;
-            self.next_token += 1;
-            self.rto_event = Some((deadline, token));
-            ctx.timer_at(deadline, token);
+        if !self.rto_timer.on_event(ctx, token) {
             return;
         }
-        self.rto_deadline = None;
         self.backoff += 1;
         self.stats.timeouts += 1;
         if self.established_at.is_none() {
@@ -240,7 +217,7 @@ impl CtcpSender {
                 let r = ctx.now - ts_echo;
                 self.rtt_sample(r);
                 self.backoff = 0;
-                self.rto_deadline = None;
+                self.rto_timer.stop();
                 self.record(ctx.now);
                 self.send(ctx);
             }
@@ -310,7 +287,7 @@ impl CtcpSender {
             if self.finished_at.is_none() {
                 self.finished_at = Some(now);
             }
-            self.rto_deadline = None;
+            self.rto_timer.stop();
             self.record(now);
             return;
         }
@@ -407,7 +384,7 @@ impl CtcpSender {
             size: layout.symbol_len + DATA_OVERHEAD_BYTES,
             body: Body::CtcpData { seqno, block: b, coding, ts: now, block_first_sent: first, payload },
         });
-        if self.rto_deadline.is_none() {
+        if !self.rto_timer.is_armed() {
             self.arm_rto(ctx);
         }
     }

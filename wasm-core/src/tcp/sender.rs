@@ -19,7 +19,7 @@
 use super::congestion::{AckSample, CaState, Cc, CcKind, CcOptions, CwndEvent, Window};
 use super::rtt::{RtoFlavor, RttEstimator};
 use crate::content::Content;
-use crate::engine::Ctx;
+use crate::engine::{Ctx, LazyTimer};
 use crate::metrics::Trace;
 use crate::net::packet::{TCP_IP_HEADER_BYTES, TCP_SYN_BYTES};
 use crate::net::{AgentId, Body, NodeId, Packet, SackBlocks};
@@ -111,10 +111,7 @@ pub struct TcpSender {
     /// SACK ranges (in segments) reported by the previous ACK: their segments are already marked.
     sack_cache: [(u64, u64); 3],
     pub rtt: RttEstimator,
-    rto_deadline: Option<SimTime>,
-    /// The RTO timer event currently scheduled: (time, token).
-    rto_event: Option<(SimTime, u64)>,
-    next_token: u64,
+    rto_timer: LazyTimer,
     pub stats: SenderStats,
     pub trace: Trace<8>,
     pub started_at: Option<SimTime>,
@@ -158,9 +155,7 @@ impl TcpSender {
             recovery_point: 0,
             sack_cache: [(0, 0); 3],
             rtt,
-            rto_deadline: None,
-            rto_event: None,
-            next_token: 0,
+            rto_timer: LazyTimer::default(),
             stats: SenderStats::default(),
             trace,
             started_at: None,
@@ -215,7 +210,7 @@ impl TcpSender {
         let now = ctx.now;
         self.established_at = Some(now);
         self.rtt.sample(now - ts_echo);
-        self.rto_deadline = None;
+        self.rto_timer.stop();
         self.cc.init(&mut self.w, self.rtt.srtt, now);
         self.record(now);
         self.transmit(ctx);
@@ -292,39 +287,20 @@ impl TcpSender {
         // Linux re-arms the timer when it retransmits the head (`tcp_xmit_retransmit_queue`):
         // otherwise a loss found about an RTO after the last ACK times out before its
         // retransmission can be acknowledged.
-        if self.rto_deadline.is_none() || (retransmission && s == self.una) {
+        if !self.rto_timer.is_armed() || (retransmission && s == self.una) {
             self.arm_rto(ctx);
         }
     }
 
     fn arm_rto(&mut self, ctx: &mut Ctx) {
         let deadline = ctx.now + self.rtt.rto();
-        self.rto_deadline = Some(deadline);
-        match self.rto_event {
-            Some((t, _)) if t <= deadline => {} // fires first, then re-arms lazily
-            _ => {
-                let token = self.next_token;
-                self.next_token += 1;
-                self.rto_event = Some((deadline, token));
-                ctx.timer_at(deadline, token);
-            }
-        }
+        self.rto_timer.arm(ctx, deadline);
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx, token: u64) {
-        match self.rto_event {
-            Some((_, t)) if t == token => self.rto_event = None,
-            _ => return, // superseded by an earlier re-arm
+        if self.rto_timer.on_event(ctx, token) {
+            self.on_rto(ctx);
         }
-        let Some(deadline) = self.rto_deadline else { return };
-        if ctx.now < deadline {
-            let token = self.next_token;
-            self.next_token += 1;
-            self.rto_event = Some((deadline, token));
-            ctx.timer_at(deadline, token);
-            return;
-        }
-        self.on_rto(ctx);
     }
 
     /// RFC 6298 §5.4–5.6 with Linux's `tcp_enter_loss` window handling.
@@ -334,7 +310,7 @@ impl TcpSender {
             // The SYN (or its SYN-ACK) was lost: send it again with the RTO backed off.
             self.stats.timeouts += 1;
             self.rtt.backoff = (self.rtt.backoff + 1).min(30);
-            self.rto_deadline = None;
+            self.rto_timer.stop();
             self.send_syn(ctx);
             return;
         }
@@ -362,10 +338,10 @@ impl TcpSender {
         self.rtx_scan = self.una;
         self.lost_scan = self.nxt;
         self.rtt.backoff = (self.rtt.backoff + 1).min(30);
-        self.rto_deadline = None;
+        self.rto_timer.stop();
         self.record(now);
         self.transmit(ctx);
-        if self.una < self.nxt && self.rto_deadline.is_none() {
+        if self.una < self.nxt && !self.rto_timer.is_armed() {
             self.arm_rto(ctx);
         }
     }
@@ -508,7 +484,7 @@ impl TcpSender {
 
         // RFC 6298 §5.3: restart the timer when new data is acknowledged; stop it when all is.
         if self.una == self.nxt {
-            self.rto_deadline = None;
+            self.rto_timer.stop();
         } else if cum_advanced {
             self.arm_rto(ctx);
         }
