@@ -152,6 +152,34 @@ impl DelayStats {
     }
 }
 
+/// What a receiver records for each in-order delivery: one-way delay statistics, a bounded
+/// delay trace, and delivered bytes per fixed interval (goodput over time).
+#[derive(Clone, Debug)]
+pub struct DeliveryLog {
+    pub delays: DelayStats,
+    pub owd_trace: Trace<1>,
+    /// Bytes delivered in each `bin_width` interval since time zero.
+    pub goodput_bins: Vec<u64>,
+    pub bin_width: SimDuration,
+}
+
+impl DeliveryLog {
+    pub fn new(owd_trace: Trace<1>, bin_width: SimDuration) -> DeliveryLog {
+        DeliveryLog { delays: DelayStats::default(), owd_trace, goodput_bins: Vec::new(), bin_width }
+    }
+
+    /// `bytes` delivered in order at `now`, `delay` after they were first sent.
+    pub fn record(&mut self, now: SimTime, delay: SimDuration, bytes: u64) {
+        self.delays.record(now, delay);
+        self.owd_trace.record(now, [delay.as_millis_f64()]);
+        let bin = (now.0 / self.bin_width.0.max(1)) as usize;
+        if self.goodput_bins.len() <= bin {
+            self.goodput_bins.resize(bin + 1, 0);
+        }
+        self.goodput_bins[bin] += bytes;
+    }
+}
+
 fn percentile(sorted: &[u32], q: f64) -> f64 {
     let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
     sorted[rank - 1] as f64

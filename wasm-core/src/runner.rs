@@ -176,15 +176,15 @@ impl<'a> FlowParts<'a> {
     }
     fn delays(self) -> &'a DelayStats {
         match self {
-            FlowParts::Tcp(_, r) => &r.delays,
-            FlowParts::Ctcp(_, r) => &r.delays,
+            FlowParts::Tcp(_, r) => &r.log.delays,
+            FlowParts::Ctcp(_, r) => &r.log.delays,
             FlowParts::Intcp(c) => &c.delays,
         }
     }
     fn goodput_bins(self) -> &'a [u64] {
         match self {
-            FlowParts::Tcp(_, r) => &r.goodput_bins,
-            FlowParts::Ctcp(_, r) => &r.goodput_bins,
+            FlowParts::Tcp(_, r) => &r.log.goodput_bins,
+            FlowParts::Ctcp(_, r) => &r.log.goodput_bins,
             FlowParts::Intcp(c) => &c.goodput_bins,
         }
     }
@@ -573,14 +573,14 @@ impl Run {
                 let (jt, jv) = delays.jitter_series().into_iter().unzip();
                 let (sender, owd, coding) = match parts {
                     FlowParts::Tcp(s, r) => {
-                        (Columns::new(&s.trace, SENDER_TRACE_COLUMNS), Columns::new(&r.owd_trace, ["owd_ms"]), None)
+                        (Columns::new(&s.trace, SENDER_TRACE_COLUMNS), Columns::new(&r.log.owd_trace, ["owd_ms"]), None)
                     }
                     FlowParts::Intcp(c) => {
                         (Columns::new(&c.trace, CONSUMER_TRACE_COLUMNS), Columns::new(&c.owd_trace, ["owd_ms"]), None)
                     }
                     FlowParts::Ctcp(s, r) => (
                         Columns::new(&s.trace, CTCP_SENDER_TRACE_COLUMNS),
-                        Columns::new(&r.owd_trace, ["owd_ms"]),
+                        Columns::new(&r.log.owd_trace, ["owd_ms"]),
                         Some(CodingTrace {
                             rank: Columns::new(&r.rank_trace, ["rank", "block"]),
                             decodes: Columns::new(&r.decode_trace, ["block", "latency_ms"]),

@@ -12,7 +12,7 @@ use crate::coding::gf256::{default_field, Field};
 use crate::coding::rlnc::{coefficients, Decoder, Reception};
 use crate::content::Content;
 use crate::engine::Ctx;
-use crate::metrics::{DelayStats, Trace};
+use crate::metrics::{DelayStats, DeliveryLog, Trace};
 use crate::net::packet::TCP_SYN_BYTES;
 use crate::net::{AgentId, Body, CtcpCoding, NodeId, Packet};
 use crate::sim::{SimDuration, SimTime};
@@ -54,14 +54,11 @@ pub struct CtcpReceiver {
     pub delivered: u64,
     pub error: Option<String>,
     pub stats: CodingStats,
-    pub delays: DelayStats,
-    pub owd_trace: Trace<1>,
+    pub log: DeliveryLog,
     /// (rank of the current block, block number) over time.
     pub rank_trace: Trace<2>,
     /// Decode events: (block, latency in ms).
     pub decode_trace: Trace<2>,
-    pub goodput_bins: Vec<u64>,
-    pub bin_width: SimDuration,
     pub completed_at: Option<SimTime>,
 }
 
@@ -96,12 +93,9 @@ impl CtcpReceiver {
             delivered: 0,
             error: None,
             stats: CodingStats::default(),
-            delays: DelayStats::default(),
-            owd_trace: Trace::new(trace_points),
+            log: DeliveryLog::new(Trace::new(trace_points), bin_width),
             rank_trace: Trace::new(trace_points),
             decode_trace: Trace::new(trace_points),
-            goodput_bins: Vec::new(),
-            bin_width,
             completed_at: None,
         }
     }
@@ -224,13 +218,7 @@ impl CtcpReceiver {
                 }
                 self.delivered += n as u64;
                 self.stats.source_packets_delivered += 1;
-                self.delays.record(now, now - sent);
-                self.owd_trace.record(now, [(now - sent).as_millis_f64()]);
-                let bin = (now.0 / self.bin_width.0.max(1)) as usize;
-                if self.goodput_bins.len() <= bin {
-                    self.goodput_bins.resize(bin + 1, 0);
-                }
-                self.goodput_bins[bin] += n as u64;
+                self.log.record(now, now - sent, n as u64);
                 self.delivered_in_block += 1;
             }
             if self.delivered_in_block < len {

@@ -7,7 +7,7 @@
 
 use crate::content::Content;
 use crate::engine::Ctx;
-use crate::metrics::{DelayStats, Trace};
+use crate::metrics::{DeliveryLog, Trace};
 use crate::net::packet::{TCP_IP_HEADER_BYTES, TCP_SYN_BYTES};
 use crate::net::{AgentId, Body, NodeId, Packet, SackBlocks};
 use crate::sim::{SimDuration, SimTime};
@@ -31,11 +31,7 @@ pub struct TcpReceiver {
     delack_token: u64,
     pub delivered: u64,
     pub error: Option<String>,
-    pub delays: DelayStats,
-    pub owd_trace: Trace<1>,
-    /// Bytes delivered in each `bin_width` interval since time zero.
-    pub goodput_bins: Vec<u64>,
-    pub bin_width: SimDuration,
+    pub log: DeliveryLog,
     pub completed_at: Option<SimTime>,
 }
 
@@ -66,10 +62,7 @@ impl TcpReceiver {
             delack_token: 0,
             delivered: 0,
             error: None,
-            delays: DelayStats::default(),
-            owd_trace,
-            goodput_bins: Vec::new(),
-            bin_width,
+            log: DeliveryLog::new(owd_trace, bin_width),
             completed_at: None,
         }
     }
@@ -167,14 +160,7 @@ impl TcpReceiver {
                 self.completed_at = Some(now);
             }
         }
-        let owd = now - first_sent;
-        self.delays.record(now, owd);
-        self.owd_trace.record(now, [owd.as_millis_f64()]);
-        let bin = (now.0 / self.bin_width.0.max(1)) as usize;
-        if self.goodput_bins.len() <= bin {
-            self.goodput_bins.resize(bin + 1, 0);
-        }
-        self.goodput_bins[bin] += len as u64;
+        self.log.record(now, now - first_sent, len as u64);
     }
 
     fn add_range(&mut self, start: u64, end: u64) {
