@@ -40,7 +40,10 @@ export function SummaryTable({ summary, scenario }: { summary: RunSummary; scena
               <td>{f.completed ? fmt(f.completion_s) : <span title={f.incomplete_reason}>incomplete</span>}</td>
               <td data-testid={`goodput-${f.id}`}>{fmt(f.goodput_mbps)}</td>
               {paperGoodput.length > 0 && <td>{fmt(paperGoodput[f.id] ?? null, 2)}</td>}
-              <td>{f.retransmissions}</td>
+              <td title={f.transport === 'ctcp' ? 'coded packets sent' : undefined}>
+                {f.retransmissions}
+                {f.transport === 'ctcp' && ' coded'}
+              </td>
               <td>{f.timeouts}</td>
               <td>
                 {fmt(f.owd_ms.mean, 1)} / {fmt(f.owd_ms.p5, 1)} / {fmt(f.owd_ms.p95, 1)}
@@ -54,6 +57,47 @@ export function SummaryTable({ summary, scenario }: { summary: RunSummary; scena
         Jain's fairness index over goodputs: <strong>{fmt(summary.fairness_jain)}</strong>
         {paper?.fairness_jain !== undefined && paper?.fairness_jain !== null && <> (paper: {fmt(paper.fairness_jain, 2)})</>}
       </p>
+      {summary.flows
+        .filter((f) => f.hops && f.hops.length > 0)
+        .map((f) => (
+          <table key={`hops-${f.id}`} className="hops" data-testid={`hops-${f.id}`}>
+            <caption>
+              Flow {f.label ?? f.id} (INTCP): each node of its path at the end of the run, producer first
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">node</th>
+                <th scope="col">role</th>
+                <th scope="col">hop RTT / min (ms)</th>
+                <th scope="col">advertised rate (Mbit/s)</th>
+                <th scope="col">paced rate (Mbit/s)</th>
+                <th scope="col">DATA sent</th>
+                <th scope="col">served from cache</th>
+                <th scope="col">cache used (MB)</th>
+                <th scope="col">hole re-requests</th>
+                <th scope="col">max queue (KB)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {f.hops!.map((h) => (
+                <tr key={h.node}>
+                  <th scope="row">{h.node}</th>
+                  <td>{h.role}</td>
+                  <td>
+                    {fmt(h.hop_srtt_ms, 1)} / {fmt(h.hop_min_rtt_ms, 1)}
+                  </td>
+                  <td>{fmt(h.advertised_rate_mbps, 2)}</td>
+                  <td>{fmt(h.paced_rate_mbps, 2)}</td>
+                  <td>{h.data_sent.toLocaleString('en')}</td>
+                  <td>{h.cache_served.toLocaleString('en')}</td>
+                  <td>{fmt(h.cache_bytes_used / 1e6, 1)}</td>
+                  <td>{h.hole_requests}</td>
+                  <td>{fmt(h.max_queue_bytes / 1e3, 1)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
       {paper && <p className="paper-source">Reference: {paper.source}{paper.note ? `. ${paper.note}` : ''}</p>}
     </div>
   );

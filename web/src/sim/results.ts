@@ -21,6 +21,23 @@ export interface CodingSummary {
   loss_estimate: number;
 }
 
+/** INTCP: one node of the flow's path, at the end of the run. */
+export interface HopSummary {
+  node: number;
+  role: 'producer' | 'midnode' | 'consumer';
+  hop_srtt_ms: number;
+  hop_min_rtt_ms: number;
+  hop_cwnd_pkts: number;
+  advertised_rate_mbps: number;
+  paced_rate_mbps: number;
+  data_sent: number;
+  interests_sent: number;
+  cache_served: number;
+  cache_bytes_used: number;
+  hole_requests: number;
+  max_queue_bytes: number;
+}
+
 export interface FlowSummary {
   id: number;
   transport: string;
@@ -38,6 +55,7 @@ export interface FlowSummary {
   incomplete_reason?: string;
   error?: string;
   coding?: CodingSummary;
+  hops?: HopSummary[];
 }
 
 export interface LinkSummary {
