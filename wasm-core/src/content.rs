@@ -27,6 +27,16 @@ impl Content {
         Content { key: mix64(seed ^ mix64(0xC0DE_0000 | flow as u64)) }
     }
 
+    /// The content of an INTCP name (multicast): the same bytes for every flow that names it.
+    pub fn named(seed: u64, name: &str) -> Content {
+        // FNV-1a: a fixed, platform-independent hash of the name.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in name.bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        Content { key: mix64(seed ^ mix64(0x4E41_4D45_0000_0000 ^ h)) }
+    }
+
     #[inline]
     fn word(&self, j: u64) -> u64 {
         let x = (self.key ^ j).wrapping_mul(WORD_MUL);

@@ -6,8 +6,9 @@ use crate::ctcp::receiver::CtcpReceiver;
 use crate::ctcp::sender::{CtcpConfig, CtcpSender, CTCP_SENDER_TRACE_COLUMNS};
 use crate::ctcp::Layout;
 use crate::engine::{Agent, Simulation};
+use crate::intcp::cache::Cache;
 use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
-use crate::intcp::midnode::{IntcpNode, Peer, Role};
+use crate::intcp::midnode::{IntcpNode, Peer, Role, SharedCache, SharedPit, HOP_TRACE_COLUMNS};
 use crate::intcp::rate::CcParams;
 use crate::intcp::IntcpConfig;
 use crate::metrics::{jain_index, DelayStats, DelaySummary, Trace};
@@ -114,6 +115,8 @@ pub struct LinkResult {
     pub from: u32,
     pub to: u32,
     pub delivered_pkts: u64,
+    /// Bytes on the wire (headers included) the link delivered.
+    pub delivered_bytes: u64,
     pub drops: crate::net::Drops,
 }
 
@@ -136,6 +139,22 @@ pub struct FlowTrace {
     /// CTCP: the decoder's rank of the current block over time, and decode events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coding: Option<CodingTrace>,
+    /// INTCP: one entry per node of the path, producer first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hops: Option<Vec<HopTrace>>,
+}
+
+/// One INTCP node's time series.
+#[derive(Clone, Debug, Serialize)]
+pub struct HopTrace {
+    pub node: u32,
+    pub role: &'static str,
+    /// `advertised_rate_mbps` (upstream, 0 at the producer), `paced_rate_mbps` (the token
+    /// bucket's rate, 0 at the consumer), `queue_pkts` (send queue), `cache_bytes`.
+    pub series: Columns,
+    /// Re-requests (SeqHole and, at the consumer, end-to-end timeouts) as they were sent:
+    /// `node` and the node's cumulative `count`.
+    pub retransmissions: Columns,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -262,11 +281,17 @@ impl Run {
         let mut sim = Simulation::new(net, SimTime::from_secs_f64(sc.duration_s));
         let interval = SimDuration::from_secs_f64(sc.trace.interval_s);
         let mut flow_agents = Vec::new();
+        // Caches of named INTCP flows, by (node, content name).
+        let mut shared_caches: std::collections::BTreeMap<(u32, String), (SharedCache, SharedPit)> = Default::default();
         for (f, flow) in sc.flows.iter().enumerate() {
             let f = f as u32;
             let (from, to) = flow.nodes();
             let (from, to) = (from.unwrap_or(0), to.unwrap_or(last_node));
-            let content = Content::new(seed, f);
+            let content = match flow {
+                // Flows sharing a name carry the same bytes.
+                Flow::Intcp(scenario::IntcpFlow { name: Some(name), .. }) => Content::named(seed, name),
+                _ => Content::new(seed, f),
+            };
             let sender_id = sim.agents.len() as u32;
             let receiver_id = sender_id + 1;
             let bin_width = SimDuration::from_secs_f64(sc.trace.goodput_interval_s);
@@ -388,7 +413,21 @@ impl Run {
                                 bin_width,
                             ))
                         });
-                        let agent = IntcpNode::new(cfg.clone(), f, role, node, up, down, content, consumer);
+                        let (cache, pit) = match &c.name {
+                            Some(name) if c.cache && role != Role::Producer => {
+                                let (cache, pit) = shared_caches.entry((node, name.clone())).or_insert_with(|| {
+                                    (
+                                        std::rc::Rc::new(std::cell::RefCell::new(Cache::new(c.cache_bytes))),
+                                        Default::default(),
+                                    )
+                                });
+                                (Some(cache.clone()), Some(pit.clone()))
+                            }
+                            _ => (None, None),
+                        };
+                        let agent = IntcpNode::new(cfg.clone(), f, role, node, up, down, content, consumer, cache)
+                            .with_traces(points, interval)
+                            .with_pit(pit);
                         let st = (role == Role::Consumer).then_some(start).flatten();
                         sim.add_agent(node, Agent::IntcpNode(Box::new(agent)), st);
                     }
@@ -495,7 +534,14 @@ impl Run {
             .net
             .links
             .iter()
-            .map(|l| LinkResult { id: l.id, from: l.from, to: l.to, delivered_pkts: l.delivered_pkts, drops: l.drops })
+            .map(|l| LinkResult {
+                id: l.id,
+                from: l.from,
+                to: l.to,
+                delivered_pkts: l.delivered_pkts,
+                delivered_bytes: l.delivered_bytes,
+                drops: l.drops,
+            })
             .collect();
         let traces = with_traces.then(|| self.traces());
         RunResult {
@@ -512,13 +558,7 @@ impl Run {
 
     /// Per-node figures of an INTCP flow, producer first; None for other transports.
     fn intcp_hops(&self, f: usize) -> Option<Vec<HopSummary>> {
-        let (first, last) = self.flow_agents[f];
-        let nodes: Vec<&IntcpNode> = (first..=last)
-            .map(|a| match &self.sim.agents[a as usize] {
-                Agent::IntcpNode(n) => Some(n.as_ref()),
-                _ => None,
-            })
-            .collect::<Option<_>>()?;
+        let nodes = self.intcp_nodes(f)?;
         Some(
             nodes
                 .iter()
@@ -539,7 +579,7 @@ impl Run {
                         data_sent: n.stats.data_sent,
                         interests_sent: n.stats.interests_sent,
                         cache_served: n.stats.cache_served,
-                        cache_bytes_used: n.cache.as_ref().map_or(0, |c| c.used()),
+                        cache_bytes_used: n.cache.as_ref().map_or(0, |c| c.borrow().used()),
                         hole_requests,
                         max_queue_bytes: n.stats.max_queue_bytes,
                     }
@@ -548,13 +588,24 @@ impl Run {
         )
     }
 
+    /// The agents of an INTCP flow, producer first; None for other transports.
+    fn intcp_nodes(&self, f: usize) -> Option<Vec<&IntcpNode>> {
+        let (first, last) = self.flow_agents[f];
+        (first..=last)
+            .map(|a| match &self.sim.agents[a as usize] {
+                Agent::IntcpNode(n) => Some(n.as_ref()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every cache of every INTCP node: (used bytes, capacity).
     pub fn intcp_cache_usage(&self) -> Vec<(u64, u64)> {
         self.sim
             .agents
             .iter()
             .filter_map(|a| match a {
-                Agent::IntcpNode(n) => n.cache.as_ref().map(|c| (c.used(), c.capacity())),
+                Agent::IntcpNode(n) => n.cache.as_ref().map(|c| (c.borrow().used(), c.borrow().capacity())),
                 _ => None,
             })
             .collect()
@@ -595,6 +646,17 @@ impl Run {
                     owd_cdf_ms: delays.cdf(points),
                     jitter: Columns::pairs(jt, "jitter_ms", jv),
                     coding,
+                    hops: self.intcp_nodes(f).map(|nodes| {
+                        nodes
+                            .iter()
+                            .map(|n| HopTrace {
+                                node: n.node,
+                                role: n.role.name(),
+                                series: Columns::new(&n.hop_trace, HOP_TRACE_COLUMNS),
+                                retransmissions: Columns::new(&n.rtx_trace, ["node", "count"]),
+                            })
+                            .collect()
+                    }),
                 }
             })
             .collect();

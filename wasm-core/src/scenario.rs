@@ -375,6 +375,12 @@ pub struct IntcpFlow {
     pub from_node: Option<u32>,
     #[serde(default)]
     pub to_node: Option<u32>,
+    /// Content name (multicast, intcp.md §9): flows with the same name carry the same bytes and
+    /// share one cache on every node they both pass (keyed by name and byte range, not by
+    /// consumer), so a later consumer is answered from a midnode's cache. Flows without a name
+    /// never share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }

@@ -24,9 +24,37 @@ use super::rate::{decode_rate, encode_rate, HopCc, TokenBucket};
 use super::{IntcpConfig, HEADER_BYTES, INTEREST_BYTES, IP_UDP_BYTES, TICK};
 use crate::content::Content;
 use crate::engine::Ctx;
+use crate::metrics::Trace;
 use crate::net::{AgentId, Body, NodeId, Packet};
-use crate::sim::SimTime;
+use crate::sim::{SimDuration, SimTime};
+use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// Columns of a node's hop trace (`FlowTrace.hops[i].series` in results).
+pub const HOP_TRACE_COLUMNS: [&str; 4] = ["advertised_rate_mbps", "paced_rate_mbps", "queue_pkts", "cache_bytes"];
+
+/// A node's cache, shared by every flow of one content name that passes the node (multicast,
+/// intcp.md §9: keyed by name and byte range, never by consumer); a flow without a name has its
+/// own.
+pub type SharedCache = Rc<RefCell<Cache>>;
+
+/// How long a midnode holds a cache miss for a range that another flow of the same name on the
+/// same node already requested upstream, before it asks upstream itself.
+pub const PIT_LIFETIME: SimDuration = SimDuration::from_millis(1000);
+
+/// Interest aggregation of the flows of one name on one node (a PIT, an extrapolation like the
+/// shared cache, intcp.md §9): a miss for a segment another flow here already requested upstream
+/// waits for that DATA instead of being forwarded again.
+#[derive(Default)]
+pub struct Pit {
+    /// Segment start → (when it was requested upstream, by which flow, flows waiting for it).
+    pending: std::collections::BTreeMap<u64, (SimTime, u32, Vec<u32>)>,
+    /// Segments that arrived for waiting flows, per flow.
+    ready: std::collections::BTreeMap<u32, Vec<Segment>>,
+}
+
+pub type SharedPit = Rc<RefCell<Pit>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -78,13 +106,22 @@ pub struct IntcpNode {
     pub cc: HopCc,
     holes: HoleDetector,
     int_sn: u64,
-    pub cache: Option<Cache>,
+    pub cache: Option<SharedCache>,
     pub consumer: Option<Box<Consumer>>,
+    pit: Option<SharedPit>,
+    /// Segments this midnode waits for from the PIT: start → since when.
+    waits: std::collections::BTreeMap<u64, SimTime>,
     tick_at: Option<SimTime>,
     last_flush: SimTime,
     pub stats: NodeStats,
     scratch: Vec<(u64, u64)>,
     segs: Vec<Segment>,
+    /// Over time: advertised rate, paced rate, send-queue length and cache occupancy.
+    pub hop_trace: Trace<4>,
+    /// Re-requests this node sent (SeqHoles, and end-to-end timeouts at the consumer): time →
+    /// (node, cumulative count).
+    pub rtx_trace: Trace<2>,
+    rtx_count: u64,
 }
 
 fn ms(t: SimTime) -> f64 {
@@ -102,8 +139,11 @@ impl IntcpNode {
         down: Option<Peer>,
         content: Content,
         consumer: Option<Box<Consumer>>,
+        cache: Option<SharedCache>,
     ) -> IntcpNode {
-        let cache = (role == Role::Midnode && cfg.cache).then(|| Cache::new(cfg.cache_bytes));
+        let cache = cache.or_else(|| {
+            (role == Role::Midnode && cfg.cache).then(|| Rc::new(RefCell::new(Cache::new(cfg.cache_bytes))))
+        });
         IntcpNode {
             bucket: TokenBucket::new(cfg.mss),
             cc: HopCc::new(cfg.cc.clone()),
@@ -126,6 +166,127 @@ impl IntcpNode {
             stats: NodeStats::default(),
             scratch: Vec::new(),
             segs: Vec::new(),
+            pit: None,
+            waits: Default::default(),
+            hop_trace: Trace::new(2),
+            rtx_trace: Trace::new(2),
+            rtx_count: 0,
+        }
+    }
+
+    /// Bounds for the node's traces (by default two points each).
+    pub fn with_traces(mut self, max_points: usize, interval: SimDuration) -> IntcpNode {
+        self.hop_trace = Trace::with_interval(max_points, interval);
+        self.rtx_trace = Trace::new(max_points);
+        self
+    }
+
+    /// Joins the interest aggregation of a named flow's node.
+    pub fn with_pit(mut self, pit: Option<SharedPit>) -> IntcpNode {
+        self.pit = if self.role == Role::Producer { None } else { pit };
+        self
+    }
+
+    /// Forwards a cache miss `[start, end)` upstream, except the segments another flow on this
+    /// node already asked for (less than `PIT_LIFETIME` ago): those wait for its DATA.
+    fn forward_miss(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
+        let Some(pit) = self.pit.clone() else {
+            self.send_interest(ctx, start, end);
+            return;
+        };
+        let mss = self.cfg.mss as u64;
+        let now = ctx.now;
+        let mut run: Option<(u64, u64)> = None;
+        let mut s = start;
+        while s < end {
+            let e = (s + mss).min(end);
+            let mut p = pit.borrow_mut();
+            let wait = match p.pending.get_mut(&s) {
+                Some((at, owner, waiters)) if *owner != self.flow && now < *at + PIT_LIFETIME => {
+                    if !waiters.contains(&self.flow) {
+                        waiters.push(self.flow);
+                    }
+                    true
+                }
+                _ => {
+                    p.pending.insert(s, (now, self.flow, Vec::new()));
+                    false
+                }
+            };
+            drop(p);
+            if wait {
+                self.waits.entry(s).or_insert(now);
+                if let Some((a, b)) = run.take() {
+                    self.send_interest(ctx, a, b);
+                }
+            } else {
+                run = Some(run.map_or((s, e), |(a, _)| (a, e)));
+            }
+            s = e;
+        }
+        if let Some((a, b)) = run {
+            self.send_interest(ctx, a, b);
+        }
+        if !self.waits.is_empty() {
+            self.ensure_tick(ctx);
+        }
+    }
+
+    /// DATA reached this node: the flows waiting for it get it.
+    fn resolve_pit(&mut self, seg: Segment) {
+        if let Some(pit) = &self.pit {
+            let mut p = pit.borrow_mut();
+            if let Some((_, _, waiters)) = p.pending.remove(&seg.start) {
+                for w in waiters {
+                    p.ready.entry(w).or_default().push(seg);
+                }
+            }
+        }
+    }
+
+    /// Serves the segments that arrived for this midnode's waits; re-forwards stale waits.
+    fn drain_pit(&mut self, ctx: &mut Ctx) {
+        let Some(pit) = self.pit.clone() else { return };
+        let ready = pit.borrow_mut().ready.remove(&self.flow).unwrap_or_default();
+        for seg in ready {
+            if self.waits.remove(&seg.start).is_some() {
+                self.stats.cache_served += 1;
+                self.enqueue(seg, 0);
+            }
+        }
+        let stale: Vec<u64> =
+            self.waits.iter().filter(|(_, &since)| ctx.now >= since + PIT_LIFETIME).map(|(&s, _)| s).collect();
+        for s in stale {
+            self.waits.remove(&s);
+            let seg = self.cache.as_ref().and_then(|c| {
+                let mut out = Vec::new();
+                c.borrow_mut().read(s, s + self.cfg.mss as u64, &mut out);
+                out.first().copied()
+            });
+            match seg {
+                Some(seg) => {
+                    self.stats.cache_served += 1;
+                    self.enqueue(seg, 0);
+                }
+                None => {
+                    pit.borrow_mut().pending.insert(s, (ctx.now, self.flow, Vec::new()));
+                    self.send_interest(ctx, s, s + self.cfg.mss as u64);
+                }
+            }
+        }
+    }
+
+    fn record(&mut self, now: SimTime) {
+        let adv = if self.role == Role::Producer { 0.0 } else { self.advertised_rate() };
+        let paced = if self.role == Role::Consumer { 0.0 } else { self.bucket.rate_mbps };
+        let cache = self.cache.as_ref().map_or(0, |c| c.borrow().used());
+        self.hop_trace.record(now, [adv, paced, self.snd_queue.len() as f64, cache as f64]);
+    }
+
+    fn record_rtx(&mut self, now: SimTime, n: u64) {
+        if n > 0 {
+            self.rtx_count += n;
+            self.rtx_trace.record(now, [self.node as f64, self.rtx_count as f64]);
         }
     }
 
@@ -198,10 +359,10 @@ impl IntcpNode {
             }
             Role::Midnode => {
                 let mut pos = start;
-                if let Some(cache) = &mut self.cache {
+                if let Some(cache) = &self.cache {
                     let mut segs = std::mem::take(&mut self.segs);
                     segs.clear();
-                    cache.read(start, end, &mut segs);
+                    cache.borrow_mut().read(start, end, &mut segs);
                     for &seg in &segs {
                         pos = pos.max(seg.end);
                         self.stats.cache_served += 1;
@@ -210,7 +371,7 @@ impl IntcpNode {
                     self.segs = segs;
                 }
                 if pos < end {
-                    self.send_interest(ctx, pos, end);
+                    self.forward_miss(ctx, pos, end);
                 }
             }
             Role::Consumer => {}
@@ -231,6 +392,7 @@ impl IntcpNode {
                 if start < end {
                     self.serve(ctx, start, end);
                 }
+                self.record(ctx.now);
             }
             Body::IntcpData { sn, start, end, ts, wnd, digest, first_sent } => {
                 if self.role == Role::Producer {
@@ -244,28 +406,37 @@ impl IntcpNode {
                 lost.clear();
                 if let Some(c) = &mut self.consumer {
                     c.on_data(now, sn, seg, wnd, &mut lost);
+                    // A consumer on a node that named flows share leaves what it got there.
+                    if let Some(cache) = &self.cache {
+                        cache.borrow_mut().insert(seg);
+                    }
+                    self.resolve_pit(seg);
                     for &(a, b) in &lost {
                         self.send_interest(ctx, a, b);
                     }
+                    self.record_rtx(now, lost.len() as u64);
                 } else {
                     if self.cfg.cache {
                         self.holes.on_data(now, sn, start, end, self.cfg.mss, self.cfg.hole_threshold, &mut lost);
                     }
-                    if let Some(cache) = &mut self.cache {
-                        cache.insert(seg);
+                    if let Some(cache) = &self.cache {
+                        cache.borrow_mut().insert(seg);
                     }
+                    self.resolve_pit(seg);
                     self.enqueue(seg, wnd);
                     for &(a, b) in &lost {
                         self.stats.hole_requests += 1;
                         // The previous hop is asked; our own cache cannot hold what we lost.
                         self.send_interest(ctx, a, b);
                     }
+                    self.record_rtx(now, lost.len() as u64);
                     self.ensure_tick(ctx);
                 }
                 self.scratch = lost;
                 if self.cc.refresh_due(ms(now)) {
                     self.send_interest(ctx, 0, 0);
                 }
+                self.record(now);
             }
             _ => {}
         }
@@ -278,11 +449,13 @@ impl IntcpNode {
         self.tick_at = None;
         let dt_ms = (ms(ctx.now) - ms(self.last_flush)).max(0.0);
         self.last_flush = ctx.now;
-        let mut more = false;
+        let more;
         if let Some(c) = &mut self.consumer {
             let mut out = std::mem::take(&mut self.scratch);
             out.clear();
+            let resends_before = c.stats.timeout_resends;
             c.tick(ctx.now, dt_ms, self.cc.thrp_mbps, &mut out);
+            let resent = c.stats.timeout_resends - resends_before;
             c.trace.record(
                 ctx.now,
                 [
@@ -301,9 +474,13 @@ impl IntcpNode {
                 self.send_interest(ctx, a, b);
             }
             self.scratch = out;
+            self.record_rtx(ctx.now, resent);
         } else {
+            self.drain_pit(ctx);
             self.flush_data(ctx, dt_ms);
+            more = !self.waits.is_empty();
         }
+        self.record(ctx.now);
         if more || !self.snd_queue.is_empty() {
             let at = ctx.now + TICK;
             self.tick_at = Some(at);

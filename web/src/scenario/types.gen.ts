@@ -167,6 +167,10 @@ export type Flow =
       hole_threshold_pkts?: number;
       from_node?: number | null;
       to_node?: number | null;
+      /**
+       * Content name (multicast, intcp.md §9): flows with the same name carry the same bytes and share one cache on every node they both pass (keyed by name and byte range, not by consumer), so a later consumer is answered from a midnode's cache. Flows without a name never share.
+       */
+      name?: string | null;
       label?: string | null;
     };
 /**

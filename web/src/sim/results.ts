@@ -63,6 +63,8 @@ export interface LinkSummary {
   from: number;
   to: number;
   delivered_pkts: number;
+  /** Bytes on the wire delivered (headers included). */
+  delivered_bytes: number;
   drops: { buffer: number; loss: number; outage: number };
 }
 
