@@ -197,14 +197,14 @@ impl<'a> FlowParts<'a> {
         match self {
             FlowParts::Tcp(_, r) => &r.log.delays,
             FlowParts::Ctcp(_, r) => &r.log.delays,
-            FlowParts::Intcp(c) => &c.delays,
+            FlowParts::Intcp(c) => &c.log.delays,
         }
     }
     fn goodput_bins(self) -> &'a [u64] {
         match self {
             FlowParts::Tcp(_, r) => &r.log.goodput_bins,
             FlowParts::Ctcp(_, r) => &r.log.goodput_bins,
-            FlowParts::Intcp(c) => &c.goodput_bins,
+            FlowParts::Intcp(c) => &c.log.goodput_bins,
         }
     }
 }
@@ -626,9 +626,11 @@ impl Run {
                     FlowParts::Tcp(s, r) => {
                         (Columns::new(&s.trace, SENDER_TRACE_COLUMNS), Columns::new(&r.log.owd_trace, ["owd_ms"]), None)
                     }
-                    FlowParts::Intcp(c) => {
-                        (Columns::new(&c.trace, CONSUMER_TRACE_COLUMNS), Columns::new(&c.owd_trace, ["owd_ms"]), None)
-                    }
+                    FlowParts::Intcp(c) => (
+                        Columns::new(&c.trace, CONSUMER_TRACE_COLUMNS),
+                        Columns::new(&c.log.owd_trace, ["owd_ms"]),
+                        None,
+                    ),
                     FlowParts::Ctcp(s, r) => (
                         Columns::new(&s.trace, CTCP_SENDER_TRACE_COLUMNS),
                         Columns::new(&r.log.owd_trace, ["owd_ms"]),

@@ -13,7 +13,7 @@ use super::cache::Segment;
 use super::holes::HoleDetector;
 use super::{INTB_MAX_MSS, MAX_CONSEQ_TIMEOUT, RTO_DEF_MS, RTO_MAX_MS, RTO_MIN_MS};
 use crate::content::Content;
-use crate::metrics::{DelayStats, Trace};
+use crate::metrics::{DeliveryLog, Trace};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -71,11 +71,8 @@ pub struct Consumer {
     rcv_nxt: u64,
     pub delivered: u64,
     pub error: Option<String>,
-    pub delays: DelayStats,
-    pub owd_trace: Trace<1>,
+    pub log: DeliveryLog,
     pub trace: Trace<8>,
-    pub goodput_bins: Vec<u64>,
-    pub bin_width: SimDuration,
     pub completed_at: Option<SimTime>,
     pub stats: ConsumerStats,
 }
@@ -120,11 +117,8 @@ impl Consumer {
             rcv_nxt: 0,
             delivered: 0,
             error: None,
-            delays: DelayStats::default(),
-            owd_trace,
+            log: DeliveryLog::new(owd_trace, bin_width),
             trace,
-            goodput_bins: Vec::new(),
-            bin_width,
             completed_at: None,
             stats: ConsumerStats::default(),
         }
@@ -290,14 +284,7 @@ impl Consumer {
                 self.completed_at = Some(now);
             }
         }
-        let owd = now - s.first_sent;
-        self.delays.record(now, owd);
-        self.owd_trace.record(now, [owd.as_millis_f64()]);
-        let bin = (now.0 / self.bin_width.0.max(1)) as usize;
-        if self.goodput_bins.len() <= bin {
-            self.goodput_bins.resize(bin + 1, 0);
-        }
-        self.goodput_bins[bin] += s.len();
+        self.log.record(now, now - s.first_sent, s.len());
     }
 
     pub fn outstanding_bytes(&self) -> u64 {
