@@ -15,6 +15,7 @@ import { downloadText, resultCsv } from './export/export';
 import { ResultCharts } from './charts/ResultCharts';
 import { SweepChart } from './charts/SweepChart';
 import { SummaryTable } from './SummaryTable';
+import { ErrorBoundary } from './ErrorBoundary';
 
 type RunState =
   | { kind: 'idle' }
@@ -242,11 +243,17 @@ export function App() {
             {status}
           </p>
           <div data-testid="results" data-run-state={runState.kind}>
-            {sweepRows && <SweepChart rows={sweepRows} scenario={resultScenario} />}
+            {sweepRows && (
+              <ErrorBoundary resetKey={sweepRows}>
+                <SweepChart rows={sweepRows} scenario={resultScenario} />
+              </ErrorBoundary>
+            )}
             {result && !sweepRows && (
               <>
                 <SummaryTable summary={result.summary} scenario={resultScenario} />
-                <ResultCharts result={result} scenario={resultScenario} />
+                <ErrorBoundary resetKey={result}>
+                  <ResultCharts result={result} scenario={resultScenario} />
+                </ErrorBoundary>
               </>
             )}
           </div>

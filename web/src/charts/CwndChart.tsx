@@ -31,7 +31,8 @@ export function cwndStats(t: ArrayLike<number>, cwnd: ArrayLike<number>, state: 
 }
 
 export function CwndChart({ result, scenario, xDomain, name }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string }) {
-  const flows = useMemo(() => result.traces?.flows ?? [], [result]);
+  // INTCP's consumer has no end-to-end window: only flows that trace one are drawn here.
+  const flows = useMemo(() => (result.traces?.flows ?? []).filter((f) => f.sender.cols.cwnd && f.sender.cols.state), [result]);
   const summaries = result.summary.flows;
   const model = useMemo(() => (summaries.length === 1 ? windowModel(scenario) : null), [scenario, summaries.length]);
   const [showModel, setShowModel] = useState(true);

@@ -1,7 +1,7 @@
 // Round-trip time samples (at the sender) and one-way delay (at the receiver) over time.
 
 import { useMemo } from 'react';
-import type { RunResult } from '../sim/results';
+import type { FlowTraces, RunResult } from '../sim/results';
 import { ChartFrame } from './ChartFrame';
 import { colorOf, flowNames, fmt } from './palette';
 import { TimeSeriesChart, type LineSeries } from './TimeSeriesChart';
@@ -12,6 +12,13 @@ function minMedianMax(v: ArrayLike<number>) {
   return { min: xs[0], median: xs[Math.floor((xs.length - 1) / 2)], max: xs[xs.length - 1] };
 }
 
+/** The RTT samples a flow traces, or its smoothed RTT (INTCP's consumer traces only that). */
+function rttColumn(f: FlowTraces): { label: string; values: Float64Array } | null {
+  if (f.sender.cols.rtt_ms) return { label: 'RTT', values: f.sender.cols.rtt_ms };
+  if (f.sender.cols.srtt_ms) return { label: 'smoothed RTT', values: f.sender.cols.srtt_ms };
+  return null;
+}
+
 export function DelayChart({ result, xDomain, name }: { result: RunResult; xDomain: [number, number]; name: string }) {
   const flows = useMemo(() => result.traces?.flows ?? [], [result]);
   const summaries = result.summary.flows;
@@ -19,14 +26,17 @@ export function DelayChart({ result, xDomain, name }: { result: RunResult; xDoma
 
   const series = useMemo<LineSeries[]>(
     () =>
-      flows.flatMap((f) => [
-        { key: `rtt-${f.id}`, label: `${nameOf(f.id)} RTT`, color: colorOf(f.id), x: f.sender.t, y: f.sender.cols.rtt_ms, width: 1.8, unit: 'ms' },
-        { key: `owd-${f.id}`, label: `${nameOf(f.id)} one-way delay`, color: colorOf(f.id), x: f.owd.t, y: f.owd.cols.owd_ms, width: 1, opacity: 0.5, unit: 'ms' },
-      ]),
+      flows.flatMap((f) => {
+        const rtt = rttColumn(f);
+        return [
+          ...(rtt ? [{ key: `rtt-${f.id}`, label: `${nameOf(f.id)} ${rtt.label}`, color: colorOf(f.id), x: f.sender.t, y: rtt.values, width: 1.8, unit: 'ms' }] : []),
+          { key: `owd-${f.id}`, label: `${nameOf(f.id)} one-way delay`, color: colorOf(f.id), x: f.owd.t, y: f.owd.cols.owd_ms, width: 1, opacity: 0.5, unit: 'ms' },
+        ];
+      }),
     [flows, nameOf],
   );
 
-  const rtts = useMemo(() => flows.map((f) => ({ id: f.id, rtt: minMedianMax(f.sender.cols.rtt_ms) })), [flows]);
+  const rtts = useMemo(() => flows.map((f) => ({ id: f.id, rtt: minMedianMax(rttColumn(f)?.values ?? new Float64Array()) })), [flows]);
 
   const summary = (
     <>

@@ -39,7 +39,7 @@ export function ResultCharts({ result, scenario }: { result: RunResult; scenario
   }
   return (
     <div className="charts-grid" data-testid="charts">
-      <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
+      {result.traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
       <DelayChart result={result} xDomain={xDomain} name={name} />
