@@ -13,6 +13,7 @@ pub mod engine;
 pub mod intcp;
 pub mod metrics;
 pub mod net;
+pub mod orbit;
 pub mod runner;
 pub mod scenario;
 pub mod sim;

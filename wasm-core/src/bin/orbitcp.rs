@@ -30,6 +30,16 @@ usage:
       Prints the JSON Schema of the scenario format.
   orbitcp bench
       Runs the standard benchmark and prints events per second and wall time.
+  orbitcp route ROUTE.json
+      Prints the path timeline between two ground stations over a constellation as CSV:
+      t_s,hops,owd_ms,bottleneck_mbps,event,nodes (event: handover or route_change; nodes
+      joined by '>'). ROUTE.json (see wasm-core/src/orbit/README.md):
+        {\"constellation\": {\"walker\": [{\"altitude_km\": 1150, \"inclination_deg\": 53,
+           \"planes\": 32, \"sats_per_plane\": 50, \"phasing\": 1}]}   (or \"tle_file\", \"omm\",
+           \"geo_longitudes_deg\"),
+         \"src\": \"Beijing\", \"dst\": {\"name\": \"NY\", \"lat_deg\": 40.71, \"lon_deg\": -74.01},
+         \"duration_s\": 600, \"step_s\": 1, \"min_elevation_deg\": 25, \"isl\": \"plus_grid\"|\"none\",
+         \"attachment\": \"highest_elevation\"|\"stay_until_lost\", \"handover_outage_s\": 0}
 ";
 
 /// Writes to stdout; a closed pipe (`orbitcp sweep ... | head`) ends the program quietly
@@ -56,6 +66,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some("bench") => cmd_bench(&args[1..]),
+        Some("route") => cmd_route(&args[1..]),
         Some("-h" | "--help" | "help") => {
             emit(USAGE);
             Ok(())
@@ -399,4 +410,36 @@ fn peak_memory_kib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn cmd_route(args: &[String]) -> Result<(), String> {
+    use orbitcp_core::orbit::{config::RouteFile, route::step_count, Router};
+    let o = parse_opts(args, &[])?;
+    let path = o.file.clone().ok_or("which configuration? give a ROUTE.json file")?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    let file = RouteFile::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let tle = match &file.constellation.tle_file {
+        Some(t) => {
+            let p = std::path::Path::new(&path).parent().unwrap_or(std::path::Path::new(".")).join(t);
+            Some(std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?)
+        }
+        None => None,
+    };
+    let b = file.build(tle.as_deref()).map_err(|e| format!("{path}: {e}"))?;
+    let step = b.cfg.step_s;
+    let mut r = Router::new(&b.constellation, b.src, b.dst, b.cfg).map_err(|e| format!("{path}: {e}"))?;
+    let mut out = String::with_capacity(1 << 16);
+    out.push_str(Router::CSV_HEADER);
+    out.push('\n');
+    for k in 0..step_count(b.t0_s, b.t1_s, step) {
+        let s = r.step(b.t0_s + k as f64 * step);
+        out.push_str(&r.csv_row(&s));
+        out.push('\n');
+        if out.len() > 1 << 16 {
+            emit(&out);
+            out.clear();
+        }
+    }
+    emit(&out);
+    Ok(())
 }

@@ -1,0 +1,520 @@
+//! Satellites and how they move: Walker-delta shells (circular Keplerian orbits), a GEO
+//! satellite at a fixed longitude, and TLE / OMM element sets propagated with SGP4.
+//!
+//! Sources: protocols.md §8.1 (circular orbit in ECI, rotated about z by `−ω_E·t` to ECEF) and
+//! §8.2 (Walker-delta i:T/P/F: `Ω_p = 360°·p/P`, `u_{p,s} = 360°·s/S + 360°·F·p/T`); the TLE
+//! format (CelesTrak, "NORAD Two-Line Element Set Format": 69 columns, modulo-10 checksum in
+//! column 69 where digits count their value and '-' counts 1); CelesTrak's OMM JSON keys (CCSDS
+//! OMM 502.0-B-3 names). SGP4 is the `sgp4` crate (neuromorphicsystems), WGS72 constants.
+//!
+//! Walker shells use exact circular Keplerian motion (no J2, no drag) rather than SGP4 on
+//! synthetic elements: the geometry then matches §7.3/§8 closed forms exactly. TLE/OMM satellites
+//! go through SGP4; their TEME positions are rotated to ECEF by the IAU-82 Greenwich mean sidereal
+//! time (polar motion and the equation of the equinoxes are ignored: < 1 km at LEO).
+//!
+//! Simulation time `t` is seconds after the constellation's epoch: for Walker and GEO satellites
+//! t = 0 is when ECI and ECEF coincide; for element sets it is the latest epoch among them.
+
+use super::geometry::{self, Vec3, EARTH_RADIUS_KM, EARTH_ROTATION_RAD_S, GEO_ALTITUDE_KM};
+use super::OrbitError;
+use sgp4::chrono::NaiveDateTime;
+
+/// A Walker-delta shell i:T/P/F.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WalkerShell {
+    pub altitude_km: f64,
+    pub inclination_deg: f64,
+    /// P, the number of orbital planes.
+    pub planes: usize,
+    /// S = T/P, satellites per plane.
+    pub sats_per_plane: usize,
+    /// F ∈ {0, …, P−1}: the phase offset between adjacent planes is 360°·F/T.
+    #[serde(default)]
+    pub phasing: usize,
+}
+
+impl WalkerShell {
+    /// Starlink shell 1: 72 × 22 at 550 km, 53° [protocols.md §8.3]; F = 1 as StarPerf's
+    /// `phase_shift` [§8.2].
+    pub fn starlink_shell1() -> Self {
+        WalkerShell { altitude_km: 550.0, inclination_deg: 53.0, planes: 72, sats_per_plane: 22, phasing: 1 }
+    }
+
+    /// The INTCP paper's shell: 1600 satellites in 32 planes at 1150 km, 53° [protocols.md §8.3,
+    /// §12 item 3]; F = 1 (the paper gives none).
+    pub fn intcp_1600() -> Self {
+        WalkerShell { altitude_km: 1150.0, inclination_deg: 53.0, planes: 32, sats_per_plane: 50, phasing: 1 }
+    }
+
+    /// Starlink's first generation, 4,408 satellites in five shells. Shells 1 and 4 and the
+    /// 70° shell are StarPerf's [protocols.md §8.3]; the 97.6° polar satellites (StarPerf's 10 × 52
+    /// = 520) are split 6 × 58 + 4 × 43 = 520 as in SpaceX's 2020 modification (FCC
+    /// SAT-MOD-20200417-00037; from memory, not verified) so the total is 1584 + 1584 + 720 + 520.
+    pub fn starlink_gen1() -> Vec<Self> {
+        let s = |altitude_km, inclination_deg, planes, sats_per_plane| WalkerShell {
+            altitude_km,
+            inclination_deg,
+            planes,
+            sats_per_plane,
+            phasing: 1,
+        };
+        vec![
+            s(550.0, 53.0, 72, 22),
+            s(540.0, 53.2, 72, 22),
+            s(570.0, 70.0, 36, 20),
+            s(560.0, 97.6, 6, 58),
+            s(560.0, 97.6, 4, 43),
+        ]
+    }
+
+    pub fn total(&self) -> usize {
+        self.planes * self.sats_per_plane
+    }
+
+    /// Checks the parameters; the messages name the field.
+    pub fn validate(&self) -> Result<(), OrbitError> {
+        let bad = |field: &str, problem: String| Err(OrbitError::Walker { field: field.into(), problem });
+        if !(self.altitude_km.is_finite() && self.altitude_km > 0.0) {
+            return bad("altitude_km", format!("{} must be a positive number of km", self.altitude_km));
+        }
+        if !(0.0..=180.0).contains(&self.inclination_deg) {
+            return bad("inclination_deg", format!("{} is outside 0–180°", self.inclination_deg));
+        }
+        if self.planes == 0 {
+            return bad("planes", "must be at least 1".into());
+        }
+        if self.sats_per_plane == 0 {
+            return bad("sats_per_plane", "must be at least 1".into());
+        }
+        if self.phasing >= self.planes {
+            return bad(
+                "phasing",
+                format!("F = {} must be below the number of planes ({})", self.phasing, self.planes),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A circular Keplerian orbit [protocols.md §8.1].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CircularOrbit {
+    pub radius_km: f64,
+    pub inclination_rad: f64,
+    pub raan_rad: f64,
+    /// Argument of latitude at t = 0.
+    pub u0_rad: f64,
+    /// Mean motion, rad/s.
+    pub rate_rad_s: f64,
+}
+
+/// An SGP4-propagated element set.
+#[derive(Debug, Clone)]
+pub struct Sgp4Orbit {
+    constants: sgp4::Constants,
+    /// Minutes from the element set's epoch to t = 0.
+    offset_min: f64,
+    /// Greenwich mean sidereal time at t = 0, rad.
+    gmst0_rad: f64,
+}
+
+/// How one satellite moves.
+#[derive(Debug, Clone)]
+pub enum Orbit {
+    Circular(CircularOrbit),
+    /// Geostationary above a longitude (°E): fixed in ECEF.
+    Geo {
+        longitude_deg: f64,
+    },
+    Sgp4(Box<Sgp4Orbit>),
+}
+
+impl Orbit {
+    /// ECEF position (km) at `t_s` seconds, or `None` if SGP4 cannot propagate there (decayed).
+    pub fn position(&self, t_s: f64) -> Option<Vec3> {
+        match self {
+            Orbit::Circular(o) => {
+                let u = o.u0_rad + o.rate_rad_s * t_s;
+                let (su, cu) = u.sin_cos();
+                let (so, co) = o.raan_rad.sin_cos();
+                let (si, ci) = o.inclination_rad.sin_cos();
+                let x = o.radius_km * (co * cu - so * su * ci);
+                let y = o.radius_km * (so * cu + co * su * ci);
+                let z = o.radius_km * su * si;
+                Some(rotate_z(x, y, z, EARTH_ROTATION_RAD_S * t_s))
+            }
+            Orbit::Geo { longitude_deg } => Some(geometry::geodetic_to_ecef(0.0, *longitude_deg, GEO_ALTITUDE_KM)),
+            Orbit::Sgp4(o) => {
+                let p = o.constants.propagate(sgp4::MinutesSinceEpoch(o.offset_min + t_s / 60.0)).ok()?;
+                let [x, y, z] = p.position;
+                if !(x.is_finite() && y.is_finite() && z.is_finite()) {
+                    return None;
+                }
+                Some(rotate_z(x, y, z, o.gmst0_rad + EARTH_ROTATION_RAD_S * t_s))
+            }
+        }
+    }
+}
+
+/// ECI/TEME → ECEF: rotation about z by `−θ`.
+fn rotate_z(x: f64, y: f64, z: f64, theta: f64) -> Vec3 {
+    let (s, c) = theta.sin_cos();
+    [c * x + s * y, -s * x + c * y, z]
+}
+
+/// One satellite with a display name.
+#[derive(Debug, Clone)]
+pub struct Satellite {
+    pub name: String,
+    pub orbit: Orbit,
+}
+
+/// Where a Walker shell's satellites sit in [`Constellation::sats`]: satellite (plane p, slot s)
+/// is `first + p·sats_per_plane + s`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShellGrid {
+    pub first: usize,
+    pub shell: WalkerShell,
+}
+
+/// A set of satellites; Walker shells also record their plane/slot grid for +Grid ISLs.
+#[derive(Debug, Clone, Default)]
+pub struct Constellation {
+    pub sats: Vec<Satellite>,
+    pub shells: Vec<ShellGrid>,
+}
+
+impl Constellation {
+    /// Appends a Walker-delta shell (§8.2). Satellites are named `W{shell}-{plane}-{slot}`.
+    pub fn add_walker(&mut self, shell: &WalkerShell) -> Result<(), OrbitError> {
+        shell.validate()?;
+        let idx = self.shells.len();
+        let first = self.sats.len();
+        let a = EARTH_RADIUS_KM + shell.altitude_km;
+        let rate = 2.0 * std::f64::consts::PI / geometry::period_s(shell.altitude_km);
+        let (p_n, s_n) = (shell.planes, shell.sats_per_plane);
+        let t = shell.total() as f64;
+        for p in 0..p_n {
+            for s in 0..s_n {
+                let raan = 360.0 * p as f64 / p_n as f64;
+                let u0 = 360.0 * s as f64 / s_n as f64 + 360.0 * (shell.phasing * p) as f64 / t;
+                self.sats.push(Satellite {
+                    name: format!("W{idx}-{p}-{s}"),
+                    orbit: Orbit::Circular(CircularOrbit {
+                        radius_km: a,
+                        inclination_rad: shell.inclination_deg.to_radians(),
+                        raan_rad: raan.to_radians(),
+                        u0_rad: u0.to_radians(),
+                        rate_rad_s: rate,
+                    }),
+                });
+            }
+        }
+        self.shells.push(ShellGrid { first, shell: shell.clone() });
+        Ok(())
+    }
+
+    /// Appends a geostationary satellite above `longitude_deg` (°E).
+    pub fn add_geo(&mut self, longitude_deg: f64) -> Result<(), OrbitError> {
+        if !(-180.0..=360.0).contains(&longitude_deg) {
+            return Err(OrbitError::Geo(format!("longitude {longitude_deg}° is outside −180–360°")));
+        }
+        self.sats.push(Satellite { name: format!("GEO{longitude_deg}"), orbit: Orbit::Geo { longitude_deg } });
+        Ok(())
+    }
+
+    /// Appends SGP4 satellites from element sets; t = 0 is the latest epoch among them (or
+    /// `epoch` if given).
+    pub fn add_elements(&mut self, sets: &[sgp4::Elements], epoch: Option<NaiveDateTime>) -> Result<(), OrbitError> {
+        let Some(start) = epoch.or_else(|| sets.iter().map(|e| e.datetime).max()) else {
+            return Ok(());
+        };
+        let gmst0 = sgp4::iau_epoch_to_sidereal_time(sgp4::julian_years_since_j2000(&start));
+        for (i, e) in sets.iter().enumerate() {
+            let name = e.object_name.clone().unwrap_or_else(|| format!("NORAD {}", e.norad_id));
+            let constants = sgp4::Constants::from_elements(e).map_err(|err| OrbitError::Sgp4 {
+                index: i,
+                name: name.clone(),
+                problem: format!("{err}"),
+            })?;
+            let offset_min = e
+                .datetime_to_minutes_since_epoch(&start)
+                .map_err(|err| OrbitError::Sgp4 { index: i, name: name.clone(), problem: format!("{err}") })?
+                .0;
+            self.sats.push(Satellite {
+                name,
+                orbit: Orbit::Sgp4(Box::new(Sgp4Orbit { constants, offset_min, gmst0_rad: gmst0 })),
+            });
+        }
+        Ok(())
+    }
+
+    /// The ECEF positions of all satellites at `t_s` into `out` (cleared first).
+    pub fn positions_into(&self, t_s: f64, out: &mut Vec<Option<Vec3>>) {
+        out.clear();
+        out.extend(self.sats.iter().map(|s| s.orbit.position(t_s)));
+    }
+}
+
+/// Modulo-10 TLE checksum of the first 68 columns: digits count their value, '-' counts 1.
+pub fn tle_checksum(line: &str) -> u32 {
+    line.bytes()
+        .take(68)
+        .map(|b| match b {
+            b'0'..=b'9' => (b - b'0') as u32,
+            b'-' => 1,
+            _ => 0,
+        })
+        .sum::<u32>()
+        % 10
+}
+
+/// Parses TLEs: pairs of lines `1 …`/`2 …`, each optionally preceded by a name line (3LE). Blank
+/// lines are skipped. Errors name the 1-based line number of the text and the problem.
+pub fn parse_tle(text: &str) -> Result<Vec<sgp4::Elements>, OrbitError> {
+    let lines: Vec<(usize, &str)> =
+        text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end())).filter(|(_, l)| !l.trim().is_empty()).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut name = None;
+        if !lines[i].1.starts_with("1 ") {
+            let (n, l) = lines[i];
+            if l.len() >= 2 && l.as_bytes()[0].is_ascii_digit() && l.as_bytes()[1] == b' ' {
+                return Err(tle_err(
+                    n,
+                    format!("expected line 1 of an element set (starting \"1 \"), found \"{}\"", short(l)),
+                ));
+            }
+            name = Some(l.trim_start_matches("0 ").trim().to_string());
+            i += 1;
+        }
+        let (Some(&(n1, l1)), Some(&(n2, l2))) = (lines.get(i), lines.get(i + 1)) else {
+            let n = lines.last().map_or(1, |l| l.0);
+            return Err(tle_err(n, "the text ends in the middle of an element set (a TLE has two lines)".into()));
+        };
+        check_tle_line(n1, l1, '1')?;
+        check_tle_line(n2, l2, '2')?;
+        if l1[2..7] != l2[2..7] {
+            return Err(tle_err(n2, format!("catalog number {} differs from line 1's {}", &l2[2..7], &l1[2..7])));
+        }
+        let field = |n: usize, l: &str, cols: (usize, usize), what: &str, range: (f64, f64), implied_decimal: bool| {
+            let raw = l[cols.0 - 1..cols.1].trim();
+            let v: f64 = if implied_decimal { format!("0.{raw}").parse() } else { raw.parse() }
+                .map_err(|_| tle_err(n, format!("{what} (columns {}–{}) \"{raw}\" is not a number", cols.0, cols.1)))?;
+            if !(range.0..=range.1).contains(&v) {
+                return Err(tle_err(
+                    n,
+                    format!("{what} (columns {}–{}) {v} is out of range {}–{}", cols.0, cols.1, range.0, range.1),
+                ));
+            }
+            Ok(v)
+        };
+        field(n1, l1, (19, 20), "epoch year", (0.0, 99.0), false)?;
+        field(n1, l1, (21, 32), "epoch day of year", (1.0, 366.999_999_99), false)?;
+        field(n2, l2, (9, 16), "inclination", (0.0, 180.0), false)?;
+        field(n2, l2, (18, 25), "right ascension of the ascending node", (0.0, 360.0), false)?;
+        field(n2, l2, (27, 33), "eccentricity", (0.0, 0.999_999_9), true)?;
+        field(n2, l2, (35, 42), "argument of perigee", (0.0, 360.0), false)?;
+        field(n2, l2, (44, 51), "mean anomaly", (0.0, 360.0), false)?;
+        field(n2, l2, (53, 63), "mean motion (rev/day)", (0.01, 20.0), false)?;
+        // The checks above catch what we can name precisely; anything else sgp4 reports (its
+        // message names "line 1" or "line 2" of the set) is given at the set's first line.
+        let e = sgp4::Elements::from_tle(name, l1.as_bytes(), l2.as_bytes())
+            .map_err(|err| tle_err(n1, format!("element set starting here: {err}")))?;
+        out.push(e);
+        i += 2;
+    }
+    Ok(out)
+}
+
+fn short(l: &str) -> String {
+    l.chars().take(24).collect::<String>() + if l.chars().count() > 24 { "…" } else { "" }
+}
+
+fn tle_err(line: usize, problem: String) -> OrbitError {
+    OrbitError::Tle { line, problem }
+}
+
+fn check_tle_line(n: usize, l: &str, which: char) -> Result<(), OrbitError> {
+    if !l.is_ascii() {
+        return Err(tle_err(n, "contains non-ASCII characters".into()));
+    }
+    if !l.starts_with(which) {
+        return Err(tle_err(n, format!("expected line {which} of an element set, found \"{}\"", short(l))));
+    }
+    if l.len() != 69 {
+        return Err(tle_err(n, format!("line {which} is {} characters long; a TLE line has 69", l.len())));
+    }
+    let want = tle_checksum(l);
+    let got = l.as_bytes()[68];
+    if got != b'0' + want as u8 {
+        return Err(tle_err(n, format!("checksum: column 69 says '{}' but the line sums to {want}", got as char)));
+    }
+    Ok(())
+}
+
+/// Parses CelesTrak's OMM JSON (`FORMAT=JSON`): an array of objects (or one object) with the keys
+/// OBJECT_NAME, NORAD_CAT_ID, EPOCH, MEAN_MOTION, ECCENTRICITY, INCLINATION, RA_OF_ASC_NODE,
+/// ARG_OF_PERICENTER, MEAN_ANOMALY and optionally BSTAR, MEAN_MOTION_DOT, MEAN_MOTION_DDOT,
+/// ELEMENT_SET_NO, REV_AT_EPOCH. Numbers may be JSON numbers or strings (Space-Track style).
+pub fn parse_omm(value: &serde_json::Value) -> Result<Vec<sgp4::Elements>, OrbitError> {
+    let records: Vec<&serde_json::Value> = match value {
+        serde_json::Value::Array(a) => a.iter().collect(),
+        v @ serde_json::Value::Object(_) => vec![v],
+        _ => {
+            return Err(OrbitError::Omm {
+                index: 0,
+                name: String::new(),
+                problem: "expected an array of OMM objects".into(),
+            })
+        }
+    };
+    records.iter().enumerate().map(|(i, r)| omm_record(i, r)).collect()
+}
+
+fn omm_record(index: usize, r: &serde_json::Value) -> Result<sgp4::Elements, OrbitError> {
+    let name = r.get("OBJECT_NAME").and_then(|v| v.as_str()).unwrap_or("").to_string();
+    let err = |problem: String| OrbitError::Omm { index, name: name.clone(), problem };
+    let num = |key: &str, required: bool, range: (f64, f64)| -> Result<f64, OrbitError> {
+        let v = match r.get(key) {
+            None | Some(serde_json::Value::Null) if !required => return Ok(0.0),
+            None | Some(serde_json::Value::Null) => return Err(err(format!("{key} is missing"))),
+            Some(serde_json::Value::Number(n)) => n.as_f64(),
+            Some(serde_json::Value::String(s)) => s.trim().parse().ok(),
+            Some(_) => None,
+        }
+        .ok_or_else(|| err(format!("{key} is not a number")))?;
+        if !(range.0..=range.1).contains(&v) {
+            return Err(err(format!("{key} {v} is out of range {}–{}", range.0, range.1)));
+        }
+        Ok(v)
+    };
+    let epoch_s = r.get("EPOCH").and_then(|v| v.as_str()).ok_or_else(|| err("EPOCH is missing".into()))?;
+    let datetime = NaiveDateTime::parse_from_str(epoch_s.trim_end_matches('Z'), "%Y-%m-%dT%H:%M:%S%.f")
+        .map_err(|e| err(format!("EPOCH \"{epoch_s}\" is not an ISO date-time like 2024-01-31T12:00:00.000: {e}")))?;
+    let inf = f64::INFINITY;
+    Ok(sgp4::Elements {
+        object_name: if name.is_empty() { None } else { Some(name.clone()) },
+        international_designator: r.get("OBJECT_ID").and_then(|v| v.as_str()).map(str::to_string),
+        norad_id: num("NORAD_CAT_ID", true, (0.0, 1e9))? as u64,
+        classification: sgp4::Classification::Unclassified,
+        datetime,
+        mean_motion_dot: num("MEAN_MOTION_DOT", false, (-inf, inf))?,
+        mean_motion_ddot: num("MEAN_MOTION_DDOT", false, (-inf, inf))?,
+        drag_term: num("BSTAR", false, (-inf, inf))?,
+        element_set_number: num("ELEMENT_SET_NO", false, (0.0, 1e9))? as u64,
+        inclination: num("INCLINATION", true, (0.0, 180.0))?,
+        right_ascension: num("RA_OF_ASC_NODE", true, (0.0, 360.0))?,
+        eccentricity: num("ECCENTRICITY", true, (0.0, 0.999_999_9))?,
+        argument_of_perigee: num("ARG_OF_PERICENTER", true, (0.0, 360.0))?,
+        mean_anomaly: num("MEAN_ANOMALY", true, (0.0, 360.0))?,
+        mean_motion: num("MEAN_MOTION", true, (0.01, 20.0))?,
+        revolution_number: num("REV_AT_EPOCH", false, (0.0, 1e9))? as u64,
+        ephemeris_type: 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // ISS (ZARYA), the example element set of the sgp4 crate's README / CelesTrak.
+    const L1: &str = "1 25544U 98067A   20194.88612269 -.00002218  00000-0 -31515-4 0  9992";
+    const L2: &str = "2 25544  51.6461 221.2784 0001413  89.1723 280.4612 15.49507896236008";
+
+    fn with_checksum(l: &str) -> String {
+        format!("{}{}", &l[..68], tle_checksum(l))
+    }
+
+    #[test]
+    fn a_valid_tle_parses_and_propagates_to_iss_altitude() {
+        let sets = parse_tle(&format!("ISS (ZARYA)\n{L1}\n{L2}\n")).unwrap();
+        assert_eq!(sets.len(), 1);
+        assert_eq!(sets[0].object_name.as_deref(), Some("ISS (ZARYA)"));
+        let mut c = Constellation::default();
+        c.add_elements(&sets, None).unwrap();
+        let (_, _, alt) = geometry::ecef_to_geodetic(c.sats[0].orbit.position(0.0).unwrap());
+        assert!((400.0..440.0).contains(&alt), "ISS altitude {alt}");
+    }
+
+    #[test]
+    fn a_bad_checksum_names_the_line_and_the_checksum() {
+        let bad = format!("{}{}", &L1[..68], (tle_checksum(L1) + 1) % 10);
+        let e = parse_tle(&format!("{bad}\n{L2}")).unwrap_err().to_string();
+        assert!(e.starts_with("TLE line 1: checksum"), "{e}");
+    }
+
+    #[test]
+    fn a_short_line_names_the_line_and_the_length() {
+        let e = parse_tle(&format!("ISS\n{L1}\n{}", &L2[..60])).unwrap_err().to_string();
+        assert_eq!(e, "TLE line 3: line 2 is 60 characters long; a TLE line has 69");
+    }
+
+    #[test]
+    fn an_out_of_range_inclination_names_the_field() {
+        let l2 = with_checksum(&L2.replace(" 51.6461 ", "190.6461 "));
+        let e = parse_tle(&format!("{L1}\n{l2}")).unwrap_err().to_string();
+        assert_eq!(e, "TLE line 2: inclination (columns 9–16) 190.6461 is out of range 0–180");
+    }
+
+    #[test]
+    fn omm_json_parses_and_bad_fields_are_named() {
+        let omm = serde_json::json!([{
+            "OBJECT_NAME": "ISS (ZARYA)", "OBJECT_ID": "1998-067A", "EPOCH": "2020-07-12T21:16:01.000416",
+            "MEAN_MOTION": 15.49507896, "ECCENTRICITY": 0.0001413, "INCLINATION": 51.6461,
+            "RA_OF_ASC_NODE": 221.2784, "ARG_OF_PERICENTER": 89.1723, "MEAN_ANOMALY": 280.4612,
+            "NORAD_CAT_ID": 25544, "BSTAR": -3.1515e-5, "MEAN_MOTION_DOT": -2.218e-5, "MEAN_MOTION_DDOT": 0
+        }]);
+        let sets = parse_omm(&omm).unwrap();
+        let tle = parse_tle(&format!("{L1}\n{L2}")).unwrap();
+        let mut a = Constellation::default();
+        a.add_elements(&sets, None).unwrap();
+        let mut b = Constellation::default();
+        b.add_elements(&tle, None).unwrap();
+        let d =
+            geometry::distance_km(a.sats[0].orbit.position(600.0).unwrap(), b.sats[0].orbit.position(600.0).unwrap());
+        assert!(d < 1.0, "OMM and TLE of the same set differ by {d} km");
+        let mut bad = omm.clone();
+        bad[0]["INCLINATION"] = serde_json::json!(-3);
+        assert_eq!(
+            parse_omm(&bad).unwrap_err().to_string(),
+            "OMM record 0 (ISS (ZARYA)): INCLINATION -3 is out of range 0–180"
+        );
+    }
+
+    #[test]
+    fn a_walker_shell_has_t_satellites_at_its_altitude_and_phasing() {
+        let mut c = Constellation::default();
+        c.add_walker(&WalkerShell::intcp_1600()).unwrap();
+        assert_eq!(c.sats.len(), 1600);
+        for s in &c.sats {
+            let (_, _, alt) = geometry::ecef_to_geodetic(s.orbit.position(1234.0).unwrap());
+            assert!((alt - 1150.0).abs() < 1e-6);
+        }
+        // In-plane neighbours are 2a·sin(π/S) apart: 945 km for S = 50 [§8.3].
+        let d = geometry::distance_km(c.sats[0].orbit.position(0.0).unwrap(), c.sats[1].orbit.position(0.0).unwrap());
+        assert!((d - 945.0).abs() < 1.0, "{d}");
+        let gen1: usize = WalkerShell::starlink_gen1().iter().map(WalkerShell::total).sum();
+        assert_eq!(gen1, 4408);
+    }
+
+    #[test]
+    fn walker_parameters_out_of_range_are_rejected_by_field() {
+        let mut s = WalkerShell::starlink_shell1();
+        s.phasing = 72;
+        let e = Constellation::default().add_walker(&s).unwrap_err().to_string();
+        assert!(e.contains("phasing"), "{e}");
+    }
+
+    #[test]
+    fn a_geo_satellite_stays_above_its_longitude() {
+        let mut c = Constellation::default();
+        c.add_geo(-75.0).unwrap();
+        for t in [0.0, 3600.0, 43_200.0] {
+            let (lat, lon, alt) = geometry::ecef_to_geodetic(c.sats[0].orbit.position(t).unwrap());
+            assert!(lat.abs() < 1e-9 && (lon + 75.0).abs() < 1e-9 && (alt - GEO_ALTITUDE_KM).abs() < 1e-6);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Constellations, geometry and routing over time: the path a flow takes through a satellite
+//! network, step by step.
+//!
+//! Sources first: protocols.md §7.3 (geometry), §7.4 (link budget), §7.5 (time-varying topology),
+//! §8 (circular orbits, Walker-delta, shells, +Grid). Submodules:
+//! - [`geometry`]: spherical Earth (R = 6378.135 km), ECEF, elevation, slant range;
+//! - [`elements`]: Walker shells, GEO, TLE/OMM parsing, SGP4 propagation;
+//! - [`ground`]: ground stations and a city table;
+//! - [`links`]: FSPL, link budget, Shannon, per-link-type capacity and loss;
+//! - [`route`]: visibility, attachment, +Grid ISLs, Dijkstra, the path timeline;
+//! - [`config`]: the JSON configuration of `orbitcp route` (see README.md here).
+//!
+//! No I/O and no clocks: the CLI reads files and passes text in.
+
+pub mod config;
+pub mod elements;
+pub mod geometry;
+pub mod ground;
+pub mod links;
+pub mod route;
+
+pub use elements::{Constellation, Orbit, Satellite, WalkerShell};
+pub use ground::GroundStation;
+pub use links::{Capacity, LinkBudget, LinkModel, LinkType, Loss};
+pub use route::{
+    path_timeline, Attachment, End, EventKind, Hop, IslMode, Node, PathStep, RouteConfig, Router, Timeline,
+};
+
+/// Everything that can be wrong with orbit input. Messages say where and what.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OrbitError {
+    /// A TLE text: the 1-based line number and the problem (checksum, length, field range).
+    Tle { line: usize, problem: String },
+    /// An OMM record: its index in the array, its OBJECT_NAME and the problem.
+    Omm { index: usize, name: String, problem: String },
+    /// SGP4 refused an element set.
+    Sgp4 { index: usize, name: String, problem: String },
+    /// A Walker shell parameter.
+    Walker { field: String, problem: String },
+    /// A GEO satellite.
+    Geo(String),
+    /// A ground station.
+    Ground(String),
+    /// A routing or configuration parameter.
+    Config { field: String, problem: String },
+}
+
+impl std::fmt::Display for OrbitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OrbitError::Tle { line, problem } => write!(f, "TLE line {line}: {problem}"),
+            OrbitError::Omm { index, name, problem } if name.is_empty() => write!(f, "OMM record {index}: {problem}"),
+            OrbitError::Omm { index, name, problem } => write!(f, "OMM record {index} ({name}): {problem}"),
+            OrbitError::Sgp4 { index, name, problem } => write!(f, "element set {index} ({name}): SGP4: {problem}"),
+            OrbitError::Walker { field, problem } => write!(f, "walker.{field}: {problem}"),
+            OrbitError::Geo(p) => write!(f, "geo: {p}"),
+            OrbitError::Ground(p) => write!(f, "ground station {p}"),
+            OrbitError::Config { field, problem } => write!(f, "{field}: {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for OrbitError {}
