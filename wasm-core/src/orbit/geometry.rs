@@ -14,7 +14,7 @@ pub type Vec3 = [f64; 3];
 /// Earth radius, km: WGS72 equatorial radius, as Hypatia uses [protocols.md §7.3].
 pub const EARTH_RADIUS_KM: f64 = 6378.135;
 /// Earth's gravitational parameter μ, km³/s² [protocols.md §8.1].
-pub const MU_KM3_S2: f64 = 398_600.4418;
+pub const MU_KM3_S2: f64 = 398_600.441_8;
 /// Earth's rotation rate ω_E, rad/s [protocols.md §8.1].
 pub const EARTH_ROTATION_RAD_S: f64 = 7.292_115_9e-5;
 /// Speed of light in vacuum, km/s (SI definition).
