@@ -13,7 +13,6 @@ use crate::coding::rlnc::{coefficients, Decoder, Reception};
 use crate::content::Content;
 use crate::engine::Ctx;
 use crate::metrics::{DelayStats, DeliveryLog, Trace};
-use crate::net::packet::TCP_SYN_BYTES;
 use crate::net::{AgentId, Body, CtcpCoding, NodeId, Packet};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -108,13 +107,7 @@ impl CtcpReceiver {
 
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         match pkt.body {
-            Body::TcpSyn { ts } => ctx.send(Packet {
-                flow: self.flow,
-                dst_node: self.peer_node,
-                dst_agent: self.peer_agent,
-                size: TCP_SYN_BYTES,
-                body: Body::TcpSynAck { ts_echo: ts },
-            }),
+            Body::TcpSyn { ts } => ctx.send(Packet::syn_ack(self.flow, self.peer_node, self.peer_agent, ts)),
             Body::CtcpData { seqno, block, coding, ts, block_first_sent, payload } => {
                 self.stats.received += 1;
                 self.receive(ctx.now, block, coding, ts, block_first_sent, payload.as_deref());

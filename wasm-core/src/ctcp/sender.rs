@@ -13,7 +13,6 @@ use crate::coding::rlnc::{coefficients, Encoder};
 use crate::content::Content;
 use crate::engine::{Ctx, LazyTimer};
 use crate::metrics::Trace;
-use crate::net::packet::TCP_SYN_BYTES;
 use crate::net::{AgentId, Body, CtcpCoding, NodeId, Packet};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -172,13 +171,7 @@ impl CtcpSender {
     }
 
     fn send_syn(&mut self, ctx: &mut Ctx) {
-        ctx.send(Packet {
-            flow: self.flow,
-            dst_node: self.peer_node,
-            dst_agent: self.peer_agent,
-            size: TCP_SYN_BYTES,
-            body: Body::TcpSyn { ts: ctx.now },
-        });
+        ctx.send(Packet::syn(self.flow, self.peer_node, self.peer_agent, ctx.now));
         self.arm_rto(ctx);
     }
 

@@ -22,6 +22,18 @@ pub struct Packet {
     pub body: Body,
 }
 
+impl Packet {
+    /// The connection-opening SYN both TCP and CTCP senders send, stamped for the RTT sample.
+    pub fn syn(flow: u32, dst_node: NodeId, dst_agent: AgentId, ts: SimTime) -> Packet {
+        Packet { flow, dst_node, dst_agent, size: TCP_SYN_BYTES, body: Body::TcpSyn { ts } }
+    }
+
+    /// The receiver's answer to a SYN, echoing its timestamp.
+    pub fn syn_ack(flow: u32, dst_node: NodeId, dst_agent: AgentId, ts_echo: SimTime) -> Packet {
+        Packet { flow, dst_node, dst_agent, size: TCP_SYN_BYTES, body: Body::TcpSynAck { ts_echo } }
+    }
+}
+
 /// Up to three SACK blocks (RFC 2018 allows three with timestamps), as byte ranges `[start, end)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlocks {

@@ -8,7 +8,7 @@
 use crate::content::Content;
 use crate::engine::Ctx;
 use crate::metrics::{DeliveryLog, Trace};
-use crate::net::packet::{TCP_IP_HEADER_BYTES, TCP_SYN_BYTES};
+use crate::net::packet::TCP_IP_HEADER_BYTES;
 use crate::net::{AgentId, Body, NodeId, Packet, SackBlocks};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::BTreeMap;
@@ -77,13 +77,7 @@ impl TcpReceiver {
         let (seq, len, digest, first_sent) = match pkt.body {
             Body::TcpData { seq, len, digest, first_sent } => (seq, len, digest, first_sent),
             Body::TcpSyn { ts } => {
-                ctx.send(Packet {
-                    flow: self.flow,
-                    dst_node: self.peer_node,
-                    dst_agent: self.peer_agent,
-                    size: TCP_SYN_BYTES,
-                    body: Body::TcpSynAck { ts_echo: ts },
-                });
+                ctx.send(Packet::syn_ack(self.flow, self.peer_node, self.peer_agent, ts));
                 return;
             }
             _ => return,

@@ -21,7 +21,7 @@ use super::rtt::{RtoFlavor, RttEstimator};
 use crate::content::Content;
 use crate::engine::{Ctx, LazyTimer};
 use crate::metrics::Trace;
-use crate::net::packet::{TCP_IP_HEADER_BYTES, TCP_SYN_BYTES};
+use crate::net::packet::TCP_IP_HEADER_BYTES;
 use crate::net::{AgentId, Body, NodeId, Packet, SackBlocks};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::VecDeque;
@@ -193,13 +193,7 @@ impl TcpSender {
     }
 
     fn send_syn(&mut self, ctx: &mut Ctx) {
-        ctx.send(Packet {
-            flow: self.flow,
-            dst_node: self.peer_node,
-            dst_agent: self.peer_agent,
-            size: TCP_SYN_BYTES,
-            body: Body::TcpSyn { ts: ctx.now },
-        });
+        ctx.send(Packet::syn(self.flow, self.peer_node, self.peer_agent, ctx.now));
         self.arm_rto(ctx);
     }
 
