@@ -431,26 +431,14 @@ impl IntcpFlow {
             || at("cache_bytes"),
             || format!("must be at most 2^40 bytes (got {})", self.cache_bytes),
         );
-        p.check(
-            self.target_buffer_pkts.is_finite() && (1.0..=100_000.0).contains(&self.target_buffer_pkts),
-            || at("target_buffer_pkts"),
-            || format!("must be between 1 and 100000 (got {})", self.target_buffer_pkts),
-        );
-        p.check(
-            self.queue_threshold_bytes.is_finite() && (0.0..=1e9).contains(&self.queue_threshold_bytes),
-            || at("queue_threshold_bytes"),
-            || format!("must be between 0 and 1e9 (got {})", self.queue_threshold_bytes),
-        );
+        p.between(self.target_buffer_pkts, 1.0, 100000.0, || at("target_buffer_pkts"));
+        p.between(self.queue_threshold_bytes, 0.0, 1e9, || at("queue_threshold_bytes"));
         p.check(
             self.decrease_factor.is_finite() && self.decrease_factor > 0.0 && self.decrease_factor <= 1.0,
             || at("decrease_factor"),
             || format!("must be more than 0 and at most 1 (got {})", self.decrease_factor),
         );
-        p.check(
-            self.ssthresh_pkts.is_finite() && (1.0..=1e6).contains(&self.ssthresh_pkts),
-            || at("ssthresh_pkts"),
-            || format!("must be between 1 and 1000000 (got {})", self.ssthresh_pkts),
-        );
+        p.between(self.ssthresh_pkts, 1.0, 1e6, || at("ssthresh_pkts"));
         p.check(
             self.min_rtt_window_s.is_finite() && self.min_rtt_window_s > 0.0 && self.min_rtt_window_s <= 3600.0,
             || at("min_rtt_window_s"),
@@ -476,11 +464,7 @@ impl IntcpFlow {
                 )
             },
         );
-        p.check(
-            self.ca_increase_pkts.is_finite() && (0.1..=100.0).contains(&self.ca_increase_pkts),
-            || at("ca_increase_pkts"),
-            || format!("must be between 0.1 and 100 (got {})", self.ca_increase_pkts),
-        );
+        p.between(self.ca_increase_pkts, 0.1, 100.0, || at("ca_increase_pkts"));
         p.check(
             (1..=1000).contains(&self.hole_threshold_pkts),
             || at("hole_threshold_pkts"),
@@ -705,6 +689,12 @@ impl Problems {
     fn non_negative(&mut self, v: f64, path: impl FnOnce() -> String) {
         self.check(v.is_finite() && v >= 0.0, path, || format!("must be zero or positive (got {v})"));
     }
+    /// `lo ≤ v ≤ hi`, with the message every range check in the format uses.
+    fn between(&mut self, v: f64, lo: f64, hi: f64, path: impl FnOnce() -> String) {
+        self.check(v.is_finite() && (lo..=hi).contains(&v), path, || {
+            format!("must be between {lo} and {hi} (got {v})")
+        });
+    }
     fn probability(&mut self, v: f64, path: impl FnOnce() -> String) {
         self.check((0.0..=1.0).contains(&v), path, || format!("must be a probability between 0 and 1 (got {v})"));
     }
@@ -919,11 +909,7 @@ impl CtcpFlow {
             || format!("must be at least 2 (got {})", self.initial_ssthresh_pkts),
         );
         p.non_negative(self.v2_delta_l_s, || at("v2_delta_l_s"));
-        p.check(
-            self.loss_scaling.is_finite() && (0.0..=10.0).contains(&self.loss_scaling),
-            || at("loss_scaling"),
-            || format!("must be between 0 and 10 (got {})", self.loss_scaling),
-        );
+        p.between(self.loss_scaling, 0.0, 10.0, || at("loss_scaling"));
     }
 }
 

@@ -568,19 +568,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
                 </g>
               ))}
               {series.map((s, k) => (
-                <path
-                  key={s.key}
-                  d={paths[k]}
-                  fill="none"
-                  stroke={s.color}
-                  strokeWidth={s.width ?? 1.5}
-                  strokeDasharray={s.dash}
-                  strokeOpacity={s.opacity}
-                  strokeLinejoin="round"
-                  data-testid={s.testid ?? 'series'}
-                  data-series={s.label}
-                  data-points={Math.min(s.x.length, s.y.length)}
-                />
+                <SeriesPath key={s.key} series={s} d={paths[k]} />
               ))}
               {fns.map((f, k) => (
                 <path key={f.key} d={fnPaths[k]} fill="none" stroke={f.color} strokeWidth={1.8} strokeDasharray={f.dash ?? '7 4'} data-testid="overlay" data-series={f.label} />
@@ -608,19 +596,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
                 </g>
                 <g clipPath={`url(#${clipId}-lower)`}>
                   {lowerSeries.map((s, k) => (
-                    <path
-                      key={s.key}
-                      d={lowerPaths[k]}
-                      fill="none"
-                      stroke={s.color}
-                      strokeWidth={s.width ?? 1.5}
-                      strokeDasharray={s.dash}
-                      strokeOpacity={s.opacity}
-                      strokeLinejoin="round"
-                      data-testid={s.testid ?? 'series'}
-                      data-series={s.label}
-                      data-points={Math.min(s.x.length, s.y.length)}
-                    />
+                    <SeriesPath key={s.key} series={s} d={lowerPaths[k]} />
                   ))}
                   {/* References over the lines: a dense line would hide them. */}
                   {lowerRefs.map((r) => (
@@ -698,3 +674,21 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
 
 /** Re-renders only when its props change (hover never changes them). */
 export const TimeSeriesChart = memo(TimeSeriesChartImpl);
+
+/** One line series as an SVG path; `data-points` is the raw point count, not the decimated one. */
+function SeriesPath({ series: s, d }: { series: LineSeries; d: string | undefined }) {
+  return (
+    <path
+      d={d}
+      fill="none"
+      stroke={s.color}
+      strokeWidth={s.width ?? 1.5}
+      strokeDasharray={s.dash}
+      strokeOpacity={s.opacity}
+      strokeLinejoin="round"
+      data-testid={s.testid ?? 'series'}
+      data-series={s.label}
+      data-points={Math.min(s.x.length, s.y.length)}
+    />
+  );
+}
