@@ -32,7 +32,7 @@ pub fn core_version() -> String {
 /// one long call.
 #[wasm_bindgen]
 pub struct SteppedRun {
-    run: runner::Run,
+    session: runner::Session,
 }
 
 #[wasm_bindgen]
@@ -46,35 +46,34 @@ impl SteppedRun {
             Some(s) => s.parse::<u64>().map_err(|_| JsError::new(&format!("seed: \"{s}\" is not a 64-bit seed")))?,
             None => sc.seed,
         };
-        Ok(SteppedRun { run: runner::Run::with_seed(&sc, seed) })
+        let session = runner::Session::new(&sc, seed).map_err(|e| JsError::new(&e))?;
+        Ok(SteppedRun { session })
     }
 
     /// Processes up to `max_events` events; returns true when the run is over.
     pub fn advance(&mut self, max_events: u32) -> bool {
         for _ in 0..max_events {
-            if !self.run.sim.step() {
+            if !self.session.step() {
                 return true;
             }
         }
-        self.run.sim.finished()
+        self.session.finished()
     }
 
-    /// Simulated seconds reached so far.
+    /// Simulated seconds reached so far (summed over the runs of flows run alone).
     pub fn now_s(&self) -> f64 {
-        self.run.sim.now.as_secs_f64()
+        self.session.progress_s()
     }
 
-    /// The scenario's time limit in seconds.
+    /// Simulated seconds in all.
     pub fn end_s(&self) -> f64 {
-        self.run.sim.end.as_secs_f64()
+        self.session.total_s()
     }
 
     /// The result as JSON text, or the delivery error if a flow delivered a wrong byte.
     pub fn result(&self, with_traces: bool) -> Result<String, JsError> {
-        if let Some(e) = self.run.delivery_error() {
-            return Err(JsError::new(&format!("delivery check failed: {e}")));
-        }
-        serde_json::to_string(&self.run.result(with_traces)).map_err(|e| JsError::new(&e.to_string()))
+        let r = self.session.result(with_traces).map_err(|e| JsError::new(&e))?;
+        serde_json::to_string(&r).map_err(|e| JsError::new(&e.to_string()))
     }
 }
 

@@ -43,6 +43,12 @@ impl Ctx<'_> {
     pub fn send(&mut self, pkt: Packet) {
         route(self.net, self.queue, self.now, self.node, pkt);
     }
+    /// On a network whose route changes with time: the neighbours of `node` on the route in
+    /// force now (towards the source end, towards the destination end), or None if `node` is
+    /// not on it or the network is static.
+    pub fn route_neighbours(&self, node: NodeId) -> Option<(Option<NodeId>, Option<NodeId>)> {
+        self.net.moving.as_ref()?.route_at(self.now).neighbours(node)
+    }
     /// Schedules `Event::Timer { agent: self, token }` at `at`.
     pub fn timer_at(&mut self, at: SimTime, token: u64) {
         self.queue.schedule(at, Event::Timer { agent: self.agent, token });
@@ -103,8 +109,12 @@ impl LazyTimer {
 }
 
 fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at: NodeId, pkt: Packet) {
-    // A packet without a route is dropped; scenario validation guarantees connected endpoints.
-    let Some(l) = net.next_link(at, pkt.dst_node) else { return };
+    // A packet without a route is dropped: validation guarantees connected endpoints on a chain;
+    // a constellation may have no path for a while.
+    let Some(l) = net.next_link(now, at, pkt.dst_node) else {
+        net.unrouted += 1;
+        return;
+    };
     if let Some(t) = net.links[l as usize].enqueue(now, pkt) {
         queue.schedule(t, Event::Arrive { link: l });
     }

@@ -4,6 +4,9 @@
 //! Parsing is strict (unknown fields are errors) and every error names the path of the value at
 //! fault, e.g. `flows[0].cc: unknown variant "cubc", expected one of ...`.
 
+pub use crate::orbit::config::ConstellationTopology;
+use crate::orbit::links::{Capacity, Loss};
+use crate::orbit::OrbitError;
 use crate::tcp::congestion::CcKind;
 use crate::tcp::rtt::RtoFlavor;
 use schemars::JsonSchema;
@@ -30,6 +33,10 @@ pub struct Scenario {
     pub duration_s: f64,
     pub topology: Topology,
     pub flows: Vec<Flow>,
+    /// Run each flow alone, in its own simulation of the same network with the same seed, and
+    /// report them together: for comparing protocols on one path without their competing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub flows_alone: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<Sweep>,
     #[serde(default)]
@@ -49,6 +56,9 @@ pub enum Topology {
     /// Nodes 0..=N joined by N bidirectional links in a row; flows run from node 0 to node N
     /// unless they say otherwise. Several flows on one chain share its bottleneck.
     Chain(Chain),
+    /// A path between two ground stations through a moving satellite constellation: links,
+    /// delays and the route follow the orbits at every `step_s` (`orbit/config.rs`).
+    Constellation(Box<ConstellationTopology>),
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -647,6 +657,7 @@ fn deeper_error(root: &Value, path: &str) -> Option<(String, String)> {
         let t = root.get("topology")?;
         return match t.get("kind")?.as_str()? {
             "chain" => inner::<Chain>(t, "kind", "topology"),
+            "constellation" => inner::<ConstellationTopology>(t, "kind", "topology"),
             _ => None,
         };
     }
@@ -714,85 +725,17 @@ impl Scenario {
             || "duration_s".into(),
             || format!("must be more than 0 and at most {MAX_DURATION_S} seconds (got {})", self.duration_s),
         );
-        let Topology::Chain(Chain { links }) = &self.topology;
-        p.check(!links.is_empty(), || "topology.links".into(), || "needs at least one link".into());
-        for (i, l) in links.iter().enumerate() {
-            let at = |f: &str| format!("topology.links[{i}].{f}");
-            p.positive(l.rate_mbps, || at("rate_mbps"));
-            if let Some(r) = l.reverse_rate_mbps {
-                p.positive(r, || at("reverse_rate_mbps"));
+        let (last_node, nodes) = match &self.topology {
+            Topology::Chain(Chain { links }) => {
+                chain_problems(links, &mut p);
+                (links.len() as u32, format!("the chain has nodes 0 to {}", links.len()))
             }
-            p.non_negative(l.delay_ms, || at("delay_ms"));
-            p.non_negative(l.jitter_ms, || at("jitter_ms"));
-            if let Some(b) = l.buffer_pkts {
-                p.check(b >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
+            Topology::Constellation(c) => {
+                constellation_problems(c, self.duration_s, &mut p);
+                (1, "node 0 is src and node 1 is dst".to_string())
             }
-            if let Some(b) = l.buffer_bytes {
-                p.check(b >= 64, || at("buffer_bytes"), || "must be at least 64 bytes".into());
-            }
-            p.check(
-                l.buffer_pkts.is_none() || l.buffer_bytes.is_none(),
-                || at("buffer_bytes"),
-                || "give buffer_pkts or buffer_bytes, not both".into(),
-            );
-            for (name, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
-                match loss {
-                    Some(LossSpec::Bernoulli { p: prob }) => p.probability(*prob, || at(&format!("{name}.p"))),
-                    Some(LossSpec::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad }) => {
-                        p.probability(*p_good_to_bad, || at(&format!("{name}.p_good_to_bad")));
-                        p.probability(*p_bad_to_good, || at(&format!("{name}.p_bad_to_good")));
-                        p.probability(*loss_good, || at(&format!("{name}.loss_good")));
-                        p.probability(*loss_bad, || at(&format!("{name}.loss_bad")));
-                    }
-                    _ => {}
-                }
-            }
-            match &l.rate_schedule {
-                Some(RateScheduleSpec::Steps(steps)) => {
-                    p.check(!steps.is_empty(), || at("rate_schedule"), || "needs at least one step".into());
-                    for (k, s) in steps.iter().enumerate() {
-                        p.non_negative(s.at_s, || at(&format!("rate_schedule[{k}].at_s")));
-                        p.positive(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
-                        if k > 0 {
-                            p.check(
-                                s.at_s > steps[k - 1].at_s,
-                                || at(&format!("rate_schedule[{k}].at_s")),
-                                || "steps must be in increasing time order".into(),
-                            );
-                        }
-                    }
-                }
-                Some(RateScheduleSpec::Square { square }) => {
-                    p.positive(square.low_mbps, || at("rate_schedule.square.low_mbps"));
-                    p.positive(square.high_mbps, || at("rate_schedule.square.high_mbps"));
-                    p.positive(square.period_s, || at("rate_schedule.square.period_s"));
-                }
-                None => {}
-            }
-            match &l.outages {
-                Some(OutagesSpec::List(list)) => {
-                    for (k, o) in list.iter().enumerate() {
-                        p.non_negative(o.start_s, || at(&format!("outages[{k}].start_s")));
-                        p.positive(o.duration_s, || at(&format!("outages[{k}].duration_s")));
-                    }
-                }
-                Some(OutagesSpec::Periodic(o)) => {
-                    p.positive(o.every_s, || at("outages.every_s"));
-                    p.positive(o.duration_s, || at("outages.duration_s"));
-                    p.check(
-                        o.duration_s < o.every_s,
-                        || at("outages.duration_s"),
-                        || format!("must be shorter than every_s ({})", o.every_s),
-                    );
-                    if let Some(f) = o.first_s {
-                        p.non_negative(f, || at("outages.first_s"));
-                    }
-                }
-                None => {}
-            }
-        }
+        };
         p.check(!self.flows.is_empty(), || "flows".into(), || "needs at least one flow".into());
-        let last_node = links.len() as u32;
         for (i, f) in self.flows.iter().enumerate() {
             let at = |f: &str| format!("flows[{i}].{f}");
             if let Some(b) = f.bytes() {
@@ -806,16 +749,8 @@ impl Scenario {
             );
             let (from, to) = f.nodes();
             let (from, to) = (from.unwrap_or(0), to.unwrap_or(last_node));
-            p.check(
-                from <= last_node,
-                || at("from_node"),
-                || format!("no such node (the chain has nodes 0 to {last_node})"),
-            );
-            p.check(
-                to <= last_node,
-                || at("to_node"),
-                || format!("no such node (the chain has nodes 0 to {last_node})"),
-            );
+            p.check(from <= last_node, || at("from_node"), || format!("no such node ({nodes})"));
+            p.check(to <= last_node, || at("to_node"), || format!("no such node ({nodes})"));
             p.check(from != to, || at("to_node"), || "must differ from from_node".into());
             let t = match f {
                 Flow::Tcp(t) => t,
@@ -873,6 +808,170 @@ impl Scenario {
         p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
         p.positive(self.trace.goodput_interval_s, || "trace.goodput_interval_s".into());
         p.0
+    }
+}
+
+/// Range problems of a chain's links.
+fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
+    p.check(!links.is_empty(), || "topology.links".into(), || "needs at least one link".into());
+    for (i, l) in links.iter().enumerate() {
+        let at = |f: &str| format!("topology.links[{i}].{f}");
+        p.positive(l.rate_mbps, || at("rate_mbps"));
+        if let Some(r) = l.reverse_rate_mbps {
+            p.positive(r, || at("reverse_rate_mbps"));
+        }
+        p.non_negative(l.delay_ms, || at("delay_ms"));
+        p.non_negative(l.jitter_ms, || at("jitter_ms"));
+        if let Some(b) = l.buffer_pkts {
+            p.check(b >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
+        }
+        if let Some(b) = l.buffer_bytes {
+            p.check(b >= 64, || at("buffer_bytes"), || "must be at least 64 bytes".into());
+        }
+        p.check(
+            l.buffer_pkts.is_none() || l.buffer_bytes.is_none(),
+            || at("buffer_bytes"),
+            || "give buffer_pkts or buffer_bytes, not both".into(),
+        );
+        for (name, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
+            match loss {
+                Some(LossSpec::Bernoulli { p: prob }) => p.probability(*prob, || at(&format!("{name}.p"))),
+                Some(LossSpec::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad }) => {
+                    p.probability(*p_good_to_bad, || at(&format!("{name}.p_good_to_bad")));
+                    p.probability(*p_bad_to_good, || at(&format!("{name}.p_bad_to_good")));
+                    p.probability(*loss_good, || at(&format!("{name}.loss_good")));
+                    p.probability(*loss_bad, || at(&format!("{name}.loss_bad")));
+                }
+                _ => {}
+            }
+        }
+        match &l.rate_schedule {
+            Some(RateScheduleSpec::Steps(steps)) => {
+                p.check(!steps.is_empty(), || at("rate_schedule"), || "needs at least one step".into());
+                for (k, s) in steps.iter().enumerate() {
+                    p.non_negative(s.at_s, || at(&format!("rate_schedule[{k}].at_s")));
+                    p.positive(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
+                    if k > 0 {
+                        p.check(
+                            s.at_s > steps[k - 1].at_s,
+                            || at(&format!("rate_schedule[{k}].at_s")),
+                            || "steps must be in increasing time order".into(),
+                        );
+                    }
+                }
+            }
+            Some(RateScheduleSpec::Square { square }) => {
+                p.positive(square.low_mbps, || at("rate_schedule.square.low_mbps"));
+                p.positive(square.high_mbps, || at("rate_schedule.square.high_mbps"));
+                p.positive(square.period_s, || at("rate_schedule.square.period_s"));
+            }
+            None => {}
+        }
+        match &l.outages {
+            Some(OutagesSpec::List(list)) => {
+                for (k, o) in list.iter().enumerate() {
+                    p.non_negative(o.start_s, || at(&format!("outages[{k}].start_s")));
+                    p.positive(o.duration_s, || at(&format!("outages[{k}].duration_s")));
+                }
+            }
+            Some(OutagesSpec::Periodic(o)) => {
+                p.positive(o.every_s, || at("outages.every_s"));
+                p.positive(o.duration_s, || at("outages.duration_s"));
+                p.check(
+                    o.duration_s < o.every_s,
+                    || at("outages.duration_s"),
+                    || format!("must be shorter than every_s ({})", o.every_s),
+                );
+                if let Some(f) = o.first_s {
+                    p.non_negative(f, || at("outages.first_s"));
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// The most routing steps a run may have (a week at 1 s).
+pub const MAX_ROUTE_STEPS: f64 = 604_800.0;
+
+/// Range problems of a constellation topology, then whatever building it finds (bad TLE lines,
+/// unknown cities, Walker parameters), each under its `topology.` path.
+fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Problems) {
+    let at = |f: &str| format!("topology.{f}");
+    p.between(c.min_elevation_deg, 0.0, 90.0, || at("min_elevation_deg"));
+    p.between(c.step_s, 0.01, 3600.0, || at("step_s"));
+    if c.step_s > 0.0 && duration_s.is_finite() {
+        let steps = duration_s / c.step_s;
+        p.check(
+            steps <= MAX_ROUTE_STEPS,
+            || at("step_s"),
+            || {
+                format!(
+                    "gives {steps:.0} routing steps over duration_s; at most {MAX_ROUTE_STEPS} (make the step longer)"
+                )
+            },
+        );
+    }
+    p.non_negative(c.start_s, || at("start_s"));
+    p.non_negative(c.handover_outage_s, || at("handover_outage_s"));
+    if let Some(m) = c.max_isl_km {
+        p.positive(m, || at("max_isl_km"));
+    }
+    p.check(c.buffer_pkts >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
+    if let Some(a) = &c.access {
+        p.positive(a.rate_mbps, || at("access.rate_mbps"));
+        p.non_negative(a.delay_ms, || at("access.delay_ms"));
+        p.probability(a.loss, || at("access.loss"));
+    }
+    if let Some(m) = &c.links {
+        for (name, t) in [("gsl", &m.gsl), ("isl", &m.isl)] {
+            let at = |f: &str| format!("topology.links.{name}.{f}");
+            match &t.capacity {
+                Capacity::FixedMbps(r) => p.positive(*r, || at("capacity.fixed_mbps")),
+                Capacity::Budget(b) => {
+                    p.positive(b.frequency_ghz, || at("capacity.budget.frequency_ghz"));
+                    p.positive(b.bandwidth_mhz, || at("capacity.budget.bandwidth_mhz"));
+                    p.between(b.efficiency, 0.01, 1.0, || at("capacity.budget.efficiency"));
+                    for (f, v) in [("eirp_dbw", b.eirp_dbw), ("g_over_t_db_k", b.g_over_t_db_k)] {
+                        p.check(v.is_finite(), || at(&format!("capacity.budget.{f}")), || "must be a number".into());
+                    }
+                    p.non_negative(b.other_losses_db, || at("capacity.budget.other_losses_db"));
+                }
+            }
+            match &t.loss {
+                Loss::Fixed(v) => p.probability(*v, || at("loss.fixed")),
+                Loss::Elevation { at_min_elevation, at_zenith } => {
+                    p.probability(*at_min_elevation, || at("loss.elevation.at_min_elevation"));
+                    p.probability(*at_zenith, || at("loss.elevation.at_zenith"));
+                }
+            }
+        }
+    }
+    for (name, place) in [("src", &c.src), ("dst", &c.dst)] {
+        if let Err(e) = place.resolve() {
+            p.0.push(format!("topology.{name}: {}", e.to_string().trim_start_matches("ground station ")));
+        }
+    }
+    if !p.0.is_empty() {
+        return;
+    }
+    if let Err(e) = c.build(duration_s) {
+        p.0.push(match e {
+            OrbitError::Tle { line, problem } => format!("topology.constellation.tle: line {line}: {problem}"),
+            OrbitError::Omm { index, name, problem } if name.is_empty() => {
+                format!("topology.constellation.omm[{index}]: {problem}")
+            }
+            OrbitError::Omm { index, name, problem } => {
+                format!("topology.constellation.omm[{index}] ({name}): {problem}")
+            }
+            OrbitError::Sgp4 { index, name, problem } => {
+                format!("topology.constellation: element set {index} ({name}): SGP4: {problem}")
+            }
+            OrbitError::Walker { field, problem } => format!("topology.constellation.walker.{field}: {problem}"),
+            OrbitError::Geo(problem) => format!("topology.constellation.geo_longitudes_deg: {problem}"),
+            OrbitError::Ground(problem) => format!("topology.relays: {problem}"),
+            OrbitError::Config { field, problem } => format!("topology.{field}: {problem}"),
+        });
     }
 }
 

@@ -46,7 +46,7 @@ fn rank_only_takes_exactly_the_decisions_of_full_coding() {
             .map(|coding| {
                 let s = testbed(per, 60.0, vec![ctcp(variant, Some(3_000_000), coding)]);
                 let sc = scenario::from_value(s).unwrap();
-                let mut run = Run::new(&sc);
+                let mut run = Run::new(&sc).unwrap();
                 run.run();
                 assert!(run.delivery_error().is_none());
                 let result = serde_json::to_string(&run.result(true)).unwrap();

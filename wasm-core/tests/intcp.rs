@@ -136,7 +136,7 @@ proptest! {
             "flows": [ f(bytes, 0, hops as u32), f(bytes2, hops as u32, 0) ],
         });
         let sc = scenario::from_value(s).unwrap();
-        let mut run = Run::new(&sc);
+        let mut run = Run::new(&sc).unwrap();
         run.run();
         prop_assert!(run.delivery_error().is_none(), "{:?}", run.delivery_error());
         let r = run.result(false);
@@ -251,7 +251,7 @@ proptest! {
             f["cache_bytes"] = cache_bytes.into();
         }
         let sc = scenario::from_value(s).unwrap();
-        let mut run = Run::new(&sc);
+        let mut run = Run::new(&sc).unwrap();
         run.run();
         prop_assert!(run.delivery_error().is_none(), "{:?}", run.delivery_error());
         for fl in &run.result(false).flows {

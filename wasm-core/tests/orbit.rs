@@ -3,8 +3,8 @@
 
 use orbitcp_core::orbit::geometry::{self, C_KM_S};
 use orbitcp_core::orbit::{
-    config::RouteFile, ground, path_timeline, Attachment, Capacity, Constellation, EventKind, IslMode, LinkBudget,
-    Node, RouteConfig, Router, WalkerShell,
+    config::ConstellationTopology, ground, path_timeline, Attachment, Capacity, Constellation, EventKind, IslMode,
+    LinkBudget, Node, RouteConfig, Router, WalkerShell,
 };
 
 fn shell(s: WalkerShell) -> Constellation {
@@ -180,30 +180,58 @@ fn a_geo_satellite_serves_as_a_bent_pipe() {
 }
 
 #[test]
-fn the_example_configs_parse_and_route() {
-    for f in ["beijing_newyork_intcp1600.json", "beijing_newyork_starlink_shell1.json"] {
-        let text = std::fs::read_to_string(format!("{}/src/orbit/examples/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-        let b = RouteFile::parse(&text).unwrap().build(None).unwrap();
+fn the_beijing_new_york_presets_route() {
+    for f in ["leo-beijing-newyork-1600.json", "leo-beijing-newyork-starlink.json"] {
+        let text = std::fs::read_to_string(format!("{}/../scenarios/{f}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let sc = orbitcp_core::scenario::parse(&text).unwrap();
+        let orbitcp_core::scenario::Topology::Constellation(topo) = &sc.topology else { panic!("{f}") };
+        let b = topo.build(20.0).unwrap();
         let t = path_timeline(&b.constellation, b.src, b.dst, b.cfg, 0.0, 20.0).unwrap();
-        assert!(t.steps.iter().any(|s| !s.hops.is_empty()), "{f}");
+        assert!(t.steps.iter().all(|s| !s.hops.is_empty()), "{f}");
     }
 }
 
 #[test]
-fn config_errors_name_the_field() {
-    let e = RouteFile::parse(
-        r#"{"constellation": {}, "src": "Beijing", "dst": "New York", "duration_s": 1, "isl": "mesh"}"#,
-    )
+fn topology_errors_name_the_field() {
+    let sc = |topology: &str| {
+        format!(
+            r#"{{"version": 1, "name": "t", "duration_s": 1, "topology": {topology},
+                "flows": [{{"transport": "tcp", "cc": "reno", "bytes": 1000}}]}}"#
+        )
+    };
+    let walker =
+        r#""constellation": {"walker": {"altitude_km": 550, "inclination_deg": 53, "planes": 4, "sats_per_plane": 4}}"#;
+    let e = orbitcp_core::scenario::parse(&sc(&format!(
+        r#"{{"kind": "constellation", {walker}, "src": "Beijing", "dst": "New York", "isl": "mesh"}}"#
+    )))
     .unwrap_err();
-    assert!(e.starts_with("isl:"), "{e}");
-    let f =
-        RouteFile::parse(r#"{"constellation": {}, "src": "Atlantis", "dst": "New York", "duration_s": 1}"#).unwrap();
-    let e = f.build(None).err().unwrap().to_string();
-    assert!(e.contains("Atlantis") && e.contains("Beijing"), "{e}");
-    let c = shell(WalkerShell::starlink_shell1());
-    let (a, b) = bj_ny();
-    let e = Router::new(&c, a, b, RouteConfig { step_s: 0.0, ..RouteConfig::default() }).err().unwrap().to_string();
-    assert!(e.starts_with("step_s:"), "{e}");
+    assert!(e.starts_with("topology.isl:"), "{e}");
+    let e = orbitcp_core::scenario::parse(&sc(&format!(
+        r#"{{"kind": "constellation", {walker}, "src": "Atlantis", "dst": "New York"}}"#
+    )))
+    .unwrap_err();
+    assert!(e.starts_with("topology.src:") && e.contains("Atlantis") && e.contains("Beijing"), "{e}");
+    let e = orbitcp_core::scenario::parse(&sc(&format!(
+        r#"{{"kind": "constellation", {walker}, "src": "Beijing", "dst": "New York", "step_s": 0}}"#
+    )))
+    .unwrap_err();
+    assert!(e.starts_with("topology.step_s:"), "{e}");
+    let e = orbitcp_core::scenario::parse(&sc(
+        r#"{"kind": "constellation", "constellation": {"walker": {"altitude_km": 550, "inclination_deg": 53, "planes": 0, "sats_per_plane": 4}}, "src": "Beijing", "dst": "New York"}"#,
+    ))
+    .unwrap_err();
+    assert!(e.starts_with("topology.constellation.walker.planes:"), "{e}");
+    let e = orbitcp_core::scenario::parse(&sc(
+        r#"{"kind": "constellation", "constellation": {"tle": "ISS\n1 25544U 98067A   24001.00000000  .00016717  00000-0  10270-3 0  9990\n2 25544  51.6416 247.4627 0006703 130.5360 325.0288 15.72125391563537"}, "src": "Beijing", "dst": "New York"}"#,
+    ))
+    .unwrap_err();
+    assert!(e.starts_with("topology.constellation.tle: line 2:") && e.contains("checksum"), "{e}");
+    let c = ConstellationTopology::parse(
+        r#"{"constellation": {"tle_file": "x.tle"}, "src": "Beijing", "dst": "New York"}"#,
+    )
+    .unwrap();
+    let e = c.build(1.0).err().unwrap().to_string();
+    assert!(e.contains("tle_file") && e.contains("paste"), "{e}");
 }
 
 #[test]

@@ -30,16 +30,11 @@ usage:
       Prints the JSON Schema of the scenario format.
   orbitcp bench
       Runs the standard benchmark and prints events per second and wall time.
-  orbitcp route ROUTE.json
-      Prints the path timeline between two ground stations over a constellation as CSV:
+  orbitcp route SCENARIO.json
+      Prints the path timeline of a constellation scenario (topology kind \"constellation\",
+      see scenarios/README.md) over its duration_s as CSV:
       t_s,hops,owd_ms,bottleneck_mbps,event,nodes (event: handover or route_change; nodes
-      joined by '>'). ROUTE.json (see wasm-core/src/orbit/README.md):
-        {\"constellation\": {\"walker\": [{\"altitude_km\": 1150, \"inclination_deg\": 53,
-           \"planes\": 32, \"sats_per_plane\": 50, \"phasing\": 1}]}   (or \"tle_file\", \"omm\",
-           \"geo_longitudes_deg\"),
-         \"src\": \"Beijing\", \"dst\": {\"name\": \"NY\", \"lat_deg\": 40.71, \"lon_deg\": -74.01},
-         \"duration_s\": 600, \"step_s\": 1, \"min_elevation_deg\": 25, \"isl\": \"plus_grid\"|\"none\",
-         \"attachment\": \"highest_elevation\"|\"stay_until_lost\", \"handover_outage_s\": 0}
+      joined by '>'). A \"tle_file\" is read relative to the scenario file, for every command.
 ";
 
 /// Writes to stdout; a closed pipe (`orbitcp sweep ... | head`) ends the program quietly
@@ -124,7 +119,24 @@ fn parse_opts(args: &[String], known: &[&str]) -> Result<Opts, String> {
 fn read_file(o: &Opts) -> Result<(String, String), String> {
     let path = o.file.clone().ok_or("which scenario? give a SCENARIO.json file")?;
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
+    let text = inline_tle_file(&path, text)?;
     Ok((path, text))
+}
+
+/// The core does no I/O: a constellation's `tle_file` is read here, relative to the scenario
+/// file, and its text handed over as `tle`.
+fn inline_tle_file(path: &str, text: String) -> Result<String, String> {
+    let Ok(mut v) = serde_json::from_str::<Value>(&text) else { return Ok(text) };
+    let Some(c) = v.pointer_mut("/topology/constellation").and_then(Value::as_object_mut) else { return Ok(text) };
+    if c.contains_key("tle") {
+        return Ok(text);
+    }
+    let Some(file) = c.get("tle_file").and_then(Value::as_str) else { return Ok(text) };
+    let p = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new(".")).join(file);
+    let tle = std::fs::read_to_string(&p)
+        .map_err(|e| format!("{path}: topology.constellation.tle_file: {}: {e}", p.display()))?;
+    c.insert("tle".into(), Value::String(tle));
+    Ok(v.to_string())
 }
 
 fn cmd_run(args: &[String]) -> Result<(), String> {
@@ -385,7 +397,9 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
     // ns-3's figure is for the same dumbbell with NewReno (SACK on, its default) and no loss.
     let mut peer = sc.clone();
     peer.name = "ns-3 comparison: the same 20 MB transfer with NewReno, PER 0".into();
-    let scenario::Topology::Chain(chain) = &mut peer.topology;
+    let scenario::Topology::Chain(chain) = &mut peer.topology else {
+        return Err("the benchmark scenario is a chain".into());
+    };
     chain.links[1].loss = None;
     let scenario::Flow::Tcp(flow) = &mut peer.flows[0] else { return Err("the benchmark flow is TCP".into()) };
     flow.cc = orbitcp_core::tcp::congestion::CcKind::Reno;
@@ -413,19 +427,14 @@ fn peak_memory_kib() -> Option<u64> {
 }
 
 fn cmd_route(args: &[String]) -> Result<(), String> {
-    use orbitcp_core::orbit::{config::RouteFile, route::step_count, Router};
+    use orbitcp_core::orbit::{route::step_count, Router};
     let o = parse_opts(args, &[])?;
-    let path = o.file.clone().ok_or("which configuration? give a ROUTE.json file")?;
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;
-    let file = RouteFile::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-    let tle = match &file.constellation.tle_file {
-        Some(t) => {
-            let p = std::path::Path::new(&path).parent().unwrap_or(std::path::Path::new(".")).join(t);
-            Some(std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?)
-        }
-        None => None,
+    let (path, text) = read_file(&o)?;
+    let sc = scenario::parse(&text).map_err(|e| format!("{path}:\n{e}"))?;
+    let scenario::Topology::Constellation(topo) = &sc.topology else {
+        return Err(format!("{path}: topology: a path timeline needs \"kind\": \"constellation\""));
     };
-    let b = file.build(tle.as_deref()).map_err(|e| format!("{path}: {e}"))?;
+    let b = topo.build(sc.duration_s).map_err(|e| format!("{path}: topology: {e}"))?;
     let step = b.cfg.step_s;
     let mut r = Router::new(&b.constellation, b.src, b.dst, b.cfg).map_err(|e| format!("{path}: {e}"))?;
     let mut out = String::with_capacity(1 << 16);

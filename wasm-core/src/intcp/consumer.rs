@@ -234,6 +234,11 @@ impl Consumer {
     /// A DATA segment from the last hop. Returns (via `rerequest`) the byte ranges of confirmed
     /// last-hop SeqHoles, to be requested at once without credit (§7.1).
     #[allow(clippy::too_many_arguments)]
+    /// The upstream neighbour changed (a moving route): its hop sequence numbers start afresh.
+    pub fn new_upstream(&mut self) {
+        self.holes = HoleDetector::default();
+    }
+
     pub fn on_data(&mut self, now: SimTime, sn: u64, seg: Segment, wnd: i16, rerequest: &mut Vec<(u64, u64)>) {
         if wnd != 0 {
             self.rmt_sndq_rest = wnd as f64 * self.mss as f64;

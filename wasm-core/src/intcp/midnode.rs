@@ -80,6 +80,29 @@ pub struct Peer {
     pub agent: AgentId,
 }
 
+/// The flow's agents on a constellation, whose route changes: a node's neighbours are those on
+/// the route in force (`Ctx::route_neighbours`), and this maps their nodes to the flow's agents.
+#[derive(Debug)]
+pub struct MovingPeers {
+    /// The flow's agent on each network node (`AgentId::MAX`: none).
+    pub agent_of_node: Vec<AgentId>,
+    /// Whether the producer sits at the route's source end (node 0).
+    pub producer_at_source: bool,
+}
+
+impl MovingPeers {
+    fn peer(&self, node: Option<NodeId>) -> Option<Peer> {
+        let node = node?;
+        let agent = *self.agent_of_node.get(node as usize)?;
+        (agent != AgentId::MAX).then_some(Peer { node, agent })
+    }
+}
+
+enum Peers {
+    Fixed { up: Option<Peer>, down: Option<Peer> },
+    Moving(Rc<MovingPeers>),
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct NodeStats {
     pub data_sent: u64,
@@ -96,8 +119,9 @@ pub struct IntcpNode {
     pub flow: u32,
     pub role: Role,
     pub node: NodeId,
-    up: Option<Peer>,
-    down: Option<Peer>,
+    peers: Peers,
+    /// The upstream neighbour DATA last came from (a moving route changes it).
+    data_from: Option<NodeId>,
     content: Content,
     pub bucket: TokenBucket,
     snd_queue: VecDeque<(Segment, i16)>,
@@ -151,8 +175,8 @@ impl IntcpNode {
             flow,
             role,
             node,
-            up,
-            down,
+            peers: Peers::Fixed { up, down },
+            data_from: None,
             content,
             snd_queue: VecDeque::new(),
             snd_queue_bytes: 0,
@@ -179,6 +203,34 @@ impl IntcpNode {
         self.hop_trace = Trace::with_interval(max_points, interval);
         self.rtx_trace = Trace::new(max_points);
         self
+    }
+
+    /// Finds neighbours on the route in force instead of fixed ones.
+    pub fn with_moving_peers(mut self, peers: Rc<MovingPeers>) -> IntcpNode {
+        self.peers = Peers::Moving(peers);
+        self
+    }
+
+    /// The neighbour towards the producer, now.
+    fn up(&self, ctx: &Ctx) -> Option<Peer> {
+        match &self.peers {
+            Peers::Fixed { up, .. } => *up,
+            Peers::Moving(m) => {
+                let (to_source, to_dest) = ctx.route_neighbours(self.node)?;
+                m.peer(if m.producer_at_source { to_source } else { to_dest })
+            }
+        }
+    }
+
+    /// The neighbour towards the consumer, now.
+    fn down(&self, ctx: &Ctx) -> Option<Peer> {
+        match &self.peers {
+            Peers::Fixed { down, .. } => *down,
+            Peers::Moving(m) => {
+                let (to_source, to_dest) = ctx.route_neighbours(self.node)?;
+                m.peer(if m.producer_at_source { to_dest } else { to_source })
+            }
+        }
     }
 
     /// Joins the interest aggregation of a named flow's node.
@@ -315,7 +367,7 @@ impl IntcpNode {
     }
 
     fn send_interest(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
-        let Some(up) = self.up else { return };
+        let Some(up) = self.up(ctx) else { return };
         let rate = encode_rate(self.advertised_rate());
         let mut s = start;
         loop {
@@ -399,6 +451,15 @@ impl IntcpNode {
                     return;
                 }
                 let now = ctx.now;
+                // Hop sequence numbers are per sender: a new upstream neighbour starts its own.
+                let from = self.up(ctx).map(|p| p.node);
+                if matches!(self.peers, Peers::Moving(_)) && from != self.data_from {
+                    self.data_from = from;
+                    self.holes = HoleDetector::default();
+                    if let Some(c) = &mut self.consumer {
+                        c.new_upstream();
+                    }
+                }
                 let payload = (end - start) as u32;
                 self.cc.on_data(ms(now), ms(ts), payload + HEADER_BYTES, payload);
                 let seg = Segment { start, end, digest, first_sent };
@@ -490,7 +551,7 @@ impl IntcpNode {
 
     /// Sends what the token bucket allows from the send queue (§5.7).
     fn flush_data(&mut self, ctx: &mut Ctx, dt_ms: f64) {
-        let Some(down) = self.down else { return };
+        let Some(down) = self.down(ctx) else { return };
         let new_output = self.bucket.refill(dt_ms);
         while let Some(&(seg, wnd)) = self.snd_queue.front() {
             let cost = seg.len() + HEADER_BYTES as u64;

@@ -101,6 +101,74 @@ pub struct LinkConfig {
     /// time) or at the ingress of the queue, as a dummynet router does (it never takes capacity).
     pub loss_at: LossAt,
     pub outages: Outages,
+    /// A link of a moving constellation: its delay, rate and loss follow the geometry and
+    /// replace `delay`, `rate` and `loss`.
+    pub motion: Option<Box<Motion>>,
+}
+
+/// How a constellation link changes: one sample per routing step during which the link is on
+/// the route (protocols.md §7.5: parameters are updated at fixed steps, and each packet's
+/// propagation delay is taken at its transmission time, so packets in flight keep theirs).
+#[derive(Clone, Debug)]
+pub struct Motion {
+    pub step: SimDuration,
+    /// Sorted by step.
+    pub samples: Vec<MotionSample>,
+    /// Drop a packet that would start transmission after the link has left the route.
+    pub drop_off_route: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MotionSample {
+    pub step: u32,
+    pub delay: SimDuration,
+    pub rate_bps: f64,
+    pub loss: f64,
+    /// The last step of the run of consecutive on-route steps this one belongs to.
+    pub run_end: u32,
+}
+
+impl Motion {
+    fn step_of(&self, t: SimTime) -> u32 {
+        (t.0 / self.step.0.max(1)).min(u32::MAX as u64) as u32
+    }
+
+    /// The sample in force at `t`: the last one at or before t's step (the first one before it).
+    fn index(&self, t: SimTime) -> usize {
+        let k = self.step_of(t);
+        self.samples.partition_point(|s| s.step <= k).saturating_sub(1)
+    }
+
+    pub fn rate_at(&self, t: SimTime) -> f64 {
+        self.samples[self.index(t)].rate_bps
+    }
+
+    pub fn loss_at(&self, t: SimTime) -> f64 {
+        self.samples[self.index(t)].loss
+    }
+
+    /// Propagation delay for a packet leaving at `t`: linear between this step's sample and the
+    /// next step's, so that delay changes smoothly while the satellites move.
+    pub fn delay_at(&self, t: SimTime) -> SimDuration {
+        let i = self.index(t);
+        let s = self.samples[i];
+        let k = self.step_of(t);
+        match self.samples.get(i + 1) {
+            Some(n) if s.step == k && n.step == k + 1 => {
+                let into = (t.0 - k as u64 * self.step.0) as f64 / self.step.0 as f64;
+                let d = s.delay.0 as f64 + (n.delay.0 as f64 - s.delay.0 as f64) * into;
+                SimDuration(d.max(0.0) as u64)
+            }
+            _ => s.delay,
+        }
+    }
+
+    /// Whether the link is off the route at `t` (after the end of the on-route run in force).
+    pub fn off_route(&self, t: SimTime) -> bool {
+        let i = self.index(t);
+        let k = self.step_of(t);
+        k > self.samples[i].run_end || k < self.samples[i].step
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +183,9 @@ pub struct Drops {
     pub buffer: u64,
     pub loss: u64,
     pub outage: u64,
+    /// Constellation links: packets that had not started transmission when the link left the
+    /// route (`on_route_change: "drop"`).
+    pub route_change: u64,
 }
 
 pub struct Link {
@@ -214,7 +285,15 @@ impl Link {
             return None;
         }
         let start = if busy { self.free_at } else { now };
-        let rate = self.cfg.rate.rate_at(start).max(1.0);
+        if self.cfg.motion.as_deref().is_some_and(|m| m.drop_off_route && m.off_route(start)) {
+            self.drops.route_change += 1;
+            return None;
+        }
+        let rate = match &self.cfg.motion {
+            Some(m) => m.rate_at(start),
+            None => self.cfg.rate.rate_at(start),
+        }
+        .max(1.0);
         // Adding 0.5 and truncating rounds a positive number, and is cheaper than `round`.
         let tx = SimDuration((pkt.size as f64 * 8.0e9 / rate + 0.5) as u64);
         self.free_at = start + tx;
@@ -228,9 +307,16 @@ impl Link {
         let lost = self.cfg.loss_at == LossAt::Channel && {
             let index = self.offered;
             self.offered += 1;
-            self.cfg.loss.drops(index, &mut self.loss_rng)
+            match &self.cfg.motion {
+                Some(m) => self.loss_rng.chance(m.loss_at(start)),
+                None => self.cfg.loss.drops(index, &mut self.loss_rng),
+            }
         };
-        let mut arrival = self.free_at + self.cfg.delay;
+        let delay = match &self.cfg.motion {
+            Some(m) => m.delay_at(self.free_at),
+            None => self.cfg.delay,
+        };
+        let mut arrival = self.free_at + delay;
         if self.cfg.jitter.0 > 0 {
             arrival += SimDuration((self.jitter_rng.uniform() * self.cfg.jitter.0 as f64) as u64);
         }
@@ -317,6 +403,7 @@ mod tests {
             loss: LossProcess::None,
             loss_at: LossAt::Channel,
             outages: Outages::None,
+            motion: None,
         }
     }
     fn pkt(size: u32) -> Packet {

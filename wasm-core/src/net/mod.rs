@@ -2,18 +2,26 @@
 
 pub mod link;
 pub mod loss;
+pub mod moving;
 pub mod packet;
 
-pub use link::{Buffer, Drops, Link, LinkConfig, LossAt, Outages, RateSchedule};
+use crate::sim::SimTime;
+pub use link::{Buffer, Drops, Link, LinkConfig, LossAt, Motion, MotionSample, Outages, RateSchedule};
 pub use loss::LossProcess;
+pub use moving::{MovingRoutes, Route};
 pub use packet::{AgentId, Body, CtcpCoding, NodeId, Packet, SackBlocks};
 
-/// Nodes joined by directional links, with static shortest-path routes.
+/// Nodes joined by directional links, with static shortest-path routes or routes that change
+/// with time.
 pub struct Network {
     pub node_count: u32,
     pub links: Vec<Link>,
     /// `next_link[node * node_count + dst]`: the link a packet at `node` for `dst` takes.
     next_link: Vec<u32>,
+    /// Time-varying routes (a constellation); replace `next_link` when set.
+    pub moving: Option<MovingRoutes>,
+    /// Packets dropped at a node that had no route for them.
+    pub unrouted: u64,
 }
 
 impl Network {
@@ -41,10 +49,18 @@ impl Network {
                 frontier = next;
             }
         }
-        Network { node_count, links, next_link }
+        Network { node_count, links, next_link, moving: None, unrouted: 0 }
     }
 
-    pub fn next_link(&self, at: NodeId, dst: NodeId) -> Option<u32> {
+    /// A network whose routes change with time.
+    pub fn moving(node_count: u32, links: Vec<Link>, routes: MovingRoutes) -> Network {
+        Network { node_count, links, next_link: Vec::new(), moving: Some(routes), unrouted: 0 }
+    }
+
+    pub fn next_link(&self, now: SimTime, at: NodeId, dst: NodeId) -> Option<u32> {
+        if let Some(m) = &self.moving {
+            return m.next_link(now, at, dst);
+        }
         let l = *self.next_link.get((at * self.node_count + dst) as usize)?;
         (l != u32::MAX).then_some(l)
     }

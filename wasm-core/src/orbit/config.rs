@@ -1,45 +1,93 @@
-//! The JSON configuration of `orbitcp route` (documented in README.md next to this file). A
-//! stop-gap until the scenario format carries constellations; the core gets the TLE text from the
-//! caller (no I/O here).
+//! The constellation topology of a scenario (`"topology": {"kind": "constellation", ...}`,
+//! documented in README.md next to this file and in `scenarios/README.md`): which satellites,
+//! which ground stations, how links and routes are found, and how the transports see a route
+//! change. The core gets TLE text from the caller (no I/O here: the CLI reads `tle_file`).
 
 use super::elements::{self, Constellation, WalkerShell};
 use super::ground::{self, GroundStation};
 use super::links::LinkModel;
 use super::route::{Attachment, IslMode, RouteConfig, DEFAULT_MIN_ELEVATION_DEG, DEFAULT_STEP_S};
 use super::OrbitError;
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-/// The whole file.
-#[derive(Debug, Clone, Deserialize)]
+/// A path between two ground stations through a moving constellation. Nodes: 0 is `src`, 1 is
+/// `dst` (their end hosts when `access` is set); flows run from 0 to 1 unless they say otherwise.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RouteFile {
-    pub constellation: ConstellationConfig,
+pub struct ConstellationTopology {
+    pub constellation: ConstellationSpec,
     pub src: Place,
     pub dst: Place,
+    /// Elevation mask of ground–satellite links, ° (default 25, Starlink in Hypatia and StarPerf).
     #[serde(default = "default_min_elev")]
     pub min_elevation_deg: f64,
+    /// Routing step, s: positions, links and the route are recomputed this often (default 1).
     #[serde(default = "default_step")]
     pub step_s: f64,
+    /// Orbit time at simulation time 0, s after the constellation's epoch.
     #[serde(default)]
     pub start_s: f64,
-    pub duration_s: f64,
     #[serde(default)]
     pub isl: IslChoice,
     /// Longest usable ISL, km (default: the 80-km-clearance chord of each shell).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_isl_km: Option<f64>,
     /// Link plane P−1 to plane 0 (default true, as Hypatia).
     #[serde(default = "yes")]
     pub seam: bool,
     #[serde(default)]
     pub attachment: Attachment,
+    /// After a handover, the new ground–satellite link carries nothing for this long, s.
     #[serde(default)]
     pub handover_outage_s: f64,
     /// Bent-pipe relays (default: every city of the table except src and dst).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relays: Option<Vec<Place>>,
-    #[serde(default)]
+    /// Capacity and loss per link type (default: 20 Mbit/s everywhere, ISL loss 0.1 %, as the
+    /// INTCP code's emulation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<LinkModel>,
+    /// Drop-tail buffer of every link, packets (default 1000: netem's default queue, which the
+    /// INTCP emulation uses).
+    #[serde(default = "default_buffer")]
+    pub buffer_pkts: u32,
+    /// Whether link loss also hits the direction towards `src` (ACKs, INTERESTs). Default false,
+    /// as chain links and the INTCP emulation (loss on the data direction only).
+    #[serde(default)]
+    pub reverse_loss: bool,
+    /// What happens to packets waiting in a link's queue when the link leaves the route.
+    #[serde(default)]
+    pub on_route_change: RouteChange,
+    /// A fixed terrestrial link between each end host and its ground station (the INTCP
+    /// emulation's h1–gs1 and gs2–h2: 20 Mbit/s, 25 ms one way). Default: none, the flows start
+    /// and end at the ground stations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub access: Option<AccessLink>,
+}
+
+/// The terrestrial link between an end host and its ground station.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AccessLink {
+    pub rate_mbps: f64,
+    /// One-way propagation delay, ms.
+    pub delay_ms: f64,
+    /// Loss probability in the data direction.
+    #[serde(default)]
+    pub loss: f64,
+}
+
+/// Packets queued on a link that leaves the route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RouteChange {
+    /// They are still sent on the old link, and the next node forwards them along the route it
+    /// was on one step ago (the old satellites still exist; reordering follows).
+    #[default]
+    Deliver,
+    /// They are dropped; so is a packet that reaches a node no longer on the route.
+    Drop,
 }
 
 fn default_min_elev() -> f64 {
@@ -48,38 +96,70 @@ fn default_min_elev() -> f64 {
 fn default_step() -> f64 {
     DEFAULT_STEP_S
 }
+fn default_buffer() -> u32 {
+    1000
+}
 fn yes() -> bool {
     true
 }
 
 /// `"plus_grid"` or `"none"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum IslChoice {
+    /// Four ISLs per satellite: two in its plane, one to each adjacent plane.
     #[default]
     PlusGrid,
+    /// No ISLs: bent pipe through ground relays.
     None,
 }
 
-/// Satellites: any combination of Walker shells, a TLE file, OMM records and GEO satellites.
-#[derive(Debug, Clone, Deserialize, Default)]
+/// One Walker shell or a list of them.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Shells {
+    One(WalkerShell),
+    Many(Vec<WalkerShell>),
+}
+
+impl Default for Shells {
+    fn default() -> Self {
+        Shells::Many(Vec::new())
+    }
+}
+
+impl Shells {
+    pub fn as_slice(&self) -> &[WalkerShell] {
+        match self {
+            Shells::One(s) => std::slice::from_ref(s),
+            Shells::Many(v) => v,
+        }
+    }
+}
+
+/// Satellites: any combination of Walker shells, TLE text, OMM records and GEO satellites.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(deny_unknown_fields)]
-pub struct ConstellationConfig {
+pub struct ConstellationSpec {
     #[serde(default)]
-    pub walker: Vec<WalkerShell>,
-    /// Path of a TLE file, relative to the configuration file.
-    #[serde(default)]
+    pub walker: Shells,
+    /// TLE text (two- or three-line sets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tle: Option<String>,
+    /// A TLE file, relative to the scenario file; the CLI reads it into `tle`. The browser cannot
+    /// read files: paste the text into `tle` instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tle_file: Option<String>,
     /// CelesTrak OMM JSON records.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omm: Option<serde_json::Value>,
     /// GEO satellites by longitude, °E.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub geo_longitudes_deg: Vec<f64>,
 }
 
 /// A city name from the table, or a named point.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Place {
     City(String),
@@ -101,7 +181,7 @@ impl Place {
     }
 }
 
-/// What [`RouteFile::build`] returns.
+/// What [`ConstellationTopology::build`] returns.
 pub struct Built {
     pub constellation: Constellation,
     pub src: GroundStation,
@@ -111,22 +191,31 @@ pub struct Built {
     pub t1_s: f64,
 }
 
-impl RouteFile {
-    /// Parses the JSON; errors name the path of the bad field.
+impl ConstellationTopology {
+    /// Parses the JSON of a topology object; errors name the path of the bad field.
     pub fn parse(text: &str) -> Result<Self, String> {
         let de = &mut serde_json::Deserializer::from_str(text);
         serde_path_to_error::deserialize(de).map_err(|e| format!("{}: {}", e.path(), e.inner()))
     }
 
-    /// Builds the constellation and routing parameters; `tle_text` is the content of `tle_file`.
-    pub fn build(&self, tle_text: Option<&str>) -> Result<Built, OrbitError> {
+    /// Builds the constellation and routing parameters for `duration_s` seconds of simulation.
+    pub fn build(&self, duration_s: f64) -> Result<Built, OrbitError> {
         let mut c = Constellation::default();
-        for s in &self.constellation.walker {
+        for s in self.constellation.walker.as_slice() {
             c.add_walker(s)?;
         }
         let mut sets = Vec::new();
-        if let Some(t) = tle_text {
-            sets.extend(elements::parse_tle(t)?);
+        match (&self.constellation.tle, &self.constellation.tle_file) {
+            (Some(t), _) => sets.extend(elements::parse_tle(t)?),
+            (None, Some(f)) => {
+                return Err(OrbitError::Config {
+                    field: "constellation.tle_file".into(),
+                    problem: format!(
+                        "\"{f}\" was not read: only the command line reads files; paste the TLE text into \"tle\""
+                    ),
+                })
+            }
+            (None, None) => {}
         }
         if let Some(v) = &self.constellation.omm {
             sets.extend(elements::parse_omm(v)?);
@@ -134,6 +223,12 @@ impl RouteFile {
         c.add_elements(&sets, None)?;
         for &lon in &self.constellation.geo_longitudes_deg {
             c.add_geo(lon)?;
+        }
+        if c.sats.is_empty() {
+            return Err(OrbitError::Config {
+                field: "constellation".into(),
+                problem: "has no satellites: give walker shells, tle, omm or geo_longitudes_deg".into(),
+            });
         }
         let src = self.src.resolve()?;
         let dst = self.dst.resolve()?;
@@ -145,10 +240,10 @@ impl RouteFile {
                 .map(|&(n, lat, lon)| GroundStation { name: n.into(), lat_deg: lat, lon_deg: lon })
                 .collect(),
         };
-        if !(self.duration_s.is_finite() && self.duration_s >= 0.0) {
+        if !(duration_s.is_finite() && duration_s >= 0.0) {
             return Err(OrbitError::Config {
                 field: "duration_s".into(),
-                problem: format!("{} must be 0 or more seconds", self.duration_s),
+                problem: format!("{duration_s} must be 0 or more seconds"),
             });
         }
         let cfg = RouteConfig {
@@ -163,6 +258,6 @@ impl RouteFile {
             links: self.links.clone().unwrap_or_default(),
             relays,
         };
-        Ok(Built { constellation: c, src, dst, cfg, t0_s: self.start_s, t1_s: self.start_s + self.duration_s })
+        Ok(Built { constellation: c, src, dst, cfg, t0_s: self.start_s, t1_s: self.start_s + duration_s })
     }
 }

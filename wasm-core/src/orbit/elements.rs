@@ -20,7 +20,7 @@ use super::OrbitError;
 use sgp4::chrono::NaiveDateTime;
 
 /// A Walker-delta shell i:T/P/F.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WalkerShell {
     pub altitude_km: f64,

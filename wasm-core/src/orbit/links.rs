@@ -27,7 +27,7 @@ pub fn shannon_mbps(bandwidth_mhz: f64, snr_db: f64) -> f64 {
 
 /// A link budget: transmitter EIRP, receiver G/T, carrier, bandwidth, other losses and the
 /// fraction `efficiency` of Shannon capacity a real modem reaches.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkBudget {
     pub eirp_dbw: f64,
@@ -74,7 +74,7 @@ impl LinkBudget {
 }
 
 /// How a link type's capacity is found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Capacity {
     /// The same rate on every link of the type, Mbit/s.
@@ -84,7 +84,7 @@ pub enum Capacity {
 }
 
 /// How a link type's packet loss probability is found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Loss {
     /// The same probability on every link of the type.
@@ -95,7 +95,7 @@ pub enum Loss {
 }
 
 /// Capacity and loss of one link type.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkType {
     pub capacity: Capacity,
@@ -103,7 +103,7 @@ pub struct LinkType {
 }
 
 /// The two link types.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkModel {
     /// Ground–satellite links.

@@ -40,7 +40,7 @@ pub enum IslMode {
 }
 
 /// Which visible satellite a ground station uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Attachment {
     /// The satellite with the highest elevation, re-chosen every step.

@@ -1,5 +1,7 @@
 //! Running scenarios: the entry points shared by the CLI, the wasm boundary and the tests.
 
+pub mod constellation;
+
 use crate::content::Content;
 use crate::ctcp::cc::Increase;
 use crate::ctcp::receiver::CtcpReceiver;
@@ -8,11 +10,11 @@ use crate::ctcp::Layout;
 use crate::engine::{Agent, Simulation};
 use crate::intcp::cache::Cache;
 use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
-use crate::intcp::midnode::{IntcpNode, Peer, Role, SharedCache, SharedPit, HOP_TRACE_COLUMNS};
+use crate::intcp::midnode::{IntcpNode, MovingPeers, Peer, Role, SharedCache, SharedPit, HOP_TRACE_COLUMNS};
 use crate::intcp::rate::CcParams;
 use crate::intcp::IntcpConfig;
 use crate::metrics::{jain_index, DelayStats, DelaySummary, Trace};
-use crate::net::{Buffer, Link, LinkConfig, LossAt, LossProcess, Network, Outages, RateSchedule};
+use crate::net::{AgentId, Buffer, Link, LinkConfig, LossAt, LossProcess, Network, Outages, RateSchedule};
 use crate::scenario::{
     self, Chain, CodingMode, CtcpVariant, Flow, LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec,
     Scenario, Topology,
@@ -22,6 +24,7 @@ use crate::tcp::congestion::CcOptions;
 use crate::tcp::receiver::TcpReceiver;
 use crate::tcp::rtt::RtoFlavor;
 use crate::tcp::sender::{TcpConfig, TcpSender, SENDER_TRACE_COLUMNS};
+use constellation::PathResult;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -35,9 +38,21 @@ pub struct RunResult {
     pub events: u64,
     pub flows: Vec<FlowResult>,
     pub fairness_jain: f64,
+    /// Links that carried or dropped something (a constellation's route links come and go).
     pub links: Vec<LinkResult>,
+    /// Packets dropped because no route led to their destination (a constellation without a
+    /// path for a while, or stranded by a route change with `on_route_change: "drop"`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unrouted_pkts: u64,
+    /// A constellation's path over time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathResult>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub traces: Option<Traces>,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -247,37 +262,33 @@ pub struct Run {
     pub sim: Simulation,
     scenario: Scenario,
     seed: u64,
-    /// (sender agent, receiver agent) per flow.
+    /// (sender agent, receiver agent) per flow; for INTCP (producer, consumer), with the
+    /// midnodes' agents between them.
     flow_agents: Vec<(u32, u32)>,
+    path: Option<PathResult>,
+    /// Links with queue traces: all of a chain's, a constellation's access links.
+    traced_links: u32,
 }
 
 impl Run {
-    pub fn new(sc: &Scenario) -> Run {
+    pub fn new(sc: &Scenario) -> Result<Run, String> {
         Self::with_seed(sc, sc.seed)
     }
 
-    pub fn with_seed(sc: &Scenario, seed: u64) -> Run {
-        let Topology::Chain(Chain { links }) = &sc.topology;
+    /// Builds the run; fails only for a constellation whose orbits cannot be built (which
+    /// scenario validation has already reported).
+    pub fn with_seed(sc: &Scenario, seed: u64) -> Result<Run, String> {
         let points = sc.trace.max_points as usize;
-        let mut net_links = Vec::with_capacity(links.len() * 2);
-        for (i, spec) in links.iter().enumerate() {
-            let i = i as u32;
-            for reverse in [false, true] {
-                let id = 2 * i + reverse as u32;
-                let (from, to) = if reverse { (i + 1, i) } else { (i, i + 1) };
-                net_links.push(Link::new(
-                    id,
-                    from,
-                    to,
-                    link_config(spec, reverse),
-                    Rng::new(seed, Stream::LinkLoss { link: i, reverse }),
-                    Rng::new(seed, Stream::LinkJitter { link: i, reverse }),
-                    points,
-                ));
+        let (net, last_node, path, traced_links) = match &sc.topology {
+            Topology::Chain(Chain { links }) => {
+                (chain_network(links, seed, points), links.len() as u32, None, 2 * links.len() as u32)
             }
-        }
-        let last_node = links.len() as u32;
-        let net = Network::new(last_node + 1, net_links);
+            Topology::Constellation(c) => {
+                let built = constellation::build(c, sc.duration_s, seed, points)?;
+                (built.net, 1, Some(built.path), built.access_links)
+            }
+        };
+        let moving_nodes = net.moving.is_some().then_some(net.node_count);
         let mut sim = Simulation::new(net, SimTime::from_secs_f64(sc.duration_s));
         let interval = SimDuration::from_secs_f64(sc.trace.interval_s);
         let mut flow_agents = Vec::new();
@@ -385,10 +396,26 @@ impl Run {
                         cc,
                         hole_threshold: c.hole_threshold_pkts,
                     };
-                    // The path's nodes, producer first; agent ids follow in the same order.
-                    let path: Vec<u32> = if from < to { (from..=to).collect() } else { (to..=from).rev().collect() };
+                    // The path's nodes, producer first; agent ids follow in the same order. On a
+                    // constellation every node may join the route, so every node gets an agent,
+                    // and each finds its neighbours on the route in force.
+                    let path: Vec<u32> = match moving_nodes {
+                        None if from < to => (from..=to).collect(),
+                        None => (to..=from).rev().collect(),
+                        Some(n) => std::iter::once(from)
+                            .chain((0..n).filter(|&x| x != from && x != to))
+                            .chain(std::iter::once(to))
+                            .collect(),
+                    };
                     let base = sim.agents.len() as u32;
                     let n = path.len();
+                    let moving_peers = moving_nodes.map(|count| {
+                        let mut agent_of_node = vec![AgentId::MAX; count as usize];
+                        for (i, &node) in path.iter().enumerate() {
+                            agent_of_node[node as usize] = base + i as u32;
+                        }
+                        std::rc::Rc::new(MovingPeers { agent_of_node, producer_at_source: from < to })
+                    });
                     for (i, &node) in path.iter().enumerate() {
                         let role = if i == 0 {
                             Role::Producer
@@ -425,9 +452,15 @@ impl Run {
                             }
                             _ => (None, None),
                         };
-                        let agent = IntcpNode::new(cfg.clone(), f, role, node, up, down, content, consumer, cache)
-                            .with_traces(points, interval)
+                        let mut agent = IntcpNode::new(cfg.clone(), f, role, node, up, down, content, consumer, cache)
                             .with_pit(pit);
+                        // A constellation's satellites come and go: only the ends keep time series.
+                        if moving_peers.is_none() || role != Role::Midnode || node < 4 {
+                            agent = agent.with_traces(points, interval);
+                        }
+                        if let Some(m) = &moving_peers {
+                            agent = agent.with_moving_peers(m.clone());
+                        }
                         let st = (role == Role::Consumer).then_some(start).flatten();
                         sim.add_agent(node, Agent::IntcpNode(Box::new(agent)), st);
                     }
@@ -437,7 +470,7 @@ impl Run {
             }
             flow_agents.push((sender_id, receiver_id));
         }
-        Run { sim, scenario: sc.clone(), seed, flow_agents }
+        Ok(Run { sim, scenario: sc.clone(), seed, flow_agents, path, traced_links })
     }
 
     pub fn run(&mut self) {
@@ -534,6 +567,7 @@ impl Run {
             .net
             .links
             .iter()
+            .filter(|l| self.path.is_none() || l.delivered_pkts > 0 || l.drops != crate::net::Drops::default())
             .map(|l| LinkResult {
                 id: l.id,
                 from: l.from,
@@ -552,6 +586,8 @@ impl Run {
             fairness_jain: jain_index(&goodputs),
             flows,
             links,
+            unrouted_pkts: self.sim.net.unrouted,
+            path: self.path.clone(),
             traces,
         }
     }
@@ -588,15 +624,21 @@ impl Run {
         )
     }
 
-    /// The agents of an INTCP flow, producer first; None for other transports.
+    /// The agents of an INTCP flow, producer first; None for other transports. On a
+    /// constellation, only the nodes that took part (satellites that were never on the route
+    /// while the flow ran have nothing to report).
     fn intcp_nodes(&self, f: usize) -> Option<Vec<&IntcpNode>> {
         let (first, last) = self.flow_agents[f];
-        (first..=last)
+        let nodes: Option<Vec<&IntcpNode>> = (first..=last)
             .map(|a| match &self.sim.agents[a as usize] {
                 Agent::IntcpNode(n) => Some(n.as_ref()),
                 _ => None,
             })
-            .collect()
+            .collect();
+        let took_part = |n: &&IntcpNode| {
+            self.path.is_none() || n.role != Role::Midnode || n.stats.data_sent > 0 || n.stats.interests_sent > 0
+        };
+        nodes.map(|v| v.into_iter().filter(took_part).collect())
     }
 
     /// Every cache of every INTCP node: (used bytes, capacity).
@@ -667,10 +709,33 @@ impl Run {
             .net
             .links
             .iter()
+            .filter(|l| l.id < self.traced_links)
             .map(|l| LinkTrace { id: l.id, queue: Columns::new(&l.queue_trace, ["queue_pkts"]) })
             .collect();
         Traces { flows, links }
     }
+}
+
+/// The network of a chain: node i joined to node i+1 by link `links[i]`, both directions.
+fn chain_network(links: &[LinkSpec], seed: u64, points: usize) -> Network {
+    let mut net_links = Vec::with_capacity(links.len() * 2);
+    for (i, spec) in links.iter().enumerate() {
+        let i = i as u32;
+        for reverse in [false, true] {
+            let id = 2 * i + reverse as u32;
+            let (from, to) = if reverse { (i + 1, i) } else { (i, i + 1) };
+            net_links.push(Link::new(
+                id,
+                from,
+                to,
+                link_config(spec, reverse),
+                Rng::new(seed, Stream::LinkLoss { link: i, reverse }),
+                Rng::new(seed, Stream::LinkJitter { link: i, reverse }),
+                points,
+            ));
+        }
+    }
+    Network::new(links.len() as u32 + 1, net_links)
 }
 
 fn loss_process(spec: &Option<LossSpec>) -> LossProcess {
@@ -745,18 +810,129 @@ fn link_config(spec: &LinkSpec, reverse: bool) -> LinkConfig {
             LossAtSpec::Ingress => LossAt::Ingress,
         },
         outages,
+        motion: None,
     }
 }
 
 /// Runs a parsed scenario (its base point, ignoring any sweep) and returns the result, or the
 /// delivery error if a flow delivered a wrong or missing byte.
 pub fn run_scenario(sc: &Scenario, seed: u64, with_traces: bool) -> Result<RunResult, String> {
-    let mut run = Run::with_seed(sc, seed);
-    run.run();
-    if let Some(e) = run.delivery_error() {
-        return Err(format!("delivery check failed: {e}"));
+    let mut session = Session::new(sc, seed)?;
+    while session.step() {}
+    session.result(with_traces)
+}
+
+/// The simulations of one scenario: one, or one per flow with `flows_alone`. Steppable, so the
+/// browser can report progress.
+pub struct Session {
+    runs: Vec<Run>,
+    current: usize,
+}
+
+impl Session {
+    pub fn new(sc: &Scenario, seed: u64) -> Result<Session, String> {
+        let runs = if sc.flows_alone {
+            (0..sc.flows.len())
+                .map(|f| {
+                    let mut alone = sc.clone();
+                    alone.flows = vec![sc.flows[f].clone()];
+                    alone.flows_alone = false;
+                    Run::with_seed(&alone, seed)
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            vec![Run::with_seed(sc, seed)?]
+        };
+        Ok(Session { runs, current: 0 })
     }
-    Ok(run.result(with_traces))
+
+    /// Processes one event; false when every simulation is over.
+    pub fn step(&mut self) -> bool {
+        while let Some(run) = self.runs.get_mut(self.current) {
+            if run.sim.step() {
+                return true;
+            }
+            self.current += 1;
+        }
+        false
+    }
+
+    pub fn finished(&mut self) -> bool {
+        while let Some(run) = self.runs.get_mut(self.current) {
+            if !run.sim.finished() {
+                return false;
+            }
+            self.current += 1;
+        }
+        true
+    }
+
+    /// Simulated seconds done so far, over all the simulations.
+    pub fn progress_s(&self) -> f64 {
+        let done: f64 = self.runs[..self.current].iter().map(|r| r.sim.end.as_secs_f64()).sum();
+        done + self.runs.get(self.current).map_or(0.0, |r| r.sim.now.as_secs_f64())
+    }
+
+    /// Simulated seconds in all.
+    pub fn total_s(&self) -> f64 {
+        self.runs.iter().map(|r| r.sim.end.as_secs_f64()).sum()
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.runs.iter().map(|r| r.sim.events_processed()).sum()
+    }
+
+    /// Digest of every simulation's event sequence.
+    pub fn event_digest(&self) -> u64 {
+        self.runs.iter().fold(0xcbf2_9ce4_8422_2325, |h, r| (h ^ r.sim.event_digest()).wrapping_mul(0x100_0000_01b3))
+    }
+
+    pub fn delivery_error(&self) -> Option<String> {
+        self.runs.iter().find_map(Run::delivery_error)
+    }
+
+    /// The result; flows alone are reported together, numbered as in the scenario, with the
+    /// link counters summed and no queue traces (each simulation had its own queues).
+    pub fn result(&self, with_traces: bool) -> Result<RunResult, String> {
+        if let Some(e) = self.delivery_error() {
+            return Err(format!("delivery check failed: {e}"));
+        }
+        let mut results = self.runs.iter().map(|r| r.result(with_traces));
+        let mut all = results.next().ok_or("the scenario has no flows")?;
+        if self.runs.len() == 1 {
+            return Ok(all);
+        }
+        if let Some(t) = &mut all.traces {
+            t.links.clear();
+        }
+        for (f, r) in results.enumerate() {
+            let id = f as u32 + 1;
+            all.events += r.events;
+            all.end_s = all.end_s.max(r.end_s);
+            all.unrouted_pkts += r.unrouted_pkts;
+            all.flows.extend(r.flows.into_iter().map(|fl| FlowResult { id, ..fl }));
+            for l in r.links {
+                match all.links.iter_mut().find(|a| a.id == l.id) {
+                    Some(a) => {
+                        a.delivered_pkts += l.delivered_pkts;
+                        a.delivered_bytes += l.delivered_bytes;
+                        a.drops.buffer += l.drops.buffer;
+                        a.drops.loss += l.drops.loss;
+                        a.drops.outage += l.drops.outage;
+                        a.drops.route_change += l.drops.route_change;
+                    }
+                    None => all.links.push(l),
+                }
+            }
+            if let (Some(t), Some(rt)) = (&mut all.traces, r.traces) {
+                t.flows.extend(rt.flows.into_iter().map(|ft| FlowTrace { id, ..ft }));
+            }
+        }
+        all.links.sort_by_key(|l| l.id);
+        let goodputs: Vec<f64> = all.flows.iter().map(|f| f.goodput_mbps).collect();
+        all.fairness_jain = jain_index(&goodputs);
+        Ok(all)
+    }
 }
 
 /// Runs a scenario given as JSON text and returns the result as JSON text.
