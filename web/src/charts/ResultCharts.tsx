@@ -1,6 +1,7 @@
-// The charts of one run, in a grid: congestion window, goodput, delay, the delay CDF, the
-// bottleneck's queue, for several flows the per-flow goodput and Jain's index, and for CTCP flows
-// the network coding (decoder rank, loss estimate).
+// The charts of one run, in a grid: for INTCP flows the hop view first (it spans the grid),
+// then congestion window, goodput, delay, the delay CDF, jitter, the bottleneck's queue, for
+// several flows the per-flow goodput and Jain's index, and for CTCP flows the network coding
+// (decoder rank, loss estimate).
 
 import { useMemo } from 'react';
 import type { RunResult } from '../sim/results';
@@ -11,6 +12,8 @@ import { DelayCdfChart } from './DelayCdfChart';
 import { DelayChart } from './DelayChart';
 import { FairnessChart } from './FairnessChart';
 import { GoodputChart } from './GoodputChart';
+import { HopView } from './HopView';
+import { JitterChart } from './JitterChart';
 import { QueueChart } from './QueueChart';
 import { fileBase } from './exportChart';
 import './charts.css';
@@ -39,12 +42,14 @@ export function ResultCharts({ result, scenario }: { result: RunResult; scenario
   }
   return (
     <div className="charts-grid" data-testid="charts">
+      {result.traces.flows.some((f) => f.hops?.length) && <HopView result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {result.traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
       <DelayChart result={result} xDomain={xDomain} name={name} />
       <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
       <DelayCdfChart result={result} name={name} />
+      <JitterChart result={result} xDomain={xDomain} name={name} />
       {multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
     </div>
   );

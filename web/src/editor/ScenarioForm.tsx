@@ -440,7 +440,12 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
     const common = (
       <>
         {num(`${fp}.bytes`, 'Bytes to send', { integer: true, placeholder: 'unlimited', hint: 'Bytes to transfer. Empty: send until the end of the run.' })}
-        {num(`${fp}.start_s`, 'Start', { unit: 's', empty: 'remove', placeholder: '0', hint: 'When the sender opens the connection (sends its SYN).' })}
+        {num(`${fp}.start_s`, 'Start', {
+          unit: 's',
+          empty: 'remove',
+          placeholder: '0',
+          hint: intcp ? 'When the consumer sends its first INTEREST.' : 'When the sender opens the connection (sends its SYN).',
+        })}
       </>
     );
     const nodesAndLabel = () => (
@@ -455,7 +460,15 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
         {transportSelect}
         {check(`${fp}.cache`, 'Caches', true, 'Caches at every midnode; off is INTCP-uni, where every request goes to the producer.')}
         {common}
-        {num(`${fp}.cache_bytes`, 'Cache size', { unit: 'bytes', integer: true, empty: 'remove', placeholder: 'default', hint: "Each midnode's cache capacity in payload bytes." })}
+        {num(`${fp}.cache_bytes`, 'Cache size', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '81920000', hint: "Each midnode's cache capacity in payload bytes (the code's 20000 blocks of 4096 B)." })}
+        <StringInput
+          label="Content name"
+          hint="Multicast: flows with the same name request the same bytes and share one cache on every node they both pass, so a later consumer is served from a midnode. Empty: this flow shares nothing."
+          placeholder="none"
+          value={get(`${fp}.name`)}
+          errors={router.take(`${fp}.name`)}
+          onChange={(v) => set(`${fp}.name`)(v === '' ? undefined : v)}
+        />
       </>
     ) : ctcp ? (
       <>
@@ -490,7 +503,17 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
     const [advanced, advancedErrors] = counted(() =>
       intcp ? (
         <>
-          <p className="muted">The rate-control constants are in the JSON view (see scenarios/README.md).</p>
+          <p className="muted wide">Hop-by-hop rate control, the same on every hop of this flow (intcp.md §5; defaults are the paper's).</p>
+          {num(`${fp}.mss_bytes`, 'Payload', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1449', hint: 'Payload bytes per DATA segment (1472 − 23 header bytes: a 1500-byte packet).' })}
+          {num(`${fp}.target_buffer_pkts`, 'Target send buffer', { unit: 'packets', empty: 'remove', placeholder: '7', hint: 'BL_tar, the back-pressure target: a node whose send queue grows past it asks the hop upstream for less.' })}
+          {num(`${fp}.queue_threshold_bytes`, 'Queueing threshold', { unit: 'bytes', empty: 'remove', placeholder: '3000', hint: "M: a hop is congested when its estimated queue, throughput × (hop RTT − the minimum), exceeds this." })}
+          {num(`${fp}.decrease_factor`, 'Decrease factor', { empty: 'remove', placeholder: '0.8', hint: 'k in cwnd := k·BDP on congestion; more than 0, at most 1.' })}
+          {num(`${fp}.ssthresh_pkts`, 'Slow-start threshold', { unit: 'packets', empty: 'remove', placeholder: '100', hint: 'Where a hop leaves slow start.' })}
+          {num(`${fp}.ca_increase_pkts`, 'Increase per window', { unit: 'packets', empty: 'remove', placeholder: '1', hint: "Congestion-avoidance increase per window of data (the paper's 1; the code's 10)." })}
+          {num(`${fp}.min_rtt_window_s`, 'Minimum-RTT window', { unit: 's', empty: 'remove', placeholder: '5', hint: "How long the minimum hop RTT is remembered (the paper's 5 s; the code's 10 s)." })}
+          {num(`${fp}.min_rate_mbps`, 'Lowest rate', { unit: 'Mbit/s', empty: 'remove', placeholder: '0.1', hint: 'The least a node may ask of the hop upstream.' })}
+          {num(`${fp}.max_rate_mbps`, 'Highest rate', { unit: 'Mbit/s', empty: 'remove', placeholder: '300', hint: 'The most a node may ask of the hop upstream.' })}
+          {num(`${fp}.hole_threshold_pkts`, 'SeqHole threshold', { unit: 'packets', integer: true, empty: 'remove', placeholder: '3', hint: 'A range skipped by this many later packets is re-requested from the node upstream.' })}
           {nodesAndLabel()}
         </>
       ) : ctcp ? (
@@ -532,7 +555,7 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
         </button>
         <FieldErrors errors={rest} />
         <div className="grid">{main}</div>
-        {more(`flow${i}`, 'Advanced', advanced, advancedErrors)}
+        {more(`flow${i}`, intcp ? 'Rate control, nodes, label' : 'Advanced', advanced, advancedErrors)}
       </fieldset>
     );
   });
@@ -652,6 +675,8 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
               if (!Array.isArray(root.flows)) root.flows = [];
               const last = root.flows[root.flows.length - 1];
               if (isObject(last) && last.transport === 'ctcp') root.flows.push({ transport: 'ctcp', variant: typeof last.variant === 'string' ? last.variant : 'v2' });
+              // Another consumer of the same content: the way to build a multicast scenario.
+              else if (isObject(last) && last.transport === 'intcp') root.flows.push({ transport: 'intcp', cache: last.cache !== false, ...(typeof last.name === 'string' ? { name: last.name } : {}) });
               else root.flows.push({ transport: 'tcp', cc: isObject(last) && typeof last.cc === 'string' ? last.cc : 'cubic' });
             })
           }
@@ -673,7 +698,12 @@ function pathSuggestions(links: number, transports: unknown[]): string[] {
     for (const f of ['rate_mbps', 'delay_ms', 'buffer_pkts', 'jitter_ms', 'loss.p']) out.push(`topology.links[${i}].${f}`);
   }
   transports.forEach((t, i) => {
-    const fields = t === 'ctcp' ? ['variant', 'bytes', 'block_pkts', 'max_blocks', 'loss_scaling', 'coding'] : ['cc', 'bytes', 'start_s', 'initial_cwnd_pkts', 'mss_bytes'];
+    const fields =
+      t === 'ctcp'
+        ? ['variant', 'bytes', 'block_pkts', 'max_blocks', 'loss_scaling', 'coding']
+        : t === 'intcp'
+          ? ['cache', 'cache_bytes', 'bytes', 'start_s', 'target_buffer_pkts', 'decrease_factor', 'hole_threshold_pkts', 'to_node']
+          : ['cc', 'bytes', 'start_s', 'initial_cwnd_pkts', 'mss_bytes'];
     for (const f of fields) out.push(`flows[${i}].${f}`);
   });
   return out;

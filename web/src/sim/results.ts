@@ -21,10 +21,13 @@ export interface CodingSummary {
   loss_estimate: number;
 }
 
+/** An INTCP node's part in a flow: the data source, a router along the path, or the requester. */
+export type HopRole = 'producer' | 'midnode' | 'consumer';
+
 /** INTCP: one node of the flow's path, at the end of the run. */
 export interface HopSummary {
   node: number;
-  role: 'producer' | 'midnode' | 'consumer';
+  role: HopRole;
   hop_srtt_ms: number;
   hop_min_rtt_ms: number;
   hop_cwnd_pkts: number;
@@ -84,6 +87,19 @@ export interface Columns {
   cols: Record<string, Float64Array>;
 }
 
+/** INTCP: one node's time series. */
+export interface HopTrace {
+  node: number;
+  role: HopRole;
+  /** `advertised_rate_mbps` (what this node asks of the hop upstream; 0 at the producer),
+   * `paced_rate_mbps` (this node's token bucket towards downstream; 0 at the consumer),
+   * `queue_pkts` (send queue) and `cache_bytes`, on one shared `t`. */
+  series: Columns;
+  /** Re-requests this node sent (SeqHoles; at the consumer also end-to-end timeouts):
+   * `node` and the node's cumulative `count`, one row per time some were sent. */
+  retransmissions: Columns;
+}
+
 export interface FlowTraces {
   id: number;
   sender: Columns;
@@ -95,6 +111,8 @@ export interface FlowTraces {
    * (`block`, `latency_ms`). The sender columns then also hold `loss_estimate`, and
    * `retransmissions` counts coded packets. */
   coding?: { rank: Columns; decodes: Columns };
+  /** INTCP: one entry per node of the path, producer first. */
+  hops?: HopTrace[];
 }
 
 export interface LinkTraces {
@@ -119,6 +137,7 @@ interface JsonFlowTrace {
   jitter: JsonColumns;
   owd_cdf_ms: number[];
   coding?: { rank: JsonColumns; decodes: JsonColumns };
+  hops?: { node: number; role: HopRole; series: JsonColumns; retransmissions: JsonColumns }[];
 }
 interface JsonResult extends RunSummary {
   traces?: { flows: JsonFlowTrace[]; links: { id: number; queue: JsonColumns }[] };
@@ -152,6 +171,7 @@ export function parseResult(json: string): RunResult {
         jitter: columns(f.jitter),
         owdCdfMs: column(f.owd_cdf_ms),
         ...(f.coding ? { coding: { rank: columns(f.coding.rank), decodes: columns(f.coding.decodes) } } : {}),
+        ...(f.hops ? { hops: f.hops.map((h) => ({ node: h.node, role: h.role, series: columns(h.series), retransmissions: columns(h.retransmissions) })) } : {}),
       })),
       links: traces.links.map((l) => ({ id: l.id, queue: columns(l.queue) })),
     },
@@ -175,6 +195,10 @@ export function transferables(r: RunResult): ArrayBuffer[] {
     if (f.coding) {
       add(f.coding.rank);
       add(f.coding.decodes);
+    }
+    for (const h of f.hops ?? []) {
+      add(h.series);
+      add(h.retransmissions);
     }
   }
   for (const l of r.traces.links) add(l.queue);

@@ -1,0 +1,568 @@
+// The INTCP hop view: the path of one flow as a strip of nodes, producer on the left and
+// consumer on the right, with small multiples over time below it. Between each pair of nodes
+// sits that hop's rate (asked by the downstream node, paced by the upstream one) with its
+// re-requests ticked on the time axis; under each node its send queue and its cache. A time
+// cursor (a slider, a drag on any small multiple, or Play) sets the instant the strip shows:
+// each node's queue and cache as bars, each hop's paced rate as the link's thickness.
+//
+// Everything is one SVG (so the export buttons carry all of it) inside a box that scrolls
+// sideways when the path is long (a constellation route has about 20 nodes). The small
+// multiples depend on the run, the flow and the width only, so moving the cursor re-renders the
+// strip and the cursor rules, never the paths. The pure parts are in hopView.ts.
+
+import { memo, useEffect, useId, useMemo, useRef, useState, type PointerEvent } from 'react';
+import { scaleLinear, type ScaleLinear } from 'd3-scale';
+import { curveStepAfter, line } from 'd3-shape';
+import type { RunResult } from '../sim/results';
+import type { Scenario } from '../scenario/types.gen';
+import { ChartFrame } from './ChartFrame';
+import { decimate } from './decimate';
+import { Legend, layoutLegend } from './Legend';
+import {
+  columnLayout,
+  heldMean,
+  hopX,
+  nodeName,
+  nodeX,
+  pathChoices,
+  pathModel,
+  snapshotAt,
+  type ColumnLayout,
+  type PathModel,
+  type PathSnapshot,
+  type TimeColumn,
+} from './hopView';
+import { NO_EXPORT } from './exportChart';
+import { fmt } from './palette';
+
+const ADVERTISED_COLOR = '#0072B2';
+const PACED_COLOR = '#D55E00';
+const QUEUE_COLOR = '#009E73';
+const CACHE_COLOR = '#CC79A7';
+const RTX_COLOR = '#b3261e';
+const LINK_COLOR = '#8c959f';
+
+/** Vertical layout, in pixels from the top of the SVG. */
+const NODE_Y = 46;
+const NODE_R = 15;
+const BAR_TOP = 86;
+const BAR_H = 56;
+const BAR_W = 16;
+const STRIP_H = 186;
+/** Small multiples: left pad for the y ticks, plot height, room for the time axis below. */
+const PAD_LEFT = 34;
+const PAD_RIGHT = 10;
+const RATE_H = 84;
+const RTX_BAND = 9;
+const NODE_PLOT_H = 58;
+const AXIS_H = 22;
+const ROW_GAP = 14;
+const MAX_LINK_W = 14;
+/** Paths with more nodes than this fold their per-hop numbers away. */
+const LONG_PATH_NODES = 6;
+/** Play runs through the whole run in this many seconds of wall time. */
+const PLAY_S = 20;
+
+const mb = (bytes: number) => bytes / 1e6;
+
+export function HopView({ result, scenario, xDomain, name }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string }) {
+  const choices = useMemo(() => pathChoices(result.summary.flows, result.traces?.flows ?? [], scenario), [result, scenario]);
+  const [picked, setPicked] = useState<number | undefined>(undefined);
+  const choice = choices.find((c) => c.id === picked) ?? choices[0];
+  const model = useMemo(() => {
+    const tr = choice && result.traces?.flows.find((f) => f.id === choice.id);
+    return tr ? pathModel(tr) : null;
+  }, [choice, result]);
+  const [cursor, setCursor] = useState<number>((xDomain[0] + xDomain[1]) / 2);
+  const at = Math.min(xDomain[1], Math.max(xDomain[0], cursor));
+  const [playing, setPlaying] = useState(false);
+  const snapshot = useMemo(() => (model ? snapshotAt(model, at) : null), [model, at]);
+  const selectId = useId();
+
+  if (!choice || !model || !snapshot) return null;
+
+  const controls =
+    choices.length > 1 ? (
+      <label htmlFor={selectId}>
+        Flow{' '}
+        <select id={selectId} value={choice.id} onChange={(e) => setPicked(Number(e.target.value))} data-testid="hop-flow">
+          {choices.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.label}
+              {c.content !== undefined ? ` (content "${c.content}")` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+    ) : null;
+
+  const summary = (
+    <>
+      <p>
+        How INTCP moves {choice.label}: DATA flows left to right, from the producer (node {choice.producer}) to the consumer (node {choice.consumer}). On every hop the downstream
+        node asks for a rate (advertised) and the upstream node paces its sending to it with a token bucket (paced). Re-requests are ticked on the hop they went over: a node that
+        sees a gap asks the node before it, whose cache still holds the data.
+      </p>
+      {choice.content !== undefined && choice.sharing.length > 0 && (
+        <p data-testid="hop-sharing">
+          Content &quot;{choice.content}&quot; is also requested by {choice.sharing.map((s) => `flow ${s.id} (consumer at node ${s.consumer})`).join(', ')}: the nodes they share
+          hold one cached copy for all of them, so later consumers are served from a midnode instead of the producer.
+        </p>
+      )}
+      {/* On a long path the numbers fill a page: folded away, open by default on short ones. */}
+      <details open={model.nodes.length <= LONG_PATH_NODES}>
+        <summary>Numbers per hop and per node</summary>
+        {model.hops.map((h, k) => (
+          <p key={`hop-${k}`}>
+            Hop node {h.from} → node {h.to}: paced {fmt(heldMean(h.paced, xDomain[0], xDomain[1]))} Mbit/s and asked {fmt(heldMean(h.advertised, xDomain[0], xDomain[1]))} Mbit/s on
+            average, {h.totalRetransmissions.toLocaleString('en')} re-requests.
+          </p>
+        ))}
+        {model.nodes.map((n) => (
+          <p key={`node-${n.node}`}>
+            {nodeName(n)}: send queue up to {fmt(maxValue(n.queue))} packets, cache up to {fmt(mb(maxValue(n.cache)))} MB.
+          </p>
+        ))}
+      </details>
+    </>
+  );
+
+  return (
+    <ChartFrame testid="chart-hops" title="INTCP hop view" exportName={`${name}-hops-flow${choice.id}`} summary={summary} controls={controls} wide>
+      {(width) => (
+        <div className="hop-view">
+          <TimeCursor domain={xDomain} value={at} onChange={setCursor} playing={playing} setPlaying={setPlaying} />
+          {/* Silent while playing: sixty announcements a second help nobody. */}
+          <p className="visually-hidden" aria-live={playing ? 'off' : 'polite'} data-testid="hop-readout">
+            {describeSnapshot(model, snapshot, at)}
+          </p>
+          <div className="hop-scroll" tabIndex={0} role="region" aria-label="The path, node by node (scrolls sideways when it is long)">
+            <HopDiagram model={model} snapshot={snapshot} cursor={at} xDomain={xDomain} width={width} onCursor={setCursor} />
+          </div>
+        </div>
+      )}
+    </ChartFrame>
+  );
+}
+
+function maxValue(c: TimeColumn): number {
+  let m = 0;
+  for (const v of c.v) if (v > m) m = v;
+  return m;
+}
+
+/** What the strip shows at the cursor, in words, for screen readers. */
+function describeSnapshot(model: PathModel, s: PathSnapshot, at: number): string {
+  const nodes = model.nodes.map((n, k) => `${nodeName(n)} queue ${fmt(s.nodes[k].queuePkts)} packets, cache ${fmt(mb(s.nodes[k].cacheBytes))} MB`);
+  const hops = model.hops.map(
+    (h, k) => `hop ${h.from} → ${h.to} paced ${fmt(s.hops[k].pacedMbps)} Mbit/s, asked ${fmt(s.hops[k].advertisedMbps)} Mbit/s, ${s.hops[k].retransmissions} re-requests so far`,
+  );
+  return `At ${fmt(at, 4)} s: ${[...nodes, ...hops].join('; ')}.`;
+}
+
+/** The time slider (keyboard: arrows, Page Up/Down, Home/End) and a Play button. */
+function TimeCursor({
+  domain,
+  value,
+  onChange,
+  playing,
+  setPlaying,
+}: {
+  domain: [number, number];
+  value: number;
+  onChange: (t: number) => void;
+  playing: boolean;
+  setPlaying: (playing: boolean) => void;
+}) {
+  const id = useId();
+  const valueRef = useRef(value);
+  valueRef.current = value;
+  useEffect(() => {
+    if (!playing) return;
+    const [a, b] = domain;
+    let last = performance.now();
+    let frame = requestAnimationFrame(function tick(now) {
+      const next = valueRef.current + ((now - last) / 1000 / PLAY_S) * (b - a);
+      last = now;
+      if (next >= b) {
+        onChange(b);
+        setPlaying(false);
+        return;
+      }
+      onChange(next);
+      frame = requestAnimationFrame(tick);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [playing, domain, onChange, setPlaying]);
+  const span = domain[1] - domain[0];
+  return (
+    <div className="hop-cursor">
+      <label htmlFor={id}>Time</label>
+      <input
+        id={id}
+        type="range"
+        min={domain[0]}
+        max={domain[1]}
+        step={span / 1000}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+        aria-valuetext={`${fmt(value, 4)} seconds`}
+        data-testid="hop-cursor"
+      />
+      <output htmlFor={id} data-testid="hop-cursor-value">
+        t = {fmt(value, 4)} s
+      </output>
+      <button
+        type="button"
+        className="small"
+        onClick={() => {
+          if (!playing && value >= domain[1]) onChange(domain[0]);
+          setPlaying(!playing);
+        }}
+        aria-pressed={playing}
+      >
+        {playing ? '❚❚ Pause' : '▶ Play'}
+      </button>
+    </div>
+  );
+}
+
+interface DiagramProps {
+  model: PathModel;
+  snapshot: PathSnapshot;
+  cursor: number;
+  xDomain: [number, number];
+  width: number;
+  onCursor: (t: number) => void;
+}
+
+/** Where each row of small multiples starts, and the SVG's height. */
+function rows(legendH: number) {
+  const legendTop = STRIP_H;
+  const rate = legendTop + legendH + 10;
+  const queue = rate + RATE_H + RTX_BAND + AXIS_H + ROW_GAP;
+  const cache = queue + NODE_PLOT_H + AXIS_H + ROW_GAP;
+  return {
+    legendTop,
+    rate,
+    queue,
+    cache,
+    height: cache + NODE_PLOT_H + AXIS_H + 6,
+  };
+}
+
+function HopDiagram({ model, snapshot, cursor, xDomain, width, onCursor }: DiagramProps) {
+  const layout = useMemo(() => columnLayout(model.nodes.length, width), [model, width]);
+  const plotW = Math.max(40, layout.column * 0.9 - PAD_LEFT - PAD_RIGHT);
+  const xs = useMemo(() => scaleLinear().domain(xDomain).range([0, plotW]), [xDomain, plotW]);
+  const legend = useMemo(
+    () =>
+      layoutLegend(
+        [
+          {
+            label: 'asked rate (advertised by the downstream node)',
+            color: ADVERTISED_COLOR,
+          },
+          {
+            label: 'paced rate (token bucket of the upstream node)',
+            color: PACED_COLOR,
+          },
+          { label: 're-requests', color: RTX_COLOR, kind: 'swatch' },
+          { label: 'send queue', color: QUEUE_COLOR, kind: 'swatch' },
+          { label: 'cache', color: CACHE_COLOR, kind: 'swatch' },
+        ],
+        Math.max(200, Math.min(width, layout.width) - layout.gutter),
+      ),
+    [width, layout],
+  );
+  const r = useMemo(() => rows(legend.height), [legend.height]);
+  const left = (centre: number) => centre - layout.column * 0.45 + PAD_LEFT;
+  const cursorX = xs(cursor);
+  return (
+    <svg
+      className="chart-svg hop-svg"
+      width={layout.width}
+      height={r.height}
+      role="img"
+      aria-label="INTCP hop view: the path's nodes with each hop's rate and each node's queue and cache over time"
+    >
+      <Strip model={model} snapshot={snapshot} layout={layout} at={cursor} />
+      <Legend layout={legend} x={layout.gutter} y={r.legendTop} />
+      <Multiples model={model} layout={layout} xs={xs} plotW={plotW} rowTops={r} />
+      {/* Exported with the rest: the strip shows this instant, the rules say which it is. */}
+      <g className="hop-cursor-rules" pointerEvents="none">
+        {model.hops.map((_, k) => (
+          <line key={`h${k}`} className="hover-rule" x1={left(hopX(layout, k)) + cursorX} x2={left(hopX(layout, k)) + cursorX} y1={r.rate} y2={r.rate + RATE_H + RTX_BAND} />
+        ))}
+        {model.nodes.map((_, k) =>
+          [r.queue, r.cache].map((top) => (
+            <line key={`n${k}-${top}`} className="hover-rule" x1={left(nodeX(layout, k)) + cursorX} x2={left(nodeX(layout, k)) + cursorX} y1={top} y2={top + NODE_PLOT_H} />
+          )),
+        )}
+      </g>
+      <Scrubbers model={model} layout={layout} xs={xs} plotW={plotW} rowTops={r} onCursor={onCursor} />
+    </svg>
+  );
+}
+
+/** The nodes, the links between them and the bars under them, at the cursor. */
+function Strip({ model, snapshot, layout, at }: { model: PathModel; snapshot: PathSnapshot; layout: ColumnLayout; at: number }) {
+  const linkW = scaleLinear()
+    .domain([0, Math.max(1e-9, model.maxRateMbps)])
+    .range([1, MAX_LINK_W])
+    .clamp(true);
+  const queueH = scaleLinear()
+    .domain([0, Math.max(1, model.maxQueuePkts)])
+    .range([0, BAR_H])
+    .clamp(true);
+  const cacheH = scaleLinear()
+    .domain([0, Math.max(1, model.maxCacheBytes)])
+    .range([0, BAR_H])
+    .clamp(true);
+  const barBase = BAR_TOP + BAR_H;
+  return (
+    <g className="hop-strip">
+      <text className="hop-row-label" x={6} y={NODE_Y - 7} dominantBaseline="central">
+        path at
+      </text>
+      <text className="hop-row-label" x={6} y={NODE_Y + 7} dominantBaseline="central">
+        t = {fmt(at, 4)} s
+      </text>
+      <text className="hop-row-label" x={6} y={BAR_TOP + BAR_H / 2} dominantBaseline="central">
+        queue | cache
+      </text>
+      {model.hops.map((h, k) => {
+        const s = snapshot.hops[k];
+        const x0 = nodeX(layout, k) + NODE_R + 2;
+        const x1 = nodeX(layout, k + 1) - NODE_R - 6;
+        const cx = hopX(layout, k);
+        const paced = Number.isFinite(s.pacedMbps) ? s.pacedMbps : 0;
+        return (
+          <g key={k} data-testid="hop-link" data-hop={k} data-from={h.from} data-to={h.to} data-rate={paced}>
+            <line x1={x0} x2={x1} y1={NODE_Y} y2={NODE_Y} stroke={LINK_COLOR} strokeWidth={linkW(paced)} strokeLinecap="butt" />
+            <path d={`M${x1},${NODE_Y - 5}L${x1 + 6},${NODE_Y}L${x1},${NODE_Y + 5}Z`} fill={LINK_COLOR} />
+            <text className="hop-link-label" x={cx} y={NODE_Y - MAX_LINK_W / 2 - 6} textAnchor="middle" fill={PACED_COLOR}>
+              {fmt(paced)} Mbit/s
+            </text>
+            <text className="hop-link-label" x={cx} y={NODE_Y + MAX_LINK_W / 2 + 12} textAnchor="middle" fill={ADVERTISED_COLOR}>
+              asked {fmt(s.advertisedMbps)}
+            </text>
+            <text className="hop-link-label" x={cx} y={NODE_Y + MAX_LINK_W / 2 + 26} textAnchor="middle" fill={RTX_COLOR} data-testid="hop-link-rtx">
+              {s.retransmissions > 0 ? `${s.retransmissions.toLocaleString('en')} re-requests` : ''}
+            </text>
+          </g>
+        );
+      })}
+      {model.nodes.map((n, k) => {
+        const s = snapshot.nodes[k];
+        const cx = nodeX(layout, k);
+        const q = Number.isFinite(s.queuePkts) ? s.queuePkts : 0;
+        const c = Number.isFinite(s.cacheBytes) ? s.cacheBytes : 0;
+        return (
+          <g key={n.node} data-testid="hop-node" data-node={n.node} data-role={n.role}>
+            <text className="hop-role" x={cx} y={NODE_Y - NODE_R - 10} textAnchor="middle">
+              {n.role}
+            </text>
+            <circle cx={cx} cy={NODE_Y} r={NODE_R} className={`hop-node-dot hop-${n.role}`} />
+            <text className="hop-node-id" x={cx} y={NODE_Y} textAnchor="middle" dominantBaseline="central">
+              {n.node}
+            </text>
+            <line x1={cx - BAR_W - 6} x2={cx + BAR_W + 6} y1={barBase} y2={barBase} stroke="#8c959f" />
+            <rect x={cx - BAR_W - 2} y={barBase - queueH(q)} width={BAR_W} height={queueH(q)} fill={QUEUE_COLOR} data-testid="hop-queue-bar" data-value={q} />
+            <rect x={cx + 2} y={barBase - cacheH(c)} width={BAR_W} height={cacheH(c)} fill={CACHE_COLOR} data-testid="hop-cache-bar" data-value={c} />
+            <text className="hop-bar-label" x={cx} y={barBase + 13} textAnchor="middle">
+              {fmt(q)} pkts | {fmt(mb(c))} MB
+            </text>
+          </g>
+        );
+      })}
+    </g>
+  );
+}
+
+interface MultiplesProps {
+  model: PathModel;
+  layout: ColumnLayout;
+  xs: ScaleLinear<number, number>;
+  plotW: number;
+  rowTops: ReturnType<typeof rows>;
+}
+
+const stepLine = line<[number, number]>()
+  .x((d) => d[0])
+  .y((d) => d[1])
+  .defined((d) => Number.isFinite(d[1]))
+  .curve(curveStepAfter);
+
+/** A held series as a step path over the plot's width, decimated to its pixel columns. */
+function stepPath(c: TimeColumn, xs: ScaleLinear<number, number>, ys: (v: number) => number, plotW: number): string {
+  const [a, b] = xs.domain();
+  const idx = decimate(c.t, c.v, a, b, plotW);
+  const pts: [number, number][] = Array.from(idx, (i) => [xs(c.t[i]), ys(c.v[i])]);
+  if (pts.length) pts.push([xs(b), pts[pts.length - 1][1]]);
+  return stepLine(pts) ?? '';
+}
+
+/** The small multiples: one rate plot per hop, one queue and one cache plot per node. */
+const Multiples = memo(function Multiples({ model, layout, xs, plotW, rowTops }: MultiplesProps) {
+  const rate = scaleLinear()
+    .domain([0, Math.max(1, model.maxRateMbps)])
+    .range([RATE_H, 0])
+    .nice();
+  const queue = scaleLinear()
+    .domain([0, Math.max(1, model.maxQueuePkts)])
+    .range([NODE_PLOT_H, 0])
+    .nice();
+  const cache = scaleLinear()
+    .domain([0, Math.max(1, mb(model.maxCacheBytes))])
+    .range([NODE_PLOT_H, 0])
+    .nice();
+  const left = (centre: number) => centre - layout.column * 0.45 + PAD_LEFT;
+  const rtxTicks = (c: TimeColumn) => Array.from(c.t, (t) => `M${xs(t)},${RATE_H + 1}v${RTX_BAND - 2}`).join('');
+  return (
+    <g className="hop-multiples">
+      <RowLabel y={rowTops.rate + RATE_H / 2} lines={['rate of', 'each hop', '(Mbit/s)']} />
+      <RowLabel y={rowTops.queue + NODE_PLOT_H / 2} lines={['send queue', '(packets)']} />
+      <RowLabel y={rowTops.cache + NODE_PLOT_H / 2} lines={['cache (MB)']} />
+      {model.hops.map((h, k) => (
+        <g key={`rate-${k}`} transform={`translate(${left(hopX(layout, k))},${rowTops.rate})`} data-testid="hop-rate" data-hop={k}>
+          <Frame xs={xs} ys={rate} h={RATE_H} axisY={RATE_H + RTX_BAND} title={`node ${h.from} → ${h.to}`} />
+          <path
+            d={stepPath(h.advertised, xs, rate, plotW)}
+            fill="none"
+            stroke={ADVERTISED_COLOR}
+            strokeWidth={1.4}
+            data-testid="hop-series"
+            data-series="advertised"
+            data-points={h.advertised.t.length}
+          />
+          <path
+            d={stepPath(h.paced, xs, rate, plotW)}
+            fill="none"
+            stroke={PACED_COLOR}
+            strokeWidth={1.4}
+            data-testid="hop-series"
+            data-series="paced"
+            data-points={h.paced.t.length}
+          />
+          <path
+            d={rtxTicks(h.retransmissions)}
+            stroke={RTX_COLOR}
+            strokeWidth={1}
+            data-testid="rtx-marker"
+            data-points={h.retransmissions.t.length}
+            data-total={h.totalRetransmissions}
+          />
+        </g>
+      ))}
+      {model.nodes.map((n, k) => (
+        <g key={`node-${n.node}`}>
+          <g transform={`translate(${left(nodeX(layout, k))},${rowTops.queue})`} data-testid="hop-queue" data-node={n.node}>
+            <Frame xs={xs} ys={queue} h={NODE_PLOT_H} axisY={NODE_PLOT_H} title={`node ${n.node}`} />
+            <path
+              d={stepPath(n.queue, xs, queue, plotW)}
+              fill="none"
+              stroke={QUEUE_COLOR}
+              strokeWidth={1.4}
+              data-testid="hop-series"
+              data-series="queue"
+              data-points={n.queue.t.length}
+            />
+          </g>
+          <g transform={`translate(${left(nodeX(layout, k))},${rowTops.cache})`} data-testid="hop-cache" data-node={n.node}>
+            <Frame xs={xs} ys={cache} h={NODE_PLOT_H} axisY={NODE_PLOT_H} title={`node ${n.node}`} />
+            <path
+              d={stepPath({ t: n.cache.t, v: n.cache.v.map(mb) }, xs, cache, plotW)}
+              fill="none"
+              stroke={CACHE_COLOR}
+              strokeWidth={1.4}
+              data-testid="hop-series"
+              data-series="cache"
+              data-points={n.cache.t.length}
+            />
+          </g>
+        </g>
+      ))}
+    </g>
+  );
+});
+
+function RowLabel({ y, lines }: { y: number; lines: string[] }) {
+  return (
+    <text className="hop-row-label" x={6} y={y - ((lines.length - 1) * 13) / 2}>
+      {lines.map((l, i) => (
+        <tspan key={i} x={6} dy={i ? 13 : 0} dominantBaseline="central">
+          {l}
+        </tspan>
+      ))}
+    </text>
+  );
+}
+
+/** A small multiple's grid, y ticks, time axis and title; React renders the ticks d3 picks. */
+function Frame({ xs, ys, h, axisY, title }: { xs: ScaleLinear<number, number>; ys: ScaleLinear<number, number>; h: number; axisY: number; title: string }) {
+  const [x0, x1] = xs.range();
+  const yTicks = ys.ticks(3);
+  const xTicks = xs.ticks(Math.max(2, Math.floor((x1 - x0) / 50)));
+  return (
+    <g className="hop-frame">
+      <text className="hop-plot-title" x={x0} y={-4}>
+        {title}
+      </text>
+      <g className="grid">
+        {yTicks.map((t) => (
+          <line key={t} x1={x0} x2={x1} y1={ys(t)} y2={ys(t)} />
+        ))}
+      </g>
+      <g className="axis">
+        {yTicks.map((t) => (
+          <text key={t} x={-4} y={ys(t)} textAnchor="end" dominantBaseline="central">
+            {fmt(t)}
+          </text>
+        ))}
+        <line x1={x0} x2={x1} y1={h} y2={h} />
+        {xTicks.map((t) => (
+          <g key={t} transform={`translate(${xs(t)},${axisY})`}>
+            <line y2={4} />
+            <text y={14} textAnchor="middle">
+              {fmt(t)}
+            </text>
+          </g>
+        ))}
+      </g>
+    </g>
+  );
+}
+
+/** Transparent rects over every small multiple: press or drag to move the cursor there. */
+function Scrubbers({ model, layout, xs, plotW, rowTops, onCursor }: MultiplesProps & { onCursor: (t: number) => void }) {
+  const left = (centre: number) => centre - layout.column * 0.45 + PAD_LEFT;
+  const move = (e: PointerEvent<SVGRectElement>) => {
+    if (e.type === 'pointermove' && !e.buttons) return;
+    const box = e.currentTarget.getBoundingClientRect();
+    const [a, b] = xs.domain();
+    onCursor(Math.min(b, Math.max(a, xs.invert(((e.clientX - box.left) / box.width) * plotW))));
+  };
+  const rect = (key: string, x: number, y: number, h: number) => (
+    <rect
+      key={key}
+      className="overlay"
+      x={x}
+      y={y}
+      width={plotW}
+      height={h}
+      fill="transparent"
+      onPointerDown={(e) => {
+        e.currentTarget.setPointerCapture(e.pointerId);
+        move(e);
+      }}
+      onPointerMove={move}
+    />
+  );
+  return (
+    <g className={NO_EXPORT}>
+      {model.hops.map((_, k) => rect(`h${k}`, left(hopX(layout, k)), rowTops.rate, RATE_H + RTX_BAND))}
+      {model.nodes.map((_, k) => [rect(`q${k}`, left(nodeX(layout, k)), rowTops.queue, NODE_PLOT_H), rect(`c${k}`, left(nodeX(layout, k)), rowTops.cache, NODE_PLOT_H)])}
+    </g>
+  );
+}

@@ -1,0 +1,216 @@
+// The pure parts of the INTCP hop view (HopView.tsx): which flows have a path to show, the
+// path's nodes and hops built from the core's per-node traces, the state of the path at one
+// instant (for the strip under the time cursor), and the column layout.
+//
+// The core reports each node's series from that node's point of view; a hop needs two of them.
+// On the hop from node A (upstream, the hop's responder) to node B (downstream, its requester):
+// - the rate B asks of A is B's `advertised_rate_mbps` (piggybacked on B's INTERESTs);
+// - the rate A actually sends at is A's `paced_rate_mbps` (A's token bucket);
+// - the re-requests on the hop are B's (B detected the SeqHole and asked A's cache again; at the
+//   consumer also end-to-end timeouts, which the view marks on the consumer's hop as well).
+
+import type { FlowSummary, FlowTraces, HopRole } from '../sim/results';
+import type { Scenario } from '../scenario/types.gen';
+import { upperBound } from './decimate';
+import { flowName } from './palette';
+
+/** One value column over its own time column (seconds), sorted by time. */
+export interface TimeColumn {
+  t: Float64Array;
+  v: Float64Array;
+}
+
+export interface PathNode {
+  node: number;
+  role: HopRole;
+  /** Segments in the node's send queue. */
+  queue: TimeColumn;
+  /** Bytes in the node's cache (shared with the other flows of the same content name). */
+  cache: TimeColumn;
+}
+
+export interface PathHop {
+  /** Node ids: `from` is upstream (towards the producer), `to` downstream. */
+  from: number;
+  to: number;
+  /** What the downstream node asks of this hop, Mbit/s. */
+  advertised: TimeColumn;
+  /** What the upstream node's token bucket sends at, Mbit/s. */
+  paced: TimeColumn;
+  /** The downstream node's re-requests so far (cumulative, as the core reports them). */
+  retransmissionsSoFar: TimeColumn;
+  /** When re-requests were sent and how many each time: the increments of the cumulative count. */
+  retransmissions: TimeColumn;
+  totalRetransmissions: number;
+}
+
+export interface PathModel {
+  flowId: number;
+  /** Producer first, consumer last. */
+  nodes: PathNode[];
+  /** hops[h] joins nodes[h] and nodes[h + 1]. */
+  hops: PathHop[];
+  /** The largest values over the whole run, so every hop and node shares one scale per row. */
+  maxRateMbps: number;
+  maxQueuePkts: number;
+  maxCacheBytes: number;
+}
+
+const EMPTY = new Float64Array(0);
+
+/** Increments of a cumulative count: one row per time the count grew, holding how much. */
+export function increments(t: ArrayLike<number>, count: ArrayLike<number>): TimeColumn {
+  const ts: number[] = [];
+  const vs: number[] = [];
+  let prev = 0;
+  const n = Math.min(t.length, count.length);
+  for (let i = 0; i < n; i++) {
+    const c = count[i];
+    if (!Number.isFinite(c)) continue;
+    if (c > prev) {
+      ts.push(t[i]);
+      vs.push(c - prev);
+    }
+    prev = Math.max(prev, c);
+  }
+  return { t: Float64Array.from(ts), v: Float64Array.from(vs) };
+}
+
+/** The value a column holds at time x: its last sample at or before x; NaN before the first. */
+export function heldAt(c: TimeColumn, x: number): number {
+  const i = Math.min(upperBound(c.t, x), c.v.length - 1);
+  return i < 0 ? NaN : c.v[i];
+}
+
+/** The largest finite value of some columns (0 when none has one). */
+export function maxOf(...cols: ArrayLike<number>[]): number {
+  let m = 0;
+  for (const c of cols) for (let i = 0; i < c.length; i++) if (c[i] > m) m = c[i];
+  return m;
+}
+
+/** The time-weighted mean of a held column over [start, end] (NaN when it has no sample there). */
+export function heldMean(c: TimeColumn, start: number, end: number): number {
+  let sum = 0;
+  let span = 0;
+  const n = Math.min(c.t.length, c.v.length);
+  for (let i = 0; i < n; i++) {
+    const a = Math.max(start, c.t[i]);
+    const b = Math.min(end, i + 1 < n ? c.t[i + 1] : end);
+    if (b > a && Number.isFinite(c.v[i])) {
+      sum += c.v[i] * (b - a);
+      span += b - a;
+    }
+  }
+  return span > 0 ? sum / span : NaN;
+}
+
+function col(c: { t: Float64Array; cols: Record<string, Float64Array> }, name: string): TimeColumn {
+  return { t: c.t, v: c.cols[name] ?? EMPTY };
+}
+
+/** The path of an INTCP flow from its per-node traces; null when the flow has none. */
+export function pathModel(trace: FlowTraces): PathModel | null {
+  const hops = trace.hops;
+  if (!hops || hops.length === 0) return null;
+  const nodes: PathNode[] = hops.map((h) => ({ node: h.node, role: h.role, queue: col(h.series, 'queue_pkts'), cache: col(h.series, 'cache_bytes') }));
+  const links: PathHop[] = [];
+  for (let k = 0; k + 1 < hops.length; k++) {
+    const up = hops[k];
+    const down = hops[k + 1];
+    const soFar = col(down.retransmissions, 'count');
+    const rtx = increments(soFar.t, soFar.v);
+    links.push({
+      from: up.node,
+      to: down.node,
+      advertised: col(down.series, 'advertised_rate_mbps'),
+      paced: col(up.series, 'paced_rate_mbps'),
+      retransmissionsSoFar: soFar,
+      retransmissions: rtx,
+      totalRetransmissions: rtx.v.reduce((a, b) => a + b, 0),
+    });
+  }
+  return {
+    flowId: trace.id,
+    nodes,
+    hops: links,
+    maxRateMbps: maxOf(...links.flatMap((l) => [l.advertised.v, l.paced.v])),
+    maxQueuePkts: maxOf(...nodes.map((n) => n.queue.v)),
+    maxCacheBytes: maxOf(...nodes.map((n) => n.cache.v)),
+  };
+}
+
+export interface PathSnapshot {
+  nodes: { queuePkts: number; cacheBytes: number }[];
+  hops: { advertisedMbps: number; pacedMbps: number; retransmissions: number }[];
+}
+
+/** The path at time x: each node's queue and cache, each hop's rates and re-requests so far. */
+export function snapshotAt(model: PathModel, x: number): PathSnapshot {
+  return {
+    nodes: model.nodes.map((n) => ({ queuePkts: heldAt(n.queue, x), cacheBytes: heldAt(n.cache, x) })),
+    hops: model.hops.map((h) => ({
+      advertisedMbps: heldAt(h.advertised, x),
+      pacedMbps: heldAt(h.paced, x),
+      // Before the first re-request the count is 0, not unknown.
+      retransmissions: heldAt(h.retransmissionsSoFar, x) || 0,
+    })),
+  };
+}
+
+/** An INTCP flow the hop view can show, for the flow selector. */
+export interface PathChoice {
+  id: number;
+  /** "flow 1 intcp, consumer at node 4". */
+  label: string;
+  producer: number;
+  consumer: number;
+  /** The multicast content name, when the scenario gives one. */
+  content?: string;
+  /** The other flows that request the same content, with their consumers. */
+  sharing: { id: number; consumer: number }[];
+}
+
+/** The flows with per-node traces, in flow order; flows of one content name name each other. */
+export function pathChoices(flows: Pick<FlowSummary, 'id' | 'cc' | 'label'>[], traces: FlowTraces[], scenario: Scenario | null): PathChoice[] {
+  const out: PathChoice[] = [];
+  for (const tr of traces) {
+    const hops = tr.hops;
+    if (!hops || hops.length < 2) continue;
+    const f = flows.find((x) => x.id === tr.id) ?? { id: tr.id, cc: 'intcp' };
+    const spec = scenario?.flows[tr.id];
+    const content = spec && spec.transport === 'intcp' && typeof spec.name === 'string' ? spec.name : undefined;
+    const consumer = hops[hops.length - 1].node;
+    out.push({ id: tr.id, label: `${flowName(f)}, consumer at node ${consumer}`, producer: hops[0].node, consumer, content, sharing: [] });
+  }
+  for (const c of out) if (c.content !== undefined) c.sharing = out.filter((o) => o.id !== c.id && o.content === c.content).map((o) => ({ id: o.id, consumer: o.consumer }));
+  return out;
+}
+
+export interface ColumnLayout {
+  /** Left margin for the row labels. */
+  gutter: number;
+  /** Width of one node's column; hop columns are as wide and sit between node columns. */
+  column: number;
+  /** Width of the whole drawing: wider than `available` when the path needs a scroll. */
+  width: number;
+}
+
+/** Columns across the width; never narrower than `minColumn`, so a long path scrolls instead. */
+export function columnLayout(nodes: number, available: number, o: { gutter?: number; minColumn?: number; maxColumn?: number } = {}): ColumnLayout {
+  const gutter = o.gutter ?? 92;
+  const minColumn = o.minColumn ?? 150;
+  const maxColumn = o.maxColumn ?? 360;
+  const n = Math.max(1, nodes);
+  const column = Math.max(minColumn, Math.min(maxColumn, Math.floor((available - gutter) / n)));
+  return { gutter, column, width: gutter + column * n };
+}
+
+/** Centre x of node k, and of hop k (between nodes k and k + 1). */
+export const nodeX = (l: ColumnLayout, k: number) => l.gutter + l.column * (k + 0.5);
+export const hopX = (l: ColumnLayout, k: number) => l.gutter + l.column * (k + 1);
+
+/** "node 3 (midnode)". */
+export function nodeName(n: Pick<PathNode, 'node' | 'role'>): string {
+  return `node ${n.node} (${n.role})`;
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { parseResult, transferables } from './results';
+
+const flow = {
+  id: 0,
+  sender: { t: [0], cwnd: [1] },
+  owd: { t: [], owd_ms: [] },
+  goodput: { t: [], mbps: [] },
+  jitter: { t: [], jitter_ms: [] },
+  owd_cdf_ms: [],
+};
+
+function json(hops?: unknown): string {
+  return JSON.stringify({ name: 'x', seed: 1, end_s: 1, events: 1, flows: [], fairness_jain: 1, links: [], traces: { flows: [{ ...flow, ...(hops ? { hops } : {}) }], links: [] } });
+}
+
+describe('parseResult', () => {
+  it("turns an INTCP flow's per-node traces into columns", () => {
+    const r = parseResult(
+      json([
+        { node: 0, role: 'producer', series: { t: [0, 1], advertised_rate_mbps: [0, 0], paced_rate_mbps: [0.1, 20], queue_pkts: [0, 3], cache_bytes: [0, 0] }, retransmissions: { t: [], node: [], count: [] } },
+        { node: 1, role: 'consumer', series: { t: [0.5], advertised_rate_mbps: [null], paced_rate_mbps: [0], queue_pkts: [0], cache_bytes: [0] }, retransmissions: { t: [0.7], node: [1], count: [2] } },
+      ]),
+    );
+    const hops = r.traces!.flows[0].hops!;
+    expect(hops.map((h) => [h.node, h.role])).toEqual([
+      [0, 'producer'],
+      [1, 'consumer'],
+    ]);
+    expect(hops[0].series.cols.paced_rate_mbps).toEqual(Float64Array.from([0.1, 20]));
+    expect(hops[1].series.cols.advertised_rate_mbps[0]).toBeNaN();
+    expect(hops[1].retransmissions.t).toEqual(Float64Array.from([0.7]));
+    expect(hops[1].retransmissions.cols.count).toEqual(Float64Array.from([2]));
+  });
+
+  it('leaves hops out for flows that have none', () => {
+    expect(parseResult(json()).traces!.flows[0].hops).toBeUndefined();
+  });
+});
+
+describe('transferables', () => {
+  it("lists the hop columns' buffers too, each once", () => {
+    const r = parseResult(json([{ node: 0, role: 'producer', series: { t: [0], queue_pkts: [1] }, retransmissions: { t: [], count: [] } }]));
+    const bufs = transferables(r);
+    const hop = r.traces!.flows[0].hops![0];
+    for (const c of [hop.series.t, hop.series.cols.queue_pkts, hop.retransmissions.t, hop.retransmissions.cols.count]) expect(bufs).toContain(c.buffer);
+    expect(new Set(bufs).size).toBe(bufs.length);
+  });
+});
