@@ -10,6 +10,7 @@ import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
 import { colorOf, flowNames, fmt } from './palette';
 import { TimeSeriesChart, type LineSeries, type LowerPanel, type MarkerSeries, type RefLine } from './TimeSeriesChart';
+import { chainLinks } from '../scenario/topology';
 
 const PER_COLOR = '#b3261e';
 /** The core's default block size (CtcpFlow.block_pkts). */
@@ -18,7 +19,7 @@ const DEFAULT_BLOCK = 32;
 /** The true PER of the bottleneck (the data-direction link with the lowest rate) when its loss
  * is Bernoulli; null otherwise. */
 export function bottleneckPer(scenario: Scenario | null): { link: number; p: number } | null {
-  const links = scenario?.topology.links ?? [];
+  const links = chainLinks(scenario);
   if (!links.length) return null;
   let best = 0;
   for (let i = 1; i < links.length; i++) if (links[i].rate_mbps < links[best].rate_mbps) best = i;

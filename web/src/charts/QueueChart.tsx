@@ -8,6 +8,7 @@ import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
 import { fmt } from './palette';
 import { TimeSeriesChart, type LineSeries, type RefLine } from './TimeSeriesChart';
+import { chainLinks } from '../scenario/topology';
 
 const QUEUE_COLOR = '#4a4a4a';
 const BUFFER_COLOR = '#b3261e';
@@ -16,7 +17,7 @@ const BUFFER_COLOR = '#b3261e';
 export function bottleneckLink(links: LinkTraces[], scenario: Scenario | null): number | undefined {
   const data = links.filter((l) => l.id % 2 === 0);
   if (!data.length) return links[0]?.id;
-  const rate = (id: number) => scenario?.topology.links[id / 2]?.rate_mbps;
+  const rate = (id: number) => chainLinks(scenario)[id / 2]?.rate_mbps;
   if (scenario && data.every((l) => typeof rate(l.id) === 'number')) {
     let best = data[0];
     for (const l of data) if ((rate(l.id) as number) < (rate(best.id) as number)) best = l;
@@ -37,7 +38,7 @@ export function bottleneckLink(links: LinkTraces[], scenario: Scenario | null): 
 }
 
 function describeLink(id: number, scenario: Scenario | null): string {
-  const spec = scenario?.topology.links[Math.floor(id / 2)];
+  const spec = chainLinks(scenario)[Math.floor(id / 2)];
   const dir = id % 2 === 0 ? '' : ', reverse';
   if (!spec) return `link ${Math.floor(id / 2)}${dir}`;
   const rate = id % 2 === 1 && spec.reverse_rate_mbps ? spec.reverse_rate_mbps : spec.rate_mbps;
@@ -58,7 +59,7 @@ export function QueueChart({ result, scenario, xDomain, name }: { result: RunRes
     [link, scenario],
   );
 
-  const buffer = link && link.id % 2 === 0 ? scenario?.topology.links[link.id / 2]?.buffer_pkts : undefined;
+  const buffer = link && link.id % 2 === 0 ? chainLinks(scenario)[link.id / 2]?.buffer_pkts : undefined;
   const refs = useMemo<RefLine[]>(() => (typeof buffer === 'number' ? [{ key: 'buffer', label: `buffer: ${buffer} packets`, y: buffer, color: BUFFER_COLOR, dash: '6 3' }] : []), [buffer]);
 
   const stats = useMemo(() => {

@@ -16,6 +16,7 @@ import { Legend, layoutLegend, type LegendItem } from './Legend';
 import { NO_EXPORT } from './exportChart';
 import { colorOf, fmt, PAPER_COLOR } from './palette';
 import './charts.css';
+import { chainLinks } from '../scenario/topology';
 
 const M = { left: 62, right: 20 };
 const PLOT_H = 300;
@@ -132,7 +133,7 @@ export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Sce
       .filter((i) => i.s.cc === 'reno')
       .map((i) => {
         const sc = scenarioAt(scenario, i.rep.point);
-        const rttS = (2 * sc.topology.links.reduce((a, l) => a + (l.delay_ms ?? 0), 0)) / 1000;
+        const rttS = (2 * chainLinks(sc).reduce((a, l) => a + (l.delay_ms ?? 0), 0)) / 1000;
         const mss = sc.flows[0]?.mss_bytes ?? 1448;
         return { info: i, rttS, mss, fn: (p: number) => mathisMbps(mss, rttS, p) };
       })

@@ -3,6 +3,7 @@
 // measured from the first data segment, one RTT after the flow starts (the SYN handshake).
 
 import type { Scenario } from '../scenario/types.gen';
+import { chainLinks } from '../scenario/topology';
 
 /** Hybla's reference round trip, RTT₀ (seconds). */
 export const HYBLA_RTT0_S = 0.025;
@@ -46,7 +47,7 @@ export function windowModel(scenario: Scenario | null): WindowModel | null {
   if ((f.initial_cwnd_pkts ?? 10) !== 1) return null;
   const gamma = f.initial_ssthresh_pkts;
   if (typeof gamma !== 'number' || !Number.isFinite(gamma) || gamma < 1) return null;
-  const rttS = (2 * scenario.topology.links.reduce((a, l) => a + l.delay_ms, 0)) / 1000;
+  const rttS = (2 * chainLinks(scenario).reduce((a, l) => a + l.delay_ms, 0)) / 1000;
   if (!(rttS > 0)) return null;
   const t0S = (f.start_s ?? 0) + rttS;
   const cc = f.cc;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from '../scenario/types.gen';
+import type { LinkSpec, Scenario } from '../scenario/types.gen';
 import { bottleneckPer, stepMean } from './CodingChart';
 
-const scenario = (links: Scenario['topology']['links']): Scenario => ({
+const scenario = (links: LinkSpec[]): Scenario => ({
   version: 1,
   name: 't',
   duration_s: 10,

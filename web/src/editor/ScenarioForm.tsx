@@ -58,6 +58,18 @@ const CODING_LABELS = { full: 'Full', 'rank-only': 'Rank only' } satisfies Recor
 const CODING_OPTIONS: Option[] = Object.entries(CODING_LABELS).map(([value, label]) => ({ value, label }));
 const LOSS_AT_LABELS = { channel: 'On the channel', ingress: 'At ingress' } satisfies Record<LossAtSpec, string>;
 const LOSS_AT_OPTIONS: Option[] = Object.entries(LOSS_AT_LABELS).map(([value, label]) => ({ value, label }));
+const ISL_OPTIONS: Option[] = [
+  { value: 'plus_grid', label: '+Grid (4 per satellite)' },
+  { value: 'none', label: 'none: bent pipe via ground relays' },
+];
+const ATTACHMENT_OPTIONS: Option[] = [
+  { value: 'highest_elevation', label: 'highest elevation, every step' },
+  { value: 'stay_until_lost', label: 'stay until lost' },
+];
+const ROUTE_CHANGE_OPTIONS: Option[] = [
+  { value: 'deliver', label: 'deliver along the old route' },
+  { value: 'drop', label: 'drop' },
+];
 const RTO_OPTIONS: { value: RtoFlavor; label: string }[] = [
   { value: 'linux', label: 'Linux' },
   { value: 'rfc6298', label: 'RFC 6298' },
@@ -412,6 +424,53 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
       </fieldset>
     );
   });
+  // ---- constellation ----
+  const constellation = get('topology.kind') === 'constellation';
+  const walkerPath = Array.isArray(get('topology.constellation.walker')) ? 'topology.constellation.walker[0]' : 'topology.constellation.walker';
+  const place = (path: string, label: string) => {
+    const v = get(path);
+    return typeof v === 'string' || v === undefined ? (
+      <StringInput label={label} hint="A city of the table (Beijing, New York, London, ...); a {name, lat_deg, lon_deg} point can be given in JSON." value={v} errors={router.take(path)} onChange={(x) => set(path)(x ?? '')} />
+    ) : (
+      <p className="muted">
+        {label}: a point, edit it in JSON
+      </p>
+    );
+  };
+  const select = (path: string, label: string, options: Option[], hint: string) => (
+    <SelectInput label={label} hint={hint} value={get(path) ?? options[0].value} options={options} errors={router.take(path)} onChange={(v) => set(path)(v === options[0].value ? undefined : v)} />
+  );
+  const constellationNode = constellation && (
+    <fieldset className="item">
+      <legend>Constellation path</legend>
+      <div className="grid">
+        {isObject(get(walkerPath)) ? (
+          <>
+            {num(`${walkerPath}.altitude_km`, 'Altitude', { unit: 'km', hint: 'Walker shell altitude.' })}
+            {num(`${walkerPath}.inclination_deg`, 'Inclination', { unit: '°' })}
+            {num(`${walkerPath}.planes`, 'Planes', { integer: true })}
+            {num(`${walkerPath}.sats_per_plane`, 'Satellites per plane', { integer: true })}
+            {num(`${walkerPath}.phasing`, 'Phasing F', { integer: true, empty: 'remove', placeholder: '0' })}
+          </>
+        ) : (
+          <p className="muted">Satellites from TLE, OMM or several shells: edit them in JSON.</p>
+        )}
+        {place('topology.src', 'Source')}
+        {place('topology.dst', 'Destination')}
+        {num('topology.min_elevation_deg', 'Elevation mask', { unit: '°', empty: 'remove', placeholder: '25' })}
+        {num('topology.step_s', 'Routing step', { unit: 's', empty: 'remove', placeholder: '1' })}
+        {num('topology.start_s', 'Orbit time at start', { unit: 's', empty: 'remove', placeholder: '0' })}
+        {select('topology.isl', 'Inter-satellite links', ISL_OPTIONS, 'Which inter-satellite links exist.')}
+        {select('topology.attachment', 'Attachment', ATTACHMENT_OPTIONS, 'Which visible satellite a ground station uses.')}
+        {num('topology.handover_outage_s', 'Handover outage', { unit: 's', empty: 'remove', placeholder: '0', hint: 'The new ground–satellite link carries nothing for this long after a handover.' })}
+        {select('topology.on_route_change', 'Queued packets on a route change', ROUTE_CHANGE_OPTIONS, 'What happens to packets waiting on a link that leaves the route.')}
+        {num('topology.buffer_pkts', 'Buffer per link', { unit: 'packets', integer: true, empty: 'remove', placeholder: '1000' })}
+        {num('topology.access.rate_mbps', 'Access link rate', { unit: 'Mbit/s', hint: 'The terrestrial link between each end host and its ground station.' })}
+        {num('topology.access.delay_ms', 'Access link delay', { unit: 'ms' })}
+      </div>
+      <p className="muted">Link capacity and loss per link type (fixed or from a link budget) are edited in JSON.</p>
+    </fieldset>
+  );
   const linksErrors = router.take('topology');
 
   // ---- flows ----
@@ -645,9 +704,11 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
       )}
       {top}
       <section aria-labelledby="form-links">
-        <h3 id="form-links">Links</h3>
+        <h3 id="form-links">{constellation ? 'Path' : 'Links'}</h3>
         <FieldErrors errors={linksErrors} />
-        {linkNodes}
+        {constellationNode}
+        {!constellation && linkNodes}
+        {!constellation && (
         <button
           type="button"
           className="small"
@@ -662,6 +723,7 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
         >
           Add link
         </button>
+        )}
       </section>
       <section aria-labelledby="form-flows">
         <h3 id="form-flows">Flows</h3>
