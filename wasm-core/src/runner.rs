@@ -56,7 +56,12 @@ pub struct FlowResult {
     pub goodput_mbps: f64,
     pub retransmissions: u64,
     pub timeouts: u64,
+    /// One-way delay from a segment's first send to its in-order delivery.
     pub owd_ms: DelaySummary,
+    /// One-way delay from a segment's first send to its first arrival at the receiver, before
+    /// reordering (a sniffer's view: the INTCP authors' measurement). Absent for CTCP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owd_arrival_ms: Option<DelaySummary>,
     pub jitter_ms: f64,
     /// Why a flow with a byte count did not complete.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -198,6 +203,14 @@ impl<'a> FlowParts<'a> {
             FlowParts::Tcp(_, r) => &r.log.delays,
             FlowParts::Ctcp(_, r) => &r.log.delays,
             FlowParts::Intcp(c) => &c.log.delays,
+        }
+    }
+    /// One-way delays at arrival, before reordering (TCP and INTCP; CTCP decodes blocks).
+    fn arrivals(self) -> Option<&'a DelayStats> {
+        match self {
+            FlowParts::Tcp(_, r) => Some(&r.log.arrivals),
+            FlowParts::Ctcp(..) => None,
+            FlowParts::Intcp(c) => Some(&c.log.arrivals),
         }
     }
     fn goodput_bins(self) -> &'a [u64] {
@@ -521,6 +534,7 @@ impl Run {
                 retransmissions,
                 timeouts,
                 owd_ms: delays.summary(),
+                owd_arrival_ms: parts.arrivals().map(DelayStats::summary),
                 jitter_ms: delays.mean_jitter(),
                 incomplete_reason,
                 error: parts.error().cloned(),

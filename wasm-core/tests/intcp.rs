@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use orbitcp_core::metrics;
 use orbitcp_core::runner::Run;
 use orbitcp_core::scenario;
 use proptest::prelude::*;
@@ -261,33 +262,52 @@ proptest! {
     }
 }
 
-/// Preset 3 (paper Fig. 5(c)). The paper's claim, INTCP's one-way delay mean and 95th percentile
-/// below TCP's at every GSL RTT of 20-300 ms, is NOT reproduced (measured: INTCP's mean is 2-3.5×
-/// Reno's, see scenarios/README.md): Reno collapses to < 1 Mbit/s under 5 % loss and so never
-/// queues, while INTCP keeps the path busy and its in-order delivery waits for hop recoveries.
-/// What is tested is the part that holds: INTCP's goodput is at least 10× Reno's at every GSL
-/// RTT (measured 30× at 300 ms, 20× at 20 ms), and its delay is reported.
+/// Preset 3 (paper Fig. 5(c)): INTCP's one-way delay mean and 5 %/95 % band lower and narrower
+/// than TCP's at every GSL RTT of 20-300 ms. The authors measured INTCP per packet at its arrival
+/// (sniffers at both ends matched on rangeStart, intcp.md §11.1) but TCP at the application,
+/// i.e. after in-order delivery. Measured that way the claim holds here at every RTT (e.g. GSL
+/// RTT 100 ms: INTCP 77/90/182 ms p5/mean/p95 against Reno 76/140/379). Like with like it does
+/// not: per packet at arrival both means agree within a few %, and at in-order delivery INTCP's
+/// mean is 2-3× Reno's, because INTCP runs 20-40× more packets through the same 5 % loss and each
+/// waits in the consumer's reorder buffer behind hop recoveries and, for lost re-sends, behind an
+/// end-to-end timeout (scenarios/README.md). Also tested: INTCP's goodput is at least 10× Reno's.
 #[test]
-fn under_gsl_loss_intcp_keeps_ten_times_renos_goodput_at_every_gsl_rtt() {
+fn under_gsl_loss_intcps_delay_is_lower_as_the_authors_measured_it_but_not_like_with_like() {
     for d in [10, 25, 50, 100, 150] {
         let mut s = preset("intcp-loss-delay");
         s["topology"]["links"][1]["delay_ms"] = d.into();
         let i = run(&s, false).flows[0].clone();
         s["flows"][0] = reno();
         let r = run(&s, false).flows[0].clone();
+        let (ia, ra) = (i.owd_arrival_ms.unwrap(), r.owd_arrival_ms.unwrap());
         eprintln!(
-            "GSL RTT {} ms: INTCP owd {:.1}/{:.1}/{:.1} ms {:.2} Mbit/s; Reno {:.1}/{:.1}/{:.1} ms {:.2} Mbit/s",
+            "GSL RTT {} ms: INTCP owd {:.1}/{:.1}/{:.1} arrival {:.1}/{:.1}/{:.1} ms {:.2} Mbit/s, {} timeouts; Reno {:.1}/{:.1}/{:.1} arrival {:.1}/{:.1}/{:.1} ms {:.2} Mbit/s",
             2 * d,
             i.owd_ms.p5,
             i.owd_ms.mean,
             i.owd_ms.p95,
+            ia.p5,
+            ia.mean,
+            ia.p95,
             i.goodput_mbps,
+            i.timeouts,
             r.owd_ms.p5,
             r.owd_ms.mean,
             r.owd_ms.p95,
+            ra.p5,
+            ra.mean,
+            ra.p95,
             r.goodput_mbps
         );
-        assert!(i.goodput_mbps >= 10.0 * r.goodput_mbps, "GSL RTT {}: {i:?} vs {r:?}", 2 * d);
+        let at = 2 * d;
+        assert!(i.goodput_mbps >= 10.0 * r.goodput_mbps, "GSL RTT {at}: {i:?} vs {r:?}");
+        // The authors' measurement: INTCP per packet at arrival, TCP at in-order delivery.
+        let (o, band) = (r.owd_ms, |x: metrics::DelaySummary| x.p95 - x.p5);
+        assert!(ia.mean < 0.8 * o.mean && ia.p95 < o.p95 && band(ia) < band(o), "GSL RTT {at}: {ia:?} vs {o:?}");
+        // Like with like at arrival: the same mean within 5 %.
+        assert!((ia.mean / ra.mean - 1.0).abs() < 0.05, "GSL RTT {at}: {ia:?} vs {ra:?}");
+        // Like with like at in-order delivery: INTCP's is higher, mostly head-of-line waiting.
+        assert!(i.owd_ms.mean > 1.5 * o.mean && i.owd_ms.mean > 2.0 * ia.mean, "GSL RTT {at}: {i:?} vs {r:?}");
     }
 }
 
