@@ -9,7 +9,7 @@ use crate::engine::{Agent, Simulation};
 use crate::intcp::cache::Cache;
 use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
 use crate::intcp::midnode::{IntcpNode, Peer, Role, SharedCache, SharedPit, HOP_TRACE_COLUMNS};
-use crate::intcp::rate::CcParams;
+use crate::intcp::rate::{CcParams, HopController};
 use crate::intcp::IntcpConfig;
 use crate::metrics::{jain_index, DelayStats, DelaySummary, Trace};
 use crate::net::{Buffer, Link, LinkConfig, LossAt, LossProcess, Network, Outages, RateSchedule};
@@ -438,7 +438,15 @@ impl Run {
                             }
                             _ => (None, None),
                         };
-                        let agent = IntcpNode::new(cfg.clone(), f, role, node, up, down, content, consumer, cache)
+                        // The requester of hop i - 1 (counted from the producer) runs its hop_cc.
+                        let mut cfg = cfg.clone();
+                        if let Some(k) = i.checked_sub(1).and_then(|h| c.hop_cc.get(h)) {
+                            cfg.cc.controller = match k {
+                                scenario::HopCc::Intcp => HopController::Intcp,
+                                scenario::HopCc::Reno => HopController::Reno,
+                            };
+                        }
+                        let agent = IntcpNode::new(cfg, f, role, node, up, down, content, consumer, cache)
                             .with_traces(points, interval)
                             .with_pit(pit);
                         let st = (role == Role::Consumer).then_some(start).flatten();
