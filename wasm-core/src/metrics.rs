@@ -153,10 +153,14 @@ impl DelayStats {
 }
 
 /// What a receiver records for each in-order delivery: one-way delay statistics, a bounded
-/// delay trace, and delivered bytes per fixed interval (goodput over time).
+/// delay trace, and delivered bytes per fixed interval (goodput over time). Beside them, the
+/// one-way delay of each new segment at its *arrival*, before reordering (`arrivals`): what a
+/// packet sniffer at the receiver sees, the INTCP authors' measurement (intcp.md §11.1).
 #[derive(Clone, Debug)]
 pub struct DeliveryLog {
     pub delays: DelayStats,
+    /// Per new segment at its first arrival: from its first send to its arrival.
+    pub arrivals: DelayStats,
     pub owd_trace: Trace<1>,
     /// Bytes delivered in each `bin_width` interval since time zero.
     pub goodput_bins: Vec<u64>,
@@ -165,7 +169,19 @@ pub struct DeliveryLog {
 
 impl DeliveryLog {
     pub fn new(owd_trace: Trace<1>, bin_width: SimDuration) -> DeliveryLog {
-        DeliveryLog { delays: DelayStats::default(), owd_trace, goodput_bins: Vec::new(), bin_width }
+        DeliveryLog {
+            delays: DelayStats::default(),
+            arrivals: DelayStats::default(),
+            owd_trace,
+            goodput_bins: Vec::new(),
+            bin_width,
+        }
+    }
+
+    /// A new segment (not a duplicate) arrived at `now`, `delay` after it was first sent; it
+    /// may wait for earlier bytes before it is delivered.
+    pub fn record_arrival(&mut self, now: SimTime, delay: SimDuration) {
+        self.arrivals.record(now, delay);
     }
 
     /// `bytes` delivered in order at `now`, `delay` after they were first sent.

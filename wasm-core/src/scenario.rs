@@ -381,6 +381,15 @@ pub struct IntcpFlow {
     /// SeqHole: a hole skipped by this many later packets is lost (the paper's N; §7.2).
     #[serde(default = "default_intcp_hole_threshold")]
     pub hole_threshold_pkts: u32,
+    /// Mixed hops (INTCP paper §III): the controller each hop's requester runs, one entry per
+    /// hop counted from the producer (`["reno", "intcp"]`: the producer's hop runs Reno, the
+    /// next INTCP). Empty or absent: INTCP's rate control on every hop. "reno" is a TCP-Reno
+    /// window (slow start, +1 packet per window, halved on a loss found on that hop, one
+    /// packet after a hop timeout) advertised as the rate cwnd·MSS/srtt; the hop keeps
+    /// INTCP's caching, SeqHole recovery and back-pressure. With `cache: false` midnodes find
+    /// no hop losses, so a Reno hop there reacts to timeouts only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hop_cc: Vec<HopCc>,
     #[serde(default)]
     pub from_node: Option<u32>,
     #[serde(default)]
@@ -393,6 +402,16 @@ pub struct IntcpFlow {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+}
+
+/// The controller of one INTCP hop (`IntcpFlow::hop_cc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HopCc {
+    /// INTCP's delay- and buffer-based rate control (intcp.md §5).
+    Intcp,
+    /// A TCP-Reno-style window (RFC 5681) advertised as a rate.
+    Reno,
 }
 
 fn default_intcp_cache_bytes() -> u64 {
@@ -430,7 +449,19 @@ fn default_intcp_hole_threshold() -> u32 {
 }
 
 impl IntcpFlow {
-    fn problems(&self, p: &mut Problems, at: &dyn Fn(&str) -> String) {
+    /// `hops`: the number of hops between the flow's producer and consumer.
+    fn problems(&self, p: &mut Problems, at: &dyn Fn(&str) -> String, hops: u32) {
+        p.check(
+            self.hop_cc.is_empty() || self.hop_cc.len() == hops as usize,
+            || at("hop_cc"),
+            || {
+                format!(
+                    "has {} entries but the flow crosses {hops} hop{} (one entry per hop, counted from the producer)",
+                    self.hop_cc.len(),
+                    if hops == 1 { "" } else { "s" }
+                )
+            },
+        );
         p.check(
             (64..=65_000).contains(&self.mss_bytes),
             || at("mss_bytes"),
@@ -759,7 +790,14 @@ impl Scenario {
                     continue;
                 }
                 Flow::Intcp(c) => {
-                    c.problems(&mut p, &at);
+                    if matches!(self.topology, Topology::Constellation(_)) {
+                        p.check(
+                            c.hop_cc.is_empty(),
+                            || at("hop_cc"),
+                            || "a constellation's hops change with the route; hop_cc needs a chain".into(),
+                        );
+                    }
+                    c.problems(&mut p, &at, if c.hop_cc.is_empty() { 0 } else { from.abs_diff(to) });
                     continue;
                 }
             };

@@ -3,6 +3,7 @@
 
 mod common;
 use common::*;
+use orbitcp_core::metrics;
 use orbitcp_core::runner::Run;
 use orbitcp_core::scenario;
 use proptest::prelude::*;
@@ -261,33 +262,52 @@ proptest! {
     }
 }
 
-/// Preset 3 (paper Fig. 5(c)). The paper's claim, INTCP's one-way delay mean and 95th percentile
-/// below TCP's at every GSL RTT of 20-300 ms, is NOT reproduced (measured: INTCP's mean is 2-3.5×
-/// Reno's, see scenarios/README.md): Reno collapses to < 1 Mbit/s under 5 % loss and so never
-/// queues, while INTCP keeps the path busy and its in-order delivery waits for hop recoveries.
-/// What is tested is the part that holds: INTCP's goodput is at least 10× Reno's at every GSL
-/// RTT (measured 30× at 300 ms, 20× at 20 ms), and its delay is reported.
+/// Preset 3 (paper Fig. 5(c)): INTCP's one-way delay mean and 5 %/95 % band lower and narrower
+/// than TCP's at every GSL RTT of 20-300 ms. The authors measured INTCP per packet at its arrival
+/// (sniffers at both ends matched on rangeStart, intcp.md §11.1) but TCP at the application,
+/// i.e. after in-order delivery. Measured that way the claim holds here at every RTT (e.g. GSL
+/// RTT 100 ms: INTCP 77/90/182 ms p5/mean/p95 against Reno 76/140/379). Like with like it does
+/// not: per packet at arrival both means agree within a few %, and at in-order delivery INTCP's
+/// mean is 2-3× Reno's, because INTCP runs 20-40× more packets through the same 5 % loss and each
+/// waits in the consumer's reorder buffer behind hop recoveries and, for lost re-sends, behind an
+/// end-to-end timeout (scenarios/README.md). Also tested: INTCP's goodput is at least 10× Reno's.
 #[test]
-fn under_gsl_loss_intcp_keeps_ten_times_renos_goodput_at_every_gsl_rtt() {
+fn under_gsl_loss_intcps_delay_is_lower_as_the_authors_measured_it_but_not_like_with_like() {
     for d in [10, 25, 50, 100, 150] {
         let mut s = preset("intcp-loss-delay");
         s["topology"]["links"][1]["delay_ms"] = d.into();
         let i = run(&s, false).flows[0].clone();
         s["flows"][0] = reno();
         let r = run(&s, false).flows[0].clone();
+        let (ia, ra) = (i.owd_arrival_ms.unwrap(), r.owd_arrival_ms.unwrap());
         eprintln!(
-            "GSL RTT {} ms: INTCP owd {:.1}/{:.1}/{:.1} ms {:.2} Mbit/s; Reno {:.1}/{:.1}/{:.1} ms {:.2} Mbit/s",
+            "GSL RTT {} ms: INTCP owd {:.1}/{:.1}/{:.1} arrival {:.1}/{:.1}/{:.1} ms {:.2} Mbit/s, {} timeouts; Reno {:.1}/{:.1}/{:.1} arrival {:.1}/{:.1}/{:.1} ms {:.2} Mbit/s",
             2 * d,
             i.owd_ms.p5,
             i.owd_ms.mean,
             i.owd_ms.p95,
+            ia.p5,
+            ia.mean,
+            ia.p95,
             i.goodput_mbps,
+            i.timeouts,
             r.owd_ms.p5,
             r.owd_ms.mean,
             r.owd_ms.p95,
+            ra.p5,
+            ra.mean,
+            ra.p95,
             r.goodput_mbps
         );
-        assert!(i.goodput_mbps >= 10.0 * r.goodput_mbps, "GSL RTT {}: {i:?} vs {r:?}", 2 * d);
+        let at = 2 * d;
+        assert!(i.goodput_mbps >= 10.0 * r.goodput_mbps, "GSL RTT {at}: {i:?} vs {r:?}");
+        // The authors' measurement: INTCP per packet at arrival, TCP at in-order delivery.
+        let (o, band) = (r.owd_ms, |x: metrics::DelaySummary| x.p95 - x.p5);
+        assert!(ia.mean < 0.8 * o.mean && ia.p95 < o.p95 && band(ia) < band(o), "GSL RTT {at}: {ia:?} vs {o:?}");
+        // Like with like at arrival: the same mean within 5 %.
+        assert!((ia.mean / ra.mean - 1.0).abs() < 0.05, "GSL RTT {at}: {ia:?} vs {ra:?}");
+        // Like with like at in-order delivery: INTCP's is higher, mostly head-of-line waiting.
+        assert!(i.owd_ms.mean > 1.5 * o.mean && i.owd_ms.mean > 2.0 * ia.mean, "GSL RTT {at}: {i:?} vs {r:?}");
     }
 }
 
@@ -318,4 +338,91 @@ fn with_more_users_intcp_uni_per_user_goodput_falls_while_intcps_holds() {
     assert!(u[3] <= 0.4 * u[0], "INTCP-uni {u:?}");
     assert!(i[3] >= 0.8 * i[0], "INTCP {i:?}");
     assert!(u.windows(2).all(|w| w[1] < w[0]), "INTCP-uni {u:?}");
+}
+
+/// Producer - terrestrial hop (`ground`) - ground station - GSL (20 Mbit/s, 20 ms, 0.1 % loss) -
+/// consumer, with `hop_cc` for the two hops.
+fn mixed(ground: Value, hop_cc: Value, bytes: Option<u64>, duration_s: f64) -> Value {
+    json!({
+        "version": 1, "name": "mixed hops", "seed": 7, "duration_s": duration_s,
+        "topology": { "kind": "chain", "links": [
+            ground,
+            { "rate_mbps": 20, "delay_ms": 20, "buffer_pkts": 100, "loss": loss(0.001) } ] },
+        "flows": [ { "transport": "intcp", "bytes": bytes, "hop_cc": hop_cc } ],
+    })
+}
+
+#[test]
+fn hop_cc_needs_one_entry_per_hop_and_known_names() {
+    let ground = json!({ "rate_mbps": 20, "delay_ms": 10 });
+    let mut s = mixed(ground, json!(["reno", "intcp", "intcp"]), None, 10.0);
+    let e = scenario::from_value(s.clone()).unwrap_err();
+    assert!(e.contains("flows[0].hop_cc: has 3 entries but the flow crosses 2 hops"), "{e}");
+    s["flows"][0]["hop_cc"] = json!(["reno", "cubic"]);
+    let e = scenario::from_value(s.clone()).unwrap_err();
+    assert!(e.contains("flows[0].hop_cc[1]") && e.contains("cubic"), "{e}");
+    s["flows"][0]["hop_cc"] = json!([]);
+    assert!(scenario::from_value(s).is_ok());
+}
+
+/// The node agent of flow 0 on `node`.
+fn node_agent(r: &Run, node: u32) -> &orbitcp_core::intcp::midnode::IntcpNode {
+    r.sim
+        .agents
+        .iter()
+        .find_map(|a| match a {
+            orbitcp_core::engine::Agent::IntcpNode(n) if n.node == node => Some(n.as_ref()),
+            _ => None,
+        })
+        .unwrap()
+}
+
+/// Mixed hops: a lossy terrestrial hop under "reno" halves its window (and so its advertised
+/// rate, cwnd·MSS/srtt) at each loss found on that hop, while the INTCP GSL hop ignores losses;
+/// every byte still arrives, checked at the consumer.
+#[test]
+fn a_reno_terrestrial_hop_halves_its_rate_at_each_hop_loss_and_every_byte_arrives() {
+    let ground = json!({ "rate_mbps": 20, "delay_ms": 10, "buffer_pkts": 100, "loss": loss(0.01) });
+    let bytes = 6_000_000;
+    let s = mixed(ground, json!(["reno", "intcp"]), Some(bytes), 60.0);
+    let sc = scenario::from_value(s).unwrap();
+    let mut r = Run::new(&sc).unwrap();
+    let mut halvings = 0;
+    let (mut seen, mut before) = ((0, 0), 0.0);
+    while r.sim.step() {
+        let gs = node_agent(&r, 1);
+        if gs.cc.reductions.0 > seen.0 {
+            let after = gs.cc.rate_mbps(None);
+            // Halved, up to the growth from the packet that revealed the hole.
+            assert!(after / before > 0.45 && after / before < 0.55, "rate {before} -> {after}");
+            halvings += 1;
+        }
+        seen = gs.cc.reductions;
+        before = gs.cc.rate_mbps(None);
+    }
+    assert!(halvings >= 5, "{halvings} halvings");
+    assert_eq!(node_agent(&r, 2).cc.reductions, (0, 0), "the INTCP hop does not react to losses");
+    assert!(r.delivery_error().is_none(), "{:?}", r.delivery_error());
+    let f = &r.result(false).flows[0];
+    assert!(f.completed && f.delivered_bytes == bytes, "{f:?}");
+}
+
+/// Mixing hops moves throughput the way the paper and TCP theory say. (a) A clean 10 Mbit/s
+/// terrestrial bottleneck: Reno fills it (a loss-based window keeps the buffer full) where
+/// INTCP's delay-based control holds back (measured 9.57 against 8.84 Mbit/s), at the price of
+/// a full buffer's queueing (mean OWD 119 against 35 ms). (b) The same hop at 20 Mbit/s with 1 %
+/// random loss: Reno halves at every loss and falls to the Mathis rate 1.22·MSS/(RTT·√p) ≈ 7.1
+/// Mbit/s (RTT 20 ms; measured 6.83) while INTCP, blind to random loss, keeps 16.95.
+#[test]
+fn a_reno_terrestrial_hop_gains_on_a_clean_bottleneck_and_loses_on_a_lossy_link() {
+    let both = |ground: Value, hop_cc: Value| run(&mixed(ground, hop_cc, None, 60.0), false).flows[0].clone();
+    let clean = json!({ "rate_mbps": 10, "delay_ms": 10, "buffer_pkts": 100 });
+    let (i, m) = (both(clean.clone(), json!(["intcp", "intcp"])), both(clean, json!(["reno", "intcp"])));
+    assert!(m.goodput_mbps > 1.05 * i.goodput_mbps && m.goodput_mbps < 10.0, "{m:?} vs {i:?}");
+    assert!(m.owd_ms.mean > 2.0 * i.owd_ms.mean, "{m:?} vs {i:?}");
+    let lossy = json!({ "rate_mbps": 20, "delay_ms": 10, "buffer_pkts": 100, "loss": loss(0.01) });
+    let (i, m) = (both(lossy.clone(), json!(["intcp", "intcp"])), both(lossy, json!(["reno", "intcp"])));
+    let mathis = 1.22 * 1449.0 * 8.0 / 0.020 / 0.01f64.sqrt() / 1e6;
+    assert!(m.goodput_mbps < 0.5 * i.goodput_mbps, "{m:?} vs {i:?}");
+    assert!(m.goodput_mbps > 0.6 * mathis && m.goodput_mbps < 1.4 * mathis, "{} vs Mathis {mathis}", m.goodput_mbps);
 }

@@ -270,6 +270,9 @@ impl Consumer {
             self.fail(format!("bytes [{}, {}) received twice for one interest", seg.start, seg.end));
             return;
         }
+        // The authors' OWD: producer's first send to arrival here, matched on rangeStart
+        // (intcp.md §11.1); `deliver` records the in-order delivery delay as TCP does.
+        self.log.record_arrival(now, now - seg.first_sent);
         self.rcv.insert(seg.start, seg);
         while let Some(s) = self.rcv.remove(&self.rcv_nxt) {
             self.deliver(now, s);

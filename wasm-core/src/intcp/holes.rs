@@ -5,7 +5,10 @@
 //! *and* whose bytes start beyond the highest byte seen opens a hole (the skipped sn range and
 //! byte range), counting that packet; each later packet adds one. When `threshold` later
 //! packets have passed it (the paper's N; here 3, as the Nov-2021 [I] snapshot — the [I] HEAD
-//! uses 5) the hole's byte range is confirmed lost and returned for a re-request. A hole whose
+//! uses 5) the hole's byte range is confirmed lost and returned for a re-request. One step
+//! beyond [I]: a loss whose sn slot is followed by a re-sent (old-byte) segment is remembered
+//! until the next new bytes arrive, so the gap they leave still counts as skipped on this hop
+//! ([I] requires the sn gap on that very packet and leaves such losses to the end-to-end RTO). A hole whose
 //! byte span exceeds its missing packets × MSS is "abnormal" and not requested; packets carrying
 //! a hole's bytes shrink it; holes older than 1 s are dropped, and 1 s without packets resets all.
 
@@ -25,6 +28,10 @@ struct Hole {
 pub struct HoleDetector {
     /// Next expected sn, and one past the highest byte seen.
     right: Option<(u64, u64)>,
+    /// Packets lost on this hop (skipped sn) since the last packet that advanced the byte
+    /// bound: a loss followed by a re-sent (old-byte) packet is counted here, so the next new
+    /// byte range still opens its hole.
+    unexplained: u64,
     last_update: SimTime,
     holes: Vec<Hole>,
     pub detected: u64,
@@ -45,6 +52,7 @@ impl HoleDetector {
     ) {
         if self.right.is_some() && now.saturating_since(self.last_update) > SNHOLE_TIMEOUT {
             self.right = None;
+            self.unexplained = 0;
             self.holes.clear();
         }
         self.holes.retain(|h| now.saturating_since(h.ts) <= SNHOLE_TIMEOUT);
@@ -62,11 +70,16 @@ impl HoleDetector {
                 h.count += 1;
             }
         }
-        if sn > next_sn && start > byte_right {
-            let missing = sn - next_sn;
-            if start - byte_right <= missing * mss as u64 {
+        let missing = self.unexplained + (sn - next_sn);
+        if start >= byte_right {
+            if start > byte_right && missing > 0 && start - byte_right <= missing * mss as u64 {
                 self.holes.push(Hole { end_sn: sn, start: byte_right, end: start, ts: now, count: 1 });
             }
+            self.unexplained = 0;
+        } else {
+            // Old bytes (a re-sent segment) took this sn: a loss just before it is explained
+            // only when new bytes arrive.
+            self.unexplained = missing;
         }
         self.right = Some((sn + 1, byte_right.max(end)));
         let mut i = 0;
@@ -142,6 +155,34 @@ mod tests {
         d.on_data(t(4), 4, 400, 500, 100, 3, &mut lost);
         assert!(lost.is_empty());
         assert_eq!(d.pending(), 0);
+    }
+
+    #[test]
+    fn a_loss_followed_by_a_resent_segment_still_opens_its_hole() {
+        let mut d = HoleDetector::default();
+        let mut lost = Vec::new();
+        d.on_data(t(0), 0, 0, 100, 100, 3, &mut lost);
+        d.on_data(t(1), 1, 100, 200, 100, 3, &mut lost);
+        // sn 2 (bytes 200..300) is lost; sn 3 re-sends old bytes 0..100 (a hop recovery).
+        d.on_data(t(2), 3, 0, 100, 100, 3, &mut lost);
+        for k in 4..7 {
+            d.on_data(t(k), k, (k - 2) * 100 + 100, (k - 2) * 100 + 200, 100, 3, &mut lost);
+        }
+        assert_eq!(lost, vec![(200, 300)]);
+    }
+
+    #[test]
+    fn a_gap_lost_upstream_is_not_requested_on_this_hop_even_after_a_lost_resend() {
+        let mut d = HoleDetector::default();
+        let mut lost = Vec::new();
+        d.on_data(t(0), 0, 0, 100, 100, 3, &mut lost);
+        // sn 1 (a re-sent old segment) is lost; sn 2 carries the next new bytes.
+        d.on_data(t(1), 2, 100, 200, 100, 3, &mut lost);
+        // Bytes 200..300 were lost upstream: no sn is missing here.
+        for k in 3..7 {
+            d.on_data(t(k), k, k * 100, k * 100 + 100, 100, 3, &mut lost);
+        }
+        assert!(lost.is_empty());
     }
 
     #[test]

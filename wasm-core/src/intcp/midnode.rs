@@ -475,6 +475,9 @@ impl IntcpNode {
                     for &(a, b) in &lost {
                         self.send_interest(ctx, a, b);
                     }
+                    if !lost.is_empty() {
+                        self.cc.on_hop_loss(ms(now));
+                    }
                     self.record_rtx(now, lost.len() as u64);
                 } else {
                     if self.cfg.cache {
@@ -489,6 +492,9 @@ impl IntcpNode {
                         self.stats.hole_requests += 1;
                         // The previous hop is asked; our own cache cannot hold what we lost.
                         self.send_interest(ctx, a, b);
+                    }
+                    if !lost.is_empty() {
+                        self.cc.on_hop_loss(ms(now));
                     }
                     self.record_rtx(now, lost.len() as u64);
                     self.ensure_tick(ctx);

@@ -12,6 +12,10 @@
 //! found per hop from the per-hop sequence numbers (SeqHole, `holes.rs`) and re-requested from
 //! the previous hop, and the consumer keeps an end-to-end RTO table (`consumer.rs`).
 //!
+//! Mixed hops (paper §III): each hop's requester runs INTCP's rate control or, per the flow's
+//! `hop_cc`, a TCP-Reno window advertised as a rate (`rate::HopController`); the responder's
+//! token bucket enforces either, so nothing else on the hop changes.
+//!
 //! Agents are addressed hop by hop (each knows its upstream and downstream neighbour's node and
 //! agent), so a node list taken from a route can drive a flow.
 //!

@@ -7,14 +7,45 @@
 //! (§5.7). The paper's behaviour where it differs from the code (§13): a 5 s minimum-RTT window
 //! (code 10 s), slow start that doubles cwnd per hop RTT (code: Hybla-like), additive increase of
 //! one packet per cwnd of data (code: +1 per cwnd/10), decrease to k·BDP with k = 0.8.
+//!
+//! Mixed hops (INTCP paper §III: "one hop with terrestrial link can use the regular methods,
+//! like Cubic or Reno; other hops with satellite links can use our rate-based congestion
+//! control"): a hop's requester may instead run a TCP-Reno-style window (RFC 5681) — slow start
+//! of one packet per packet received, +1 packet per window in congestion avoidance, the window
+//! halved on a loss confirmed on this hop (a SeqHole, at most once per hop RTT, like Reno's one
+//! reduction per window), and collapsed to one packet after a hop timeout (no DATA for a hop
+//! RTO while interests were outstanding). It advertises its window as a rate, cwnd·MSS / srtt,
+//! on the INTERESTs, so the hop's responder paces it with the same token bucket; at a midnode
+//! the backpressure term still caps it (the part the receive window plays in split TCP).
 
 use super::{CWND_MIN, SENDRATE_MAX_MBPS, SENDRATE_MIN_MBPS};
 use std::collections::VecDeque;
+
+/// The controller a hop's requester runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HopController {
+    /// INTCP's delay- and buffer-based rate control (§5.4–§5.6).
+    #[default]
+    Intcp,
+    /// A TCP-Reno-style window advertised as a rate (a terrestrial hop in a mixed path).
+    Reno,
+}
+
+/// Lower bound of the hop RTO of a Reno hop, ms (Linux `TCP_RTO_MIN`, 200 ms).
+pub const RENO_HOP_RTO_MIN_MS: f64 = 200.0;
+/// Window after a hop timeout, packets (RFC 5681 §3.1: the loss window, one segment).
+pub const RENO_LOSS_WINDOW: f64 = 1.0;
+/// Initial window of a Reno hop, packets (RFC 5681 §3.1: 3 segments for a 1095-2190 B SMSS).
+pub const RENO_INITIAL_WINDOW: f64 = 3.0;
+/// Smallest ssthresh, packets (RFC 5681 eq. 4: at least 2·SMSS).
+pub const RENO_MIN_SSTHRESH: f64 = 2.0;
 
 /// The hop CC's parameters (scenario fields of an INTCP flow).
 #[derive(Clone, Debug)]
 pub struct CcParams {
     pub mss: u32,
+    /// Which controller this hop's requester runs (scenario `hop_cc`).
+    pub controller: HopController,
     /// Slow-start exit threshold, packets (`SSTHRESH_INIT` = 100, §5.5).
     pub ssthresh_pkts: f64,
     /// Queue threshold M in bytes for the congestion signal (`QueueingThreshold` = 3000, §5.4).
@@ -36,6 +67,7 @@ impl CcParams {
     pub fn defaults(mss: u32) -> CcParams {
         CcParams {
             mss,
+            controller: HopController::Intcp,
             ssthresh_pkts: 100.0,
             queue_threshold_bytes: 3000.0,
             decrease_factor: 0.8,
@@ -68,12 +100,30 @@ pub struct HopCc {
     last_decr_ms: Option<f64>,
     /// When this node last sent an INTEREST upstream (rate-refresh rule, §5.6).
     pub last_send_int_ms: f64,
+    /// Reno hops: slow-start threshold in packets, and the phase.
+    pub ssthresh: f64,
+    reno: RenoPhase,
+    /// When the last DATA arrived (Reno hops' timeout rule); None before the first.
+    last_data_ms: Option<f64>,
+    /// Window reductions of a Reno hop: (hop losses, hop timeouts).
+    pub reductions: (u64, u64),
+}
+
+/// Where a Reno hop's window is (RFC 5681).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum RenoPhase {
+    /// Below ssthresh: +1 packet per packet received.
+    SlowStart,
+    /// +1 packet per window of data.
+    CongestionAvoidance,
+    /// Just reduced: further hop losses until `until_ms` (one hop RTT) belong to the same
+    /// window and do not reduce it again; the window grows as in congestion avoidance.
+    Recovery { until_ms: f64 },
 }
 
 impl HopCc {
     pub fn new(p: CcParams) -> HopCc {
         HopCc {
-            p,
             srtt_ms: 0.0,
             rttvar_ms: 0.0,
             hrtt: VecDeque::new(),
@@ -81,11 +131,73 @@ impl HopCc {
             thrp_mbps: 0.0,
             recvd_bytes: 0.0,
             last_thrp_update_ms: 0.0,
-            cwnd: CWND_MIN,
+            cwnd: match p.controller {
+                HopController::Intcp => CWND_MIN,
+                HopController::Reno => RENO_INITIAL_WINDOW,
+            },
             slow_start: true,
             cc_data_len: 0.0,
             last_decr_ms: None,
             last_send_int_ms: 0.0,
+            ssthresh: p.ssthresh_pkts,
+            reno: RenoPhase::SlowStart,
+            last_data_ms: None,
+            reductions: (0, 0),
+            p,
+        }
+    }
+
+    pub fn controller(&self) -> HopController {
+        self.p.controller
+    }
+
+    /// The hop RTO of a Reno hop, ms (RFC 6298 from the hop RTT, at least 200 ms).
+    pub fn hop_rto_ms(&self) -> f64 {
+        (self.srtt_ms + 4.0 * self.rttvar_ms).max(RENO_HOP_RTO_MIN_MS)
+    }
+
+    /// A loss on this hop was confirmed (a SeqHole this requester found). A Reno hop halves its
+    /// window, once per hop RTT; INTCP's RTT-based control does not react to losses (§5.4: the
+    /// loss-based scheme exists in the code but is not selected).
+    pub fn on_hop_loss(&mut self, now_ms: f64) {
+        if self.p.controller != HopController::Reno {
+            return;
+        }
+        if let RenoPhase::Recovery { until_ms } = self.reno {
+            if now_ms < until_ms {
+                return;
+            }
+        }
+        self.ssthresh = (self.cwnd / 2.0).max(RENO_MIN_SSTHRESH);
+        self.cwnd = self.ssthresh;
+        self.reno = RenoPhase::Recovery { until_ms: now_ms + self.srtt_ms };
+        self.reductions.0 += 1;
+    }
+
+    /// A Reno hop's timeout: DATA stopped for more than a hop RTO while this node had asked for
+    /// more. Found when the next DATA arrives (the window matters only once data flows again).
+    fn reno_timeout(&mut self) {
+        self.ssthresh = (self.cwnd / 2.0).max(RENO_MIN_SSTHRESH);
+        self.cwnd = RENO_LOSS_WINDOW;
+        self.reno = RenoPhase::SlowStart;
+        self.reductions.1 += 1;
+    }
+
+    fn update_reno(&mut self, now_ms: f64, payload: u32) {
+        let pkts = payload as f64 / self.p.mss as f64;
+        match self.reno {
+            RenoPhase::SlowStart if self.cwnd < self.ssthresh => self.cwnd += pkts,
+            RenoPhase::SlowStart => {
+                self.reno = RenoPhase::CongestionAvoidance;
+                self.cwnd += pkts / self.cwnd;
+            }
+            RenoPhase::CongestionAvoidance => self.cwnd += pkts / self.cwnd,
+            RenoPhase::Recovery { until_ms } => {
+                if now_ms >= until_ms {
+                    self.reno = RenoPhase::CongestionAvoidance;
+                }
+                self.cwnd += pkts / self.cwnd;
+            }
         }
     }
 
@@ -93,6 +205,15 @@ impl HopCc {
     /// `seg_bytes` its size counted for throughput (header + payload, as [L]), `payload` its
     /// payload length.
     pub fn on_data(&mut self, now_ms: f64, ts_ms: f64, seg_bytes: u32, payload: u32) {
+        if self.p.controller == HopController::Reno {
+            let silent = self
+                .last_data_ms
+                .is_some_and(|t| self.last_send_int_ms > t && self.srtt_ms > 0.0 && now_ms - t > self.hop_rto_ms());
+            if silent {
+                self.reno_timeout();
+            }
+            self.last_data_ms = Some(now_ms);
+        }
         if now_ms > ts_ms {
             let s = now_ms - ts_ms;
             if self.srtt_ms == 0.0 {
@@ -113,7 +234,10 @@ impl HopCc {
                 self.last_thrp_update_ms = now_ms;
             }
         }
-        self.update_cwnd(now_ms, payload);
+        match self.p.controller {
+            HopController::Intcp => self.update_cwnd(now_ms, payload),
+            HopController::Reno => self.update_reno(now_ms, payload),
+        }
     }
 
     /// Queued bytes implied by the RTT above its minimum (§5.4).
@@ -176,7 +300,12 @@ impl HopCc {
         if self.srtt_ms == 0.0 {
             return self.p.min_rate_mbps;
         }
-        let mut rate = self.cwnd * self.p.mss as f64 * 8.0 / 1e6 / self.min_hrtt_ms.max(1e-3) * 1000.0;
+        // INTCP divides by the minimum hop RTT (§5.6); a Reno window is worth cwnd per srtt.
+        let rtt = match self.p.controller {
+            HopController::Intcp => self.min_hrtt_ms,
+            HopController::Reno => self.srtt_ms,
+        };
+        let mut rate = self.cwnd * self.p.mss as f64 * 8.0 / 1e6 / rtt.max(1e-3) * 1000.0;
         if let Some((queued, next_hop_rate)) = backpressure {
             let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / self.srtt_ms * 1000.0 + next_hop_rate;
             rate = rate.min(bp);
@@ -300,6 +429,87 @@ mod tests {
         assert!((full - 5.0).abs() < 1e-9, "{full}");
         assert!(over < 5.0);
         assert!(cc.rate_mbps(Some((1e9, 5.0))) >= SENDRATE_MIN_MBPS);
+    }
+
+    fn reno() -> HopCc {
+        HopCc::new(CcParams { controller: HopController::Reno, ..params() })
+    }
+
+    /// Feeds `n` full DATA segments one per ms at a `rtt` ms hop RTT, with an interest sent
+    /// just before each; returns the time of the last.
+    fn feed(cc: &mut HopCc, from_ms: f64, n: usize, rtt: f64) -> f64 {
+        let mut now = from_ms;
+        for _ in 0..n {
+            now += 1.0;
+            cc.last_send_int_ms = now - 0.5;
+            cc.on_data(now, now - rtt, 1472, 1449);
+        }
+        now
+    }
+
+    #[test]
+    fn a_reno_hop_slow_starts_then_adds_one_packet_per_window() {
+        let mut cc = reno();
+        let now = feed(&mut cc, 0.0, 97, 40.0);
+        // 3 initial + 1 per packet, up to ssthresh (100).
+        assert!((cc.cwnd - 100.0).abs() < 1e-9, "{}", cc.cwnd);
+        feed(&mut cc, now, 100, 40.0);
+        assert!(cc.cwnd > 100.9 && cc.cwnd < 101.1, "{}", cc.cwnd);
+    }
+
+    #[test]
+    fn a_reno_hop_advertises_its_window_over_the_smoothed_hop_rtt() {
+        let mut cc = reno();
+        feed(&mut cc, 0.0, 20, 40.0);
+        let want = cc.cwnd * 1449.0 * 8.0 / 1e6 / cc.srtt_ms * 1000.0;
+        assert!((cc.rate_mbps(None) - want).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_reno_hop_halves_its_rate_on_a_hop_loss_once_per_hop_rtt() {
+        let mut cc = reno();
+        let now = feed(&mut cc, 0.0, 60, 40.0);
+        let before = cc.rate_mbps(None);
+        cc.on_hop_loss(now);
+        assert!((cc.rate_mbps(None) - before / 2.0).abs() < 1e-9);
+        assert_eq!(cc.ssthresh, cc.cwnd);
+        // A second loss within the same hop RTT belongs to the same window.
+        cc.on_hop_loss(now + 10.0);
+        assert_eq!(cc.reductions, (1, 0));
+        // A loss one hop RTT later halves again.
+        let now = feed(&mut cc, now, 45, 40.0);
+        let w = cc.cwnd;
+        cc.on_hop_loss(now);
+        assert!((cc.cwnd - w / 2.0).abs() < 1e-9);
+        assert_eq!(cc.reductions, (2, 0));
+    }
+
+    #[test]
+    fn a_reno_hop_collapses_to_one_packet_after_a_hop_timeout_and_slow_starts_again() {
+        let mut cc = reno();
+        let now = feed(&mut cc, 0.0, 60, 40.0);
+        let w = cc.cwnd;
+        // An interest went out, then nothing came back for longer than the hop RTO.
+        cc.last_send_int_ms = now + 1.0;
+        let later = now + cc.hop_rto_ms() + 5.0;
+        cc.on_data(later, later - 40.0, 1472, 1449);
+        assert_eq!(cc.reductions, (0, 1));
+        assert!((cc.ssthresh - w / 2.0).abs() < 1e-9);
+        assert!((cc.cwnd - (RENO_LOSS_WINDOW + 1.0)).abs() < 1e-9, "{}", cc.cwnd);
+        // A pause with no interest outstanding is not a timeout.
+        let mut idle = reno();
+        let now = feed(&mut idle, 0.0, 10, 40.0);
+        idle.on_data(now + 5000.0, now + 4960.0, 1472, 1449);
+        assert_eq!(idle.reductions, (0, 0));
+    }
+
+    #[test]
+    fn intcp_hops_ignore_hop_losses() {
+        let mut cc = HopCc::new(params());
+        let now = feed(&mut cc, 0.0, 60, 40.0);
+        let w = cc.cwnd;
+        cc.on_hop_loss(now);
+        assert_eq!(cc.cwnd, w);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::engine::{Agent, Simulation};
 use crate::intcp::cache::Cache;
 use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
 use crate::intcp::midnode::{IntcpNode, MovingPeers, Peer, Role, SharedCache, SharedPit, HOP_TRACE_COLUMNS};
-use crate::intcp::rate::CcParams;
+use crate::intcp::rate::{CcParams, HopController};
 use crate::intcp::IntcpConfig;
 use crate::metrics::{jain_index, DelayStats, DelaySummary, Trace};
 use crate::net::{AgentId, Buffer, Link, LinkConfig, LossAt, LossProcess, Network, Outages, RateSchedule};
@@ -71,7 +71,12 @@ pub struct FlowResult {
     pub goodput_mbps: f64,
     pub retransmissions: u64,
     pub timeouts: u64,
+    /// One-way delay from a segment's first send to its in-order delivery.
     pub owd_ms: DelaySummary,
+    /// One-way delay from a segment's first send to its first arrival at the receiver, before
+    /// reordering (a sniffer's view: the INTCP authors' measurement). Absent for CTCP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owd_arrival_ms: Option<DelaySummary>,
     pub jitter_ms: f64,
     /// Why a flow with a byte count did not complete.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -213,6 +218,14 @@ impl<'a> FlowParts<'a> {
             FlowParts::Tcp(_, r) => &r.log.delays,
             FlowParts::Ctcp(_, r) => &r.log.delays,
             FlowParts::Intcp(c) => &c.log.delays,
+        }
+    }
+    /// One-way delays at arrival, before reordering (TCP and INTCP; CTCP decodes blocks).
+    fn arrivals(self) -> Option<&'a DelayStats> {
+        match self {
+            FlowParts::Tcp(_, r) => Some(&r.log.arrivals),
+            FlowParts::Ctcp(..) => None,
+            FlowParts::Intcp(c) => Some(&c.log.arrivals),
         }
     }
     fn goodput_bins(self) -> &'a [u64] {
@@ -452,8 +465,17 @@ impl Run {
                             }
                             _ => (None, None),
                         };
-                        let mut agent = IntcpNode::new(cfg.clone(), f, role, node, up, down, content, consumer, cache)
-                            .with_pit(pit);
+                        // The requester of hop i - 1 (counted from the producer) runs its hop_cc
+                        // (a chain's hops; validation refuses hop_cc on a constellation).
+                        let mut cfg = cfg.clone();
+                        if let Some(k) = i.checked_sub(1).and_then(|h| c.hop_cc.get(h)) {
+                            cfg.cc.controller = match k {
+                                scenario::HopCc::Intcp => HopController::Intcp,
+                                scenario::HopCc::Reno => HopController::Reno,
+                            };
+                        }
+                        let mut agent =
+                            IntcpNode::new(cfg, f, role, node, up, down, content, consumer, cache).with_pit(pit);
                         // A constellation's satellites come and go: only the ends keep time series.
                         if moving_peers.is_none() || role != Role::Midnode || node < 4 {
                             agent = agent.with_traces(points, interval);
@@ -554,6 +576,7 @@ impl Run {
                 retransmissions,
                 timeouts,
                 owd_ms: delays.summary(),
+                owd_arrival_ms: parts.arrivals().map(DelayStats::summary),
                 jitter_ms: delays.mean_jitter(),
                 incomplete_reason,
                 error: parts.error().cloned(),

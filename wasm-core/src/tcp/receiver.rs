@@ -95,6 +95,7 @@ impl TcpReceiver {
         if seq > self.rcv_nxt {
             if let std::collections::btree_map::Entry::Vacant(e) = self.ooo.entry(seq) {
                 e.insert((len, digest, first_sent));
+                self.log.record_arrival(ctx.now, ctx.now - first_sent);
                 self.add_range(seq, end);
             }
             self.recent = [Some(seq), self.recent[0], self.recent[1]];
@@ -102,6 +103,7 @@ impl TcpReceiver {
             return;
         }
         let filled_hole = !self.ooo.is_empty();
+        self.log.record_arrival(ctx.now, ctx.now - first_sent);
         self.deliver(ctx.now, seq, len, digest, first_sent);
         while let Some((&s, &(l, d, f))) = self.ooo.first_key_value() {
             if s != self.rcv_nxt {

@@ -271,6 +271,10 @@ export type Flow =
        * SeqHole: a hole skipped by this many later packets is lost (the paper's N; §7.2).
        */
       hole_threshold_pkts?: number;
+      /**
+       * Mixed hops (INTCP paper §III): the controller each hop's requester runs, one entry per hop counted from the producer (`["reno", "intcp"]`: the producer's hop runs Reno, the next INTCP). Empty or absent: INTCP's rate control on every hop. "reno" is a TCP-Reno window (slow start, +1 packet per window, halved on a loss found on that hop, one packet after a hop timeout) advertised as the rate cwnd·MSS/srtt; the hop keeps INTCP's caching, SeqHole recovery and back-pressure. With `cache: false` midnodes find no hop losses, so a Reno hop there reacts to timeouts only.
+       */
+      hop_cc?: HopCc[];
       from_node?: number | null;
       to_node?: number | null;
       /**
@@ -299,6 +303,10 @@ export type CcKind =
 export type RtoFlavor = 'linux' | 'rfc6298';
 export type CtcpVariant = 'v1' | 'v2';
 export type CodingMode = 'full' | 'rank-only';
+/**
+ * The controller of one INTCP hop (`IntcpFlow::hop_cc`).
+ */
+export type HopCc = 'intcp' | 'reno';
 
 export interface Scenario {
   /**
