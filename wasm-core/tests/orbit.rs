@@ -242,3 +242,36 @@ fn the_timeline_is_deterministic() {
     let t2 = path_timeline(&c, a, b, RouteConfig::default(), 0.0, 120.0).unwrap();
     assert_eq!(t1, t2);
 }
+
+#[test]
+fn a_multi_shell_constellation_routes_through_the_shell_that_serves_both_ends() {
+    // Starlink's first generation: five shells with no links between them. Each ground station
+    // attaches to one satellite per shell, so the path can enter any shell.
+    let mut c = Constellation::default();
+    for s in WalkerShell::starlink_gen1() {
+        c.add_walker(&s).unwrap();
+    }
+    let (a, b) = bj_ny();
+    let t = path_timeline(&c, a, b, RouteConfig::default(), 0.0, 120.0).unwrap();
+    assert!(t.steps.iter().all(|s| !s.hops.is_empty()), "a path at every step");
+    let shell_of = |i: u32| c.shells.iter().position(|g| (g.first..g.first + g.shell.total()).contains(&(i as usize)));
+    for s in &t.steps {
+        let sats: Vec<u32> = s
+            .nodes()
+            .into_iter()
+            .filter_map(|n| match n {
+                Node::Sat(i) => Some(i),
+                Node::Ground(_) => None,
+            })
+            .collect();
+        assert!(sats.iter().all(|&i| shell_of(i) == shell_of(sats[0])), "one shell per path");
+    }
+    // No worse than the best single shell alone.
+    let mut shell1 = Constellation::default();
+    shell1.add_walker(&WalkerShell::starlink_gen1()[0]).unwrap();
+    let (a, b) = bj_ny();
+    let t1 = path_timeline(&shell1, a, b, RouteConfig::default(), 0.0, 120.0).unwrap();
+    for (m, o) in t.steps.iter().zip(&t1.steps) {
+        assert!(m.owd_s <= o.owd_s + 1e-9, "{} > {}", m.owd_s, o.owd_s);
+    }
+}

@@ -152,7 +152,14 @@ pub struct Router<'a> {
     isl: Vec<[u32; 4]>,
     isl_max_km: Vec<f64>,
     pos: Vec<Option<Vec3>>,
-    attach: [Option<u32>; 2],
+    /// Satellites a ground station may attach to, one per group: each Walker shell is a group
+    /// (shells have no links between them, so a path must enter the right one), and the other
+    /// satellites (TLE/OMM, GEO) form one more. Index ranges into `Constellation::sats`.
+    groups: Vec<std::ops::Range<usize>>,
+    /// Per end, the satellite attached in each group.
+    attach: [Vec<Option<u32>>; 2],
+    /// Per end, the satellite the path used at the last step.
+    serving: [Option<u32>; 2],
     prev_nodes: Option<Vec<Node>>,
     outage_until: f64,
     dist: Vec<f64>,
@@ -230,6 +237,19 @@ impl<'a> Router<'a> {
         }
         let ground_pos = grounds.iter().map(|g| geometry::geodetic_to_ecef(g.lat_deg, g.lon_deg, 0.0)).collect();
         let g_n = grounds.len();
+        let mut groups: Vec<std::ops::Range<usize>> =
+            c.shells.iter().map(|g| g.first..g.first + g.shell.total()).collect();
+        let in_shell = |i: usize| groups.iter().any(|r| r.contains(&i));
+        if let (Some(first), Some(last)) = ((0..n).find(|&i| !in_shell(i)), (0..n).rev().find(|&i| !in_shell(i))) {
+            // Walker shells are appended in blocks; the other satellites sit between them.
+            let others: Vec<usize> = (first..=last).filter(|&i| !in_shell(i)).collect();
+            if others.len() == last + 1 - first {
+                groups.push(first..last + 1);
+            } else {
+                groups.extend(others.into_iter().map(|i| i..i + 1));
+            }
+        }
+        let g_count = groups.len();
         Ok(Router {
             c,
             sin_min: cfg.min_elevation_deg.to_radians().sin(),
@@ -239,7 +259,9 @@ impl<'a> Router<'a> {
             isl,
             isl_max_km,
             pos: Vec::with_capacity(n),
-            attach: [None, None],
+            groups,
+            attach: [vec![None; g_count], vec![None; g_count]],
+            serving: [None, None],
             prev_nodes: None,
             outage_until: f64::NEG_INFINITY,
             dist: vec![f64::INFINITY; n + g_n],
@@ -275,9 +297,9 @@ impl<'a> Router<'a> {
         geometry::dot(v, g) / (geometry::norm(v) * geometry::norm(g))
     }
 
-    fn best_visible(&self, g: Vec3) -> Option<u32> {
+    fn best_visible(&self, g: Vec3, group: std::ops::Range<usize>) -> Option<u32> {
         let mut best: Option<(f64, u32)> = None;
-        for (i, p) in self.pos.iter().enumerate() {
+        for (i, p) in self.pos.iter().enumerate().take(group.end).skip(group.start) {
             if let Some(p) = p {
                 let e = Self::sin_elev(g, *p);
                 if e >= self.sin_min && best.is_none_or(|b| e > b.0) {
@@ -295,23 +317,38 @@ impl<'a> Router<'a> {
     /// Computes the path at `t_s` (call with increasing times).
     pub fn step(&mut self, t_s: f64) -> PathStep {
         self.c.positions_into(t_s, &mut self.pos);
+        for k in 0..2 {
+            let g = self.ground_pos[k];
+            for j in 0..self.groups.len() {
+                let old = self.attach[k][j];
+                self.attach[k][j] = match (self.cfg.attachment, old) {
+                    (Attachment::StayUntilLost, Some(s)) if self.visible(g, s) => Some(s),
+                    _ => self.best_visible(g, self.groups[j].clone()),
+                };
+            }
+        }
+        let hops = self.shortest_path();
+        // The serving satellite: the one the path uses, or with a single group the attached one
+        // (so losing sight of every satellite is a handover to none).
+        let serving = if self.groups.len() == 1 {
+            [self.attach[0][0], self.attach[1][0]]
+        } else {
+            let sat = |n: Option<Node>| match n {
+                Some(Node::Sat(i)) => Some(i),
+                _ => None,
+            };
+            [sat(hops.first().map(|h| h.to)), sat(hops.last().map(|h| h.from))]
+        };
         let mut events = Vec::new();
         for (k, end) in [End::Src, End::Dst].into_iter().enumerate() {
-            let g = self.ground_pos[k];
-            let old = self.attach[k];
-            let new = match (self.cfg.attachment, old) {
-                (Attachment::StayUntilLost, Some(s)) if self.visible(g, s) => Some(s),
-                _ => self.best_visible(g),
-            };
-            if new != old && self.started {
-                events.push(EventKind::Handover { end, from: old, to: new });
+            if serving[k] != self.serving[k] && self.started {
+                events.push(EventKind::Handover { end, from: self.serving[k], to: serving[k] });
             }
-            self.attach[k] = new;
         }
+        self.serving = serving;
         if !events.is_empty() && self.cfg.handover_outage_s > 0.0 {
             self.outage_until = t_s + self.cfg.handover_outage_s;
         }
-        let hops = self.shortest_path();
         let nodes = {
             let mut v: Vec<Node> = hops.iter().map(|h| h.from).collect();
             v.extend(hops.last().map(|h| h.to));
@@ -336,9 +373,11 @@ impl<'a> Router<'a> {
 
     fn shortest_path(&mut self) -> Vec<Hop> {
         let n = self.c.sats.len();
-        let (Some(a_src), Some(a_dst)) = (self.attach[0], self.attach[1]) else {
+        if self.attach[0].iter().all(Option::is_none) || self.attach[1].iter().all(Option::is_none) {
             return Vec::new();
-        };
+        }
+        let src_sats: Vec<u32> = self.attach[0].iter().flatten().copied().collect();
+        let dst_sats: Vec<u32> = self.attach[1].iter().flatten().copied().collect();
         let bent_pipe = self.cfg.isl == IslMode::None;
         if bent_pipe {
             for v in self.sat_relays.iter_mut() {
@@ -403,7 +442,7 @@ impl<'a> Router<'a> {
                         relax(self, v, max);
                     }
                 }
-                if u == a_dst {
+                if dst_sats.contains(&u) {
                     relax(self, dst, f64::INFINITY);
                 }
                 if bent_pipe {
@@ -414,7 +453,9 @@ impl<'a> Router<'a> {
                     self.sat_relays[i] = relays;
                 }
             } else if u == src {
-                relax(self, a_src, f64::INFINITY);
+                for &a in &src_sats {
+                    relax(self, a, f64::INFINITY);
+                }
             } else if u != dst {
                 let r = u as usize - n;
                 let sats = std::mem::take(&mut self.relay_sats[r]);

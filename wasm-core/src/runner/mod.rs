@@ -155,6 +155,10 @@ pub struct FlowTrace {
     pub goodput: Columns,
     /// One-way delays in ms at evenly spaced quantiles (for CDF charts).
     pub owd_cdf_ms: Vec<f64>,
+    /// The same for delays at first arrival, before reordering (TCP and INTCP): what the INTCP
+    /// paper's packet sniffers measured for INTCP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owd_arrival_cdf_ms: Option<Vec<f64>>,
     pub jitter: Columns,
     /// CTCP: the decoder's rank of the current block over time, and decode events.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -711,6 +715,7 @@ impl Run {
                     owd,
                     goodput: Columns::pairs(gt, "mbps", gv),
                     owd_cdf_ms: delays.cdf(points),
+                    owd_arrival_cdf_ms: parts.arrivals().map(|a| a.cdf(points)),
                     jitter: Columns::pairs(jt, "jitter_ms", jv),
                     coding,
                     hops: self.intcp_nodes(f).map(|nodes| {
