@@ -126,12 +126,13 @@ impl RouteFile {
         }
         let mut sets = Vec::new();
         if let Some(t) = tle_text {
-            sets.extend(elements::parse_tle(t)?);
+            sets.extend(elements::parse_tle_sourced(t)?);
         }
         if let Some(v) = &self.constellation.omm {
-            sets.extend(elements::parse_omm(v)?);
+            sets.extend(elements::parse_omm_sourced(v)?);
         }
-        c.add_elements(&sets, None)?;
+        // Sourced: the globe gives satellite.js the same TLE lines or OMM records.
+        c.add_sourced(&sets, None)?;
         for &lon in &self.constellation.geo_longitudes_deg {
             c.add_geo(lon)?;
         }
