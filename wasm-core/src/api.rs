@@ -103,22 +103,17 @@ pub fn sweep_jobs(json: &str) -> Result<String, JsError> {
 pub fn constellation_view(scenario_json: &str) -> Result<String, JsError> {
     // Interim: an `orbitcp route` configuration. When the scenario format carries constellations,
     // this becomes `scenario::parse(json)?.constellation_built()?` (`None`: not a constellation).
-    let built = crate::orbit::view::built_from_route_json(scenario_json, None).map_err(|e| JsError::new(&e))?;
+    let built = crate::orbit::view::built_from_route_json(scenario_json).map_err(|e| JsError::new(&e))?;
     serde_json::to_string(&crate::orbit::view::constellation_view(&built)).map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// ECEF positions (km) of every satellite of an `orbitcp route` configuration (with the text of
-/// its `tle_file`, if any) at each orbit time of `times_json` (a JSON array of seconds), as JSON:
+/// ECEF positions (km) of every satellite of an `orbitcp route` configuration (TLE text inline as
+/// `constellation.tle`) at each orbit time of `times_json` (a JSON array of seconds), as JSON:
 /// one flat `[x0, y0, z0, x1, …]` per time, `null` where SGP4 fails. For the agreement test of
 /// the globe's propagation against the core's (wasm-core/tests-node/).
 #[wasm_bindgen]
-pub fn constellation_positions(
-    config_json: &str,
-    tle_text: Option<String>,
-    times_json: &str,
-) -> Result<String, JsError> {
-    let built =
-        crate::orbit::view::built_from_route_json(config_json, tle_text.as_deref()).map_err(|e| JsError::new(&e))?;
+pub fn constellation_positions(config_json: &str, times_json: &str) -> Result<String, JsError> {
+    let built = crate::orbit::view::built_from_route_json(config_json).map_err(|e| JsError::new(&e))?;
     let times: Vec<f64> = serde_json::from_str(times_json)
         .map_err(|e| JsError::new(&format!("times: not a JSON array of seconds: {e}")))?;
     let per_time: Vec<Vec<Option<f64>>> = times

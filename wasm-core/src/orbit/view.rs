@@ -164,24 +164,32 @@ fn isl_pairs(built: &Built) -> Vec<[u32; 2]> {
     pairs
 }
 
-/// Interim glue for the wasm export until the scenario format carries constellations: a
-/// `orbitcp route` configuration (README.md here; `duration_s` may be left out), with the TLE
-/// text `tle_file` would name.
-pub fn built_from_route_json(text: &str, tle_text: Option<&str>) -> Result<Built, String> {
+/// Interim glue for the wasm exports until the scenario format carries constellations: an
+/// `orbitcp route` configuration (README.md here) where `duration_s` may be left out and, since
+/// the browser has no files, `constellation.tle` may hold the text `tle_file` would name.
+pub fn built_from_route_json(text: &str) -> Result<Built, String> {
     let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let mut tle_text = None;
     if let Some(obj) = value.as_object_mut() {
         obj.entry("duration_s").or_insert(serde_json::json!(0));
+        if let Some(c) = obj.get_mut("constellation").and_then(|c| c.as_object_mut()) {
+            tle_text = match c.remove("tle") {
+                Some(serde_json::Value::String(t)) => Some(t),
+                Some(_) => return Err("constellation.tle: expected the text of a TLE file".into()),
+                None => None,
+            };
+        }
     }
     let file = super::config::RouteFile::parse(&value.to_string())?;
-    file.build(tle_text).map_err(|e| e.to_string())
+    file.build(tle_text.as_deref()).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn view_of(json: &str, tle: Option<&str>) -> serde_json::Value {
-        serde_json::to_value(constellation_view(&built_from_route_json(json, tle).unwrap())).unwrap()
+    fn view_of(json: &str) -> serde_json::Value {
+        serde_json::to_value(constellation_view(&built_from_route_json(json).unwrap())).unwrap()
     }
 
     #[test]
@@ -189,7 +197,6 @@ mod tests {
         let v = view_of(
             r#"{"constellation": {"walker": [{"altitude_km": 550, "inclination_deg": 53, "planes": 2,
                 "sats_per_plane": 3, "phasing": 1}]}, "src": "Beijing", "dst": "New York", "start_s": 60}"#,
-            None,
         );
         let sats = v["satellites"].as_array().unwrap();
         assert_eq!(sats.len(), 6);
@@ -226,7 +233,6 @@ mod tests {
         let v = view_of(
             r#"{"constellation": {"walker": [{"altitude_km": 550, "inclination_deg": 53, "planes": 2,
                 "sats_per_plane": 3}]}, "src": "Beijing", "dst": "New York", "isl": "none"}"#,
-            None,
         );
         assert_eq!(v["isl"], serde_json::json!([]));
     }
@@ -238,10 +244,8 @@ mod tests {
 
     #[test]
     fn a_tle_gives_its_lines_and_epoch_back() {
-        let v = view_of(
-            r#"{"constellation": {"geo_longitudes_deg": [-75]}, "src": "Beijing", "dst": "New York"}"#,
-            Some(ISS),
-        );
+        let cfg = serde_json::json!({"constellation": {"tle": ISS, "geo_longitudes_deg": [-75]}, "src": "Beijing", "dst": "New York"});
+        let v = view_of(&cfg.to_string());
         let iss = &v["satellites"][0];
         assert_eq!(iss["name"], "ISS (ZARYA)");
         assert_eq!(iss["orbit"]["kind"], "sgp4");
@@ -262,7 +266,7 @@ mod tests {
             "NORAD_CAT_ID": 25544, "BSTAR": -3.1515e-5
         });
         let cfg = serde_json::json!({"constellation": {"omm": [record.clone()]}, "src": "Beijing", "dst": "New York"});
-        let v = view_of(&cfg.to_string(), None);
+        let v = view_of(&cfg.to_string());
         assert_eq!(v["satellites"][0]["orbit"], serde_json::json!({"kind": "sgp4", "omm": record}));
     }
 }
