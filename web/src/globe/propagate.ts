@@ -15,7 +15,6 @@ import {
   twoline2satrec,
   type OMMJsonObject,
   type SatRec,
-  type SingleThreadRuntime,
 } from 'satellite.js';
 import { circularEcef, circularTerms, geodeticToEcef, gmstRad, julianDate, rotateZInto, GEO_ALTITUDE_KM, type CircularTerms } from './geo';
 import type { ConstellationView } from './view';
@@ -26,6 +25,8 @@ export const REFERENCE_EPOCH_UTC = '2026-03-20T12:00:00Z';
 
 /** Above this many SGP4 satellites, satellite.js's WASM bulk propagator is loaded and used. */
 export const BULK_THRESHOLD = 500;
+
+type SingleThreadRuntime = Awaited<ReturnType<typeof createSingleThreadRuntime>>;
 
 type Slot = { kind: 'circular'; terms: CircularTerms } | { kind: 'fixed'; ecef: [number, number, number] } | { kind: 'sgp4'; k: number } | { kind: 'none' };
 
