@@ -48,7 +48,8 @@ async function globe() {
 }
 
 const ROUTE = { src: 'Beijing', dst: 'New York' };
-const DAY_TIMES = [0, 600, 3600, 4 * 3600, 9 * 3600, 13 * 3600 + 17, 18 * 3600, 86_400];
+// Off the 120-s keyframe grid too, so the globe's interpolation between SGP4 keyframes is tested.
+const DAY_TIMES = [0, 600, 1234.5, 3600, 4 * 3600, 9 * 3600, 13 * 3600 + 17, 18 * 3600, 50_000.25, 86_400];
 
 /** Largest distance (km) between the core's positions and the globe's, over times and satellites. */
 async function maxDifference(config, times) {

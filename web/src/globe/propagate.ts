@@ -26,6 +26,15 @@ export const REFERENCE_EPOCH_UTC = '2026-03-20T12:00:00Z';
 /** Above this many SGP4 satellites, satellite.js's WASM bulk propagator is loaded and used. */
 export const BULK_THRESHOLD = 500;
 
+/** Orbit seconds between exact SGP4 keyframes. Cubic Hermite interpolation from positions and
+ * velocities errs by about r·(ω·Δt)⁴/384: 5 m for a LEO orbit at 120 s (ω ≈ 1.1e-3 rad/s),
+ * far below a pixel, while 10,000 SGP4 calls happen once per 120 s of orbit time instead of
+ * every frame. */
+export const KEYFRAME_S = 120;
+/** The next keyframe is computed over this many frames ahead of need (JS propagator): at 100×
+ * and 60 frames/s an interval lasts 72 frames. */
+const KEYFRAME_SLICES = 12;
+
 type SingleThreadRuntime = Awaited<ReturnType<typeof createSingleThreadRuntime>>;
 
 type Slot = { kind: 'circular'; terms: CircularTerms } | { kind: 'fixed'; ecef: [number, number, number] } | { kind: 'sgp4'; k: number } | { kind: 'none' };
@@ -50,6 +59,9 @@ export class Propagator {
   private readonly gmst0: number;
   private bulk: { propagator: BulkPropagator<[EciBaseCalculator], SingleThreadRuntime>; runtime: SingleThreadRuntime } | null = null;
   private readonly dates: Date[] = [new Date(0)];
+  /** SGP4 keyframes: TEME position and velocity (6 per satellite) at t0 (a), t0 + KEYFRAME_S
+   * (b) and, filled ahead, t0 + 2·KEYFRAME_S (next). */
+  private readonly keys: { t0: number; a: Float64Array; b: Float64Array; next: Float64Array; nextT: number; nextFilled: number };
   private disposed = false;
   /** Satellites whose elements satellite.js refused, with why. */
   readonly problems: string[] = [];
@@ -100,6 +112,8 @@ export class Propagator {
     this.circIndex = Int32Array.from(circIndex);
     this.sgp4Index = Int32Array.from(sgp4Index);
     this.sgp4Offset = Float64Array.from(offsets);
+    const keySize = this.satrecs.length * 6;
+    this.keys = { t0: NaN, a: new Float64Array(keySize), b: new Float64Array(keySize), next: new Float64Array(keySize), nextT: NaN, nextFilled: 0 };
     for (let i = 0; i < this.count; i++) {
       const s = this.slots[i];
       if (s.kind === 'fixed') this.positions.set(s.ecef, i * 3);
@@ -120,13 +134,12 @@ export class Propagator {
   async enableBulk(): Promise<void> {
     if (this.bulk || this.satrecs.length === 0) return;
     const runtime = await createSingleThreadRuntime();
-    if (this.disposed) {
-      runtime.dispose();
-      return;
-    }
+    if (this.disposed) return;
     const propagator = new BulkPropagator({ runtime, calculators: [new EciBaseCalculator()] as const, satRecsCount: this.satrecs.length, datesCount: 1 });
     propagator.setSatRecs(this.satrecs);
     this.bulk = { propagator, runtime };
+    // Keyframes are now computed whole by the bulk propagator: restart the one being filled.
+    this.keys.nextFilled = 0;
   }
 
   /** Positions at orbit time t (s after the epoch), into `positions`. */
@@ -158,27 +171,92 @@ export class Propagator {
     if (this.satrecs.length) this.updateSgp4(t);
   }
 
+  /** SGP4 positions at orbit time t: Hermite interpolation between keyframes (exact SGP4
+   * positions and velocities every KEYFRAME_S), turned from TEME to ECEF. The keyframe after the
+   * current interval is computed a slice per frame ahead of need, so no frame pays for all. */
   private updateSgp4(t: number): void {
+    const k = this.keys;
+    if (!(t >= k.t0 && t <= k.t0 + KEYFRAME_S)) {
+      const t0 = Math.floor(t / KEYFRAME_S) * KEYFRAME_S;
+      if (k.nextFilled === this.satrecs.length && k.nextT === t0 + KEYFRAME_S && k.t0 + KEYFRAME_S === t0) {
+        // Time moved on into the interval whose end keyframe is ready: shift.
+        [k.a, k.b, k.next] = [k.b, k.next, k.a];
+      } else {
+        this.fillKeyframe(k.a, t0, 0, this.satrecs.length);
+        this.fillKeyframe(k.b, t0 + KEYFRAME_S, 0, this.satrecs.length);
+      }
+      k.t0 = t0;
+      k.nextT = NaN;
+      k.nextFilled = 0;
+    }
+    // Work ahead on the next keyframe.
+    const nextT = k.t0 + 2 * KEYFRAME_S;
+    if (k.nextT !== nextT) {
+      k.nextT = nextT;
+      k.nextFilled = 0;
+    }
+    if (k.nextFilled < this.satrecs.length) {
+      const n = this.bulk ? this.satrecs.length : Math.ceil(this.satrecs.length / KEYFRAME_SLICES);
+      const end = Math.min(this.satrecs.length, k.nextFilled + n);
+      this.fillKeyframe(k.next, nextT, k.nextFilled, end);
+      k.nextFilled = end;
+    }
     const out = this.positions;
     const gmst = this.gmst0 + this.earthRotation * t;
-    if (this.bulk) {
+    const cosT = Math.cos(gmst);
+    const sinT = Math.sin(gmst);
+    const s = (t - k.t0) / KEYFRAME_S;
+    const s2 = s * s;
+    const s3 = s2 * s;
+    const h00 = 2 * s3 - 3 * s2 + 1;
+    const h10 = (s3 - 2 * s2 + s) * KEYFRAME_S;
+    const h01 = -2 * s3 + 3 * s2;
+    const h11 = (s3 - s2) * KEYFRAME_S;
+    const a = k.a;
+    const b = k.b;
+    for (let j = 0, n = this.sgp4Index.length; j < n; j++) {
+      const q = j * 6;
+      const o = this.sgp4Index[j] * 3;
+      const x = h00 * a[q] + h10 * a[q + 3] + h01 * b[q] + h11 * b[q + 3];
+      const y = h00 * a[q + 1] + h10 * a[q + 4] + h01 * b[q + 1] + h11 * b[q + 4];
+      const z = h00 * a[q + 2] + h10 * a[q + 5] + h01 * b[q + 2] + h11 * b[q + 5];
+      // NaN in a keyframe (SGP4 failed there) carries through: the satellite is not drawn.
+      out[o] = cosT * x + sinT * y;
+      out[o + 1] = -sinT * x + cosT * y;
+      out[o + 2] = z;
+    }
+  }
+
+  /** TEME position (km) and velocity (km/s) of SGP4 satellites [from, to) at orbit time t. */
+  private fillKeyframe(key: Float64Array, t: number, from: number, to: number): void {
+    if (this.bulk && from === 0 && to === this.satrecs.length) {
       this.dates[0] = new Date(this.epochMs + t * 1000);
       this.bulk.propagator.setDates(this.dates);
       this.bulk.propagator.run();
       const raw = this.bulk.propagator.getRawOutput().eci;
-      for (let j = 0, n = this.sgp4Index.length; j < n; j++) {
-        const k = this.sgp4Index[j] * 3;
-        if (raw.error[j] !== 0) out.fill(NaN, k, k + 3);
-        else rotateZInto(raw.position[j * 3], raw.position[j * 3 + 1], raw.position[j * 3 + 2], gmst, out, k);
+      for (let j = 0; j < to; j++) {
+        if (raw.error[j] !== 0) key.fill(NaN, j * 6, j * 6 + 6);
+        else {
+          key.set(raw.position.subarray(j * 3, j * 3 + 3), j * 6);
+          key.set(raw.velocity.subarray(j * 3, j * 3 + 3), j * 6 + 3);
+        }
       }
       return;
     }
     const minutes = t / 60;
-    for (let j = 0, n = this.satrecs.length; j < n; j++) {
-      const k = this.sgp4Index[j] * 3;
+    for (let j = from; j < to; j++) {
       const pv = sgp4(this.satrecs[j], this.sgp4Offset[j] + minutes);
-      if (!pv) out.fill(NaN, k, k + 3);
-      else rotateZInto(pv.position.x, pv.position.y, pv.position.z, gmst, out, k);
+      const q = j * 6;
+      if (!pv) {
+        key.fill(NaN, q, q + 6);
+        continue;
+      }
+      key[q] = pv.position.x;
+      key[q + 1] = pv.position.y;
+      key[q + 2] = pv.position.z;
+      key[q + 3] = pv.velocity.x;
+      key[q + 4] = pv.velocity.y;
+      key[q + 5] = pv.velocity.z;
     }
   }
 
@@ -231,8 +309,10 @@ export class Propagator {
   dispose(): void {
     this.disposed = true;
     if (this.bulk) {
+      // Frees the propagator's WASM memory. The runtime itself is only dropped: its dispose()
+      // exits the Emscripten program, which throws an ExitStatus even on success, and an
+      // unreferenced module is garbage like any other.
       this.bulk.propagator.dispose();
-      this.bulk.runtime.dispose();
       this.bulk = null;
     }
   }

@@ -130,13 +130,15 @@ export class GlobeScene {
     this.frameHandle = requestAnimationFrame(this.frame);
   }
 
-  /** A new constellation: the old layers are disposed, the camera turns to the route's ends. */
-  setView(view: ConstellationView): void {
+  /** A new constellation: the old layers are disposed, the camera turns to the route's ends.
+   * Large SGP4 sets switch to satellite.js's WASM bulk propagator once it has loaded, unless
+   * `bulkSgp4` is false (the benchmark measures both). */
+  setView(view: ConstellationView, { bulkSgp4 = true } = {}): void {
     this.layers?.dispose(this.scene);
     this.layers = new ViewLayers(view);
     this.layers.addTo(this.scene);
     this.hovered = null;
-    if (this.layers.prop.sgp4Count >= BULK_THRESHOLD)
+    if (bulkSgp4 && this.layers.prop.sgp4Count >= BULK_THRESHOLD)
       void this.layers.prop.enableBulk().catch(() => {
         /* the JS propagator stays in use */
       });
