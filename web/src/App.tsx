@@ -116,11 +116,13 @@ export function App() {
   const valid = validated && errors.length === 0;
   const running = runState.kind === 'running';
 
-  // The globe's constellation: the scenario's own (once valid), or the route example the URL
-  // names (interim: see globe/source.ts). Keyed by its text, so edits elsewhere keep the globe.
-  const globeSource = constellation && valid ? text : routeId ? `${ROUTE_PARAM}:${routeId}` : null;
+  // The globe's constellation: the scenario's own, or the route example the URL names (interim:
+  // see globe/source.ts). Keyed by its text; undefined while a constellation scenario is being
+  // edited into validity, so the globe keeps the last good one instead of flickering away.
+  const globeSource = constellation ? (valid ? text : undefined) : routeId ? `${ROUTE_PARAM}:${routeId}` : null;
   useEffect(() => {
     const client = clientRef.current;
+    if (globeSource === undefined) return;
     if (!client || !coreVersion || globeSource === null) {
       setView(null);
       return;
@@ -148,11 +150,7 @@ export function App() {
   const globeSpanS = result && result.summary.end_s > 0 ? result.summary.end_s : (view?.spanS ?? DEFAULT_GLOBE_SPAN_S);
   const chartTime = useMemo<ChartTime | null>(() => {
     if (!view) return null;
-    const marks: TimeMark[] = (result?.path?.events ?? []).map((e) => ({
-      t: e.t_s,
-      kind: e.kind,
-      label: e.kind === 'handover' ? `handover at the ${e.end === 'dst' ? 'destination' : 'source'}` : 'route change',
-    }));
+    const marks: TimeMark[] = (result?.path?.events ?? []).map((e) => ({ t: e.t_s, kind: e.kind }));
     return { cursor, marks };
   }, [view, result, cursor]);
 

@@ -35,7 +35,6 @@ export class TimeCursor {
 export interface TimeMark {
   t: number;
   kind: 'handover' | 'route_change';
-  label: string;
 }
 
 export interface ChartTime {

@@ -509,6 +509,24 @@ mod tests {
     }
 
     #[test]
+    fn sourced_sets_keep_their_lines_and_a_constellation_keeps_one_clock() {
+        let sets = parse_tle_sourced(&format!("ISS (ZARYA)\n{L1}\n{L2}\n")).unwrap();
+        assert_eq!(sets[0].source, ElementSource::Tle { line1: L1.into(), line2: L2.into() });
+        let mut c = Constellation::default();
+        c.add_sourced(&sets, None).unwrap();
+        assert_eq!(c.sats[0].source, Some(ElementSource::Tle { line1: L1.into(), line2: L2.into() }));
+        let epoch = c.sgp4_epoch().unwrap();
+        assert_eq!(epoch, sets[0].elements.datetime);
+        // A later set added without an epoch runs on the same clock: same elements, same place.
+        c.add_elements(&[sets[0].elements.clone()], None).unwrap();
+        let d = geometry::distance_km(c.sats[0].orbit.position(60.0).unwrap(), c.sats[1].orbit.position(60.0).unwrap());
+        assert!(d < 1e-9, "{d}");
+        let other = epoch + sgp4::chrono::Duration::hours(1);
+        let e = c.add_elements(&[sets[0].elements.clone()], Some(other)).unwrap_err().to_string();
+        assert!(e.contains("two epochs"), "{e}");
+    }
+
+    #[test]
     fn a_bad_checksum_names_the_line_and_the_checksum() {
         let bad = format!("{}{}", &L1[..68], (tle_checksum(L1) + 1) % 10);
         let e = parse_tle(&format!("{bad}\n{L2}")).unwrap_err().to_string();
