@@ -16,34 +16,46 @@ const cli = process.env.ORBITCP_CLI ?? join(root, 'target', 'release', 'orbitcp'
 const port = 4190;
 const skipSweep = process.argv.includes('--skip-sweep');
 
-function sizes() {
+function distFiles() {
   const files = [];
   const walk = (d) => {
     for (const f of readdirSync(d)) {
       const p = join(d, f);
       if (statSync(p).isDirectory()) walk(p);
-      else files.push(p);
+      else if (/\.(html|js|css|wasm)$/.test(f)) files.push(p);
     }
   };
   walk(dist);
+  return files;
+}
+
+/** Raw and gzipped sizes of the built files, split into what the first load fetches (as the
+ * browser requested it, `fetched`: paths relative to dist) and what only later views load (the
+ * globe's chunk, route examples, satellite.js's WASM propagator). */
+function sizes(fetched) {
   let raw = 0;
   let gz = 0;
-  const rows = [];
-  for (const f of files) {
-    if (!/\.(html|js|css|wasm)$/.test(f)) continue;
+  const first = [];
+  const later = [];
+  for (const f of distFiles()) {
+    const rel = f.slice(dist.length + 1);
     const b = readFileSync(f);
     const g = gzipSync(b, { level: 9 }).length;
-    raw += b.length;
-    gz += g;
-    rows.push(`  ${f.slice(dist.length + 1)}: ${(b.length / 1024).toFixed(1)} KiB, gzip ${(g / 1024).toFixed(1)} KiB`);
+    const row = `  ${rel}: ${(b.length / 1024).toFixed(1)} KiB, gzip ${(g / 1024).toFixed(1)} KiB`;
+    if (fetched.has(rel)) {
+      raw += b.length;
+      gz += g;
+      first.push(row);
+    } else later.push(row);
   }
-  console.log('first load (everything the built site serves before the globe exists):');
-  for (const r of rows) console.log(r);
+  console.log("first load (what the default preset's page fetched before it was ready):");
+  for (const r of first) console.log(r);
   console.log(`  total: ${(raw / 1024).toFixed(1)} KiB, gzip ${(gz / 1024).toFixed(1)} KiB`);
+  console.log('loaded later, on demand (the globe and what it needs):');
+  for (const r of later) console.log(r);
 }
 
 async function main() {
-  sizes();
   const server = spawn('npx', ['vite', 'preview', '--config', 'web/vite.config.ts', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     cwd: root,
     stdio: 'ignore',
@@ -55,6 +67,16 @@ async function main() {
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic'],
     });
     const page = await browser.newPage();
+    const fetched = new Set();
+    const record = (req) => {
+      const path = new URL(req.url()).pathname.replace(/^\//, '');
+      fetched.add(path === '' ? 'index.html' : path);
+    };
+    page.on('request', record);
+    await page.goto(`http://127.0.0.1:${port}/#preset=default`);
+    await page.waitForSelector('body[data-ready="true"]');
+    page.off('request', record);
+    sizes(fetched);
     const firstChart = [];
     for (let i = 0; i < 5; i++) {
       await page.goto(`http://127.0.0.1:${port}/?bench=${i}#preset=default`);

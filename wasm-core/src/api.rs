@@ -96,6 +96,39 @@ pub fn sweep_jobs(json: &str) -> Result<String, JsError> {
     serde_json::to_string(&list).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// What the globe draws for a constellation scenario, as JSON (`orbit::view::ConstellationView`:
+/// satellites with their elements, ground stations, +Grid pairs, the epoch).
+#[wasm_bindgen]
+pub fn constellation_view(scenario_json: &str) -> Result<String, JsError> {
+    let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(|e| JsError::new(&e))?;
+    serde_json::to_string(&crate::orbit::view::constellation_view(&built)).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// ECEF positions (km) of every satellite of a constellation scenario at each orbit time of `times_json` (a JSON array of seconds), as JSON:
+/// one flat `[x0, y0, z0, x1, …]` per time, `null` where SGP4 fails. For the agreement test of
+/// the globe's propagation against the core's (wasm-core/tests-node/).
+#[wasm_bindgen]
+pub fn constellation_positions(scenario_json: &str, times_json: &str) -> Result<String, JsError> {
+    let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(|e| JsError::new(&e))?;
+    let times: Vec<f64> = serde_json::from_str(times_json)
+        .map_err(|e| JsError::new(&format!("times: not a JSON array of seconds: {e}")))?;
+    let per_time: Vec<Vec<Option<f64>>> = times
+        .iter()
+        .map(|&t| {
+            built
+                .constellation
+                .sats
+                .iter()
+                .flat_map(|s| match s.orbit.position(t) {
+                    Some(p) => p.map(Some),
+                    None => [None; 3],
+                })
+                .collect()
+        })
+        .collect();
+    serde_json::to_string(&per_time).map_err(|e| JsError::new(&e.to_string()))
+}
+
 thread_local! {
     static LAST_PANIC: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }

@@ -2,7 +2,7 @@
 // charts on the right. The scenario's JSON text is the one piece of state everything derives
 // from; the core validates it (in a worker) and the URL can carry it.
 
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CancelledError, SimClient, type Progress, type SweepRow } from './sim/client';
 import type { RunResult } from './sim/results';
 import { sweepCsv } from './sim/sweep';
@@ -16,6 +16,15 @@ import { ResultCharts } from './charts/ResultCharts';
 import { SweepChart } from './charts/SweepChart';
 import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
+import { ChartTimeContext, TimeCursor, type ChartTime, type TimeMark } from './timeCursor';
+import type { ConstellationView } from './globe/view';
+import { isConstellationScenario } from './globe/source';
+
+// three.js, satellite.js and the world atlas: a separate chunk, fetched only for a constellation.
+const Globe = lazy(() => import('./globe/Globe'));
+
+/** The globe's time span when no run says it: the scenario's duration, else ten minutes. */
+const DEFAULT_GLOBE_SPAN_S = 600;
 
 type RunState =
   | { kind: 'idle' }
@@ -64,9 +73,13 @@ export function App() {
   const [coreVersion, setCoreVersion] = useState<string>('');
   const clientRef = useRef<SimClient | null>(null);
   const autoRun = useRef(init.fromUrl);
+  const [view, setView] = useState<{ view: ConstellationView; spanS: number } | null>(null);
+  // One time cursor for the globe and the charts (an external store: see timeCursor.ts).
+  const cursor = useMemo(() => new TimeCursor(), []);
 
   const scenario = useMemo(() => parseOrNull(text), [text]);
   const hasSweep = !!scenario?.sweep;
+  const constellation = isConstellationScenario(scenario);
 
   useEffect(() => {
     const client = new SimClient();
@@ -101,6 +114,41 @@ export function App() {
 
   const valid = validated && errors.length === 0;
   const running = runState.kind === 'running';
+
+  // The globe's constellation: the scenario's own. Keyed by its text; undefined while a
+  // constellation scenario is being edited into validity, so the globe keeps the last good one
+  // instead of flickering away.
+  const globeSource = constellation ? (valid ? text : undefined) : null;
+  useEffect(() => {
+    const client = clientRef.current;
+    if (globeSource === undefined) return;
+    if (!client || !coreVersion || globeSource === null) {
+      setView(null);
+      return;
+    }
+    let cancelled = false;
+    const load = async () => {
+      const spanS = (JSON.parse(globeSource) as { duration_s?: number }).duration_s ?? DEFAULT_GLOBE_SPAN_S;
+      return { view: await client.view(globeSource), spanS };
+    };
+    load()
+      .then((v) => !cancelled && setView(v))
+      .catch((e: Error) => {
+        if (cancelled) return;
+        setView(null);
+        setNotice(`The globe cannot show this constellation: ${e.message}`);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [globeSource, coreVersion]);
+
+  const globeSpanS = result && result.summary.end_s > 0 ? result.summary.end_s : (view?.spanS ?? DEFAULT_GLOBE_SPAN_S);
+  const chartTime = useMemo<ChartTime | null>(() => {
+    if (!view) return null;
+    const marks: TimeMark[] = (result?.path?.events ?? []).map((e) => ({ t: e.t_s, kind: e.kind }));
+    return { cursor, marks };
+  }, [view, result, cursor]);
 
   const run = useCallback(() => {
     const client = clientRef.current;
@@ -242,6 +290,14 @@ export function App() {
           <p className="status" role="status" data-testid="status">
             {status}
           </p>
+          {view && (
+            <ErrorBoundary resetKey={view}>
+              <Suspense fallback={<p className="status">Loading the globe…</p>}>
+                <Globe view={view.view} path={result?.path} durationS={globeSpanS} cursor={cursor} />
+              </Suspense>
+            </ErrorBoundary>
+          )}
+          <ChartTimeContext.Provider value={chartTime}>
           <div data-testid="results" data-run-state={runState.kind}>
             {sweepRows && (
               <ErrorBoundary resetKey={sweepRows}>
@@ -257,6 +313,7 @@ export function App() {
               </>
             )}
           </div>
+          </ChartTimeContext.Provider>
         </section>
       </main>
     </div>

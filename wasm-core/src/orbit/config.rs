@@ -206,7 +206,7 @@ impl ConstellationTopology {
         }
         let mut sets = Vec::new();
         match (&self.constellation.tle, &self.constellation.tle_file) {
-            (Some(t), _) => sets.extend(elements::parse_tle(t)?),
+            (Some(t), _) => sets.extend(elements::parse_tle_sourced(t)?),
             (None, Some(f)) => {
                 return Err(OrbitError::Config {
                     field: "constellation.tle_file".into(),
@@ -218,9 +218,10 @@ impl ConstellationTopology {
             (None, None) => {}
         }
         if let Some(v) = &self.constellation.omm {
-            sets.extend(elements::parse_omm(v)?);
+            sets.extend(elements::parse_omm_sourced(v)?);
         }
-        c.add_elements(&sets, None)?;
+        // Sourced: the globe gives satellite.js the same TLE lines or OMM records.
+        c.add_sourced(&sets, None)?;
         for &lon in &self.constellation.geo_longitudes_deg {
             c.add_geo(lon)?;
         }

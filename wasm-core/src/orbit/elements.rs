@@ -163,11 +163,31 @@ fn rotate_z(x: f64, y: f64, z: f64, theta: f64) -> Vec3 {
     [c * x + s * y, -s * x + c * y, z]
 }
 
+/// The text an SGP4 satellite was read from, kept so that another propagator (the globe's
+/// satellite.js) can be given exactly the same elements.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ElementSource {
+    /// The two TLE lines (the 3LE name line is the satellite's name).
+    Tle { line1: String, line2: String },
+    /// The OMM record as given.
+    Omm(serde_json::Value),
+}
+
+/// An element set with the text it came from.
+#[derive(Debug, Clone)]
+pub struct SourcedElements {
+    pub elements: sgp4::Elements,
+    pub source: ElementSource,
+}
+
 /// One satellite with a display name.
 #[derive(Debug, Clone)]
 pub struct Satellite {
     pub name: String,
     pub orbit: Orbit,
+    /// Where an SGP4 satellite's elements came from (`None` for Walker and GEO satellites, and
+    /// for element sets added without their text through [`Constellation::add_elements`]).
+    pub source: Option<ElementSource>,
 }
 
 /// Where a Walker shell's satellites sit in [`Constellation::sats`]: satellite (plane p, slot s)
@@ -183,6 +203,8 @@ pub struct ShellGrid {
 pub struct Constellation {
     pub sats: Vec<Satellite>,
     pub shells: Vec<ShellGrid>,
+    /// t = 0 of the SGP4 satellites (see [`Self::sgp4_epoch`]).
+    epoch: Option<NaiveDateTime>,
 }
 
 impl Constellation {
@@ -201,6 +223,7 @@ impl Constellation {
                 let u0 = 360.0 * s as f64 / s_n as f64 + 360.0 * (shell.phasing * p) as f64 / t;
                 self.sats.push(Satellite {
                     name: format!("W{idx}-{p}-{s}"),
+                    source: None,
                     orbit: Orbit::Circular(CircularOrbit {
                         radius_km: a,
                         inclination_rad: shell.inclination_deg.to_radians(),
@@ -220,16 +243,31 @@ impl Constellation {
         if !(-180.0..=360.0).contains(&longitude_deg) {
             return Err(OrbitError::Geo(format!("longitude {longitude_deg}° is outside −180–360°")));
         }
-        self.sats.push(Satellite { name: format!("GEO{longitude_deg}"), orbit: Orbit::Geo { longitude_deg } });
+        self.sats.push(Satellite {
+            name: format!("GEO{longitude_deg}"),
+            orbit: Orbit::Geo { longitude_deg },
+            source: None,
+        });
         Ok(())
     }
 
-    /// Appends SGP4 satellites from element sets; t = 0 is the latest epoch among them (or
-    /// `epoch` if given).
+    /// Appends SGP4 satellites from element sets; t = 0 is `epoch` if given, else the epoch of
+    /// earlier calls (one constellation has one clock), else the latest epoch among the sets.
     pub fn add_elements(&mut self, sets: &[sgp4::Elements], epoch: Option<NaiveDateTime>) -> Result<(), OrbitError> {
-        let Some(start) = epoch.or_else(|| sets.iter().map(|e| e.datetime).max()) else {
+        if let (Some(given), Some(previous)) = (epoch, self.epoch) {
+            if given != previous {
+                return Err(OrbitError::Config {
+                    field: "constellation".into(),
+                    problem: format!(
+                        "element sets added with two epochs, {previous} and {given}; one constellation has one t = 0"
+                    ),
+                });
+            }
+        }
+        let Some(start) = epoch.or(self.epoch).or_else(|| sets.iter().map(|e| e.datetime).max()) else {
             return Ok(());
         };
+        self.epoch = Some(start);
         let gmst0 = sgp4::iau_epoch_to_sidereal_time(sgp4::julian_years_since_j2000(&start));
         for (i, e) in sets.iter().enumerate() {
             let name = e.object_name.clone().unwrap_or_else(|| format!("NORAD {}", e.norad_id));
@@ -245,9 +283,26 @@ impl Constellation {
             self.sats.push(Satellite {
                 name,
                 orbit: Orbit::Sgp4(Box::new(Sgp4Orbit { constants, offset_min, gmst0_rad: gmst0 })),
+                source: None,
             });
         }
         Ok(())
+    }
+
+    /// [`Self::add_elements`], keeping each set's source text on its satellite.
+    pub fn add_sourced(&mut self, sets: &[SourcedElements], epoch: Option<NaiveDateTime>) -> Result<(), OrbitError> {
+        let first = self.sats.len();
+        let elements: Vec<sgp4::Elements> = sets.iter().map(|s| s.elements.clone()).collect();
+        self.add_elements(&elements, epoch)?;
+        for (sat, set) in self.sats[first..].iter_mut().zip(sets) {
+            sat.source = Some(set.source.clone());
+        }
+        Ok(())
+    }
+
+    /// The t = 0 of the SGP4 satellites (`None` without any): see [`Self::add_elements`].
+    pub fn sgp4_epoch(&self) -> Option<NaiveDateTime> {
+        self.epoch
     }
 
     /// The ECEF positions of all satellites at `t_s` into `out` (cleared first).
@@ -273,6 +328,11 @@ pub fn tle_checksum(line: &str) -> u32 {
 /// Parses TLEs: pairs of lines `1 …`/`2 …`, each optionally preceded by a name line (3LE). Blank
 /// lines are skipped. Errors name the 1-based line number of the text and the problem.
 pub fn parse_tle(text: &str) -> Result<Vec<sgp4::Elements>, OrbitError> {
+    Ok(parse_tle_sourced(text)?.into_iter().map(|s| s.elements).collect())
+}
+
+/// [`parse_tle`], keeping each set's two lines.
+pub fn parse_tle_sourced(text: &str) -> Result<Vec<SourcedElements>, OrbitError> {
     let lines: Vec<(usize, &str)> =
         text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end())).filter(|(_, l)| !l.trim().is_empty()).collect();
     let mut out = Vec::new();
@@ -323,7 +383,7 @@ pub fn parse_tle(text: &str) -> Result<Vec<sgp4::Elements>, OrbitError> {
         // message names "line 1" or "line 2" of the set) is given at the set's first line.
         let e = sgp4::Elements::from_tle(name, l1.as_bytes(), l2.as_bytes())
             .map_err(|err| tle_err(n1, format!("element set starting here: {err}")))?;
-        out.push(e);
+        out.push(SourcedElements { elements: e, source: ElementSource::Tle { line1: l1.into(), line2: l2.into() } });
         i += 2;
     }
     Ok(out)
@@ -360,6 +420,11 @@ fn check_tle_line(n: usize, l: &str, which: char) -> Result<(), OrbitError> {
 /// ARG_OF_PERICENTER, MEAN_ANOMALY and optionally BSTAR, MEAN_MOTION_DOT, MEAN_MOTION_DDOT,
 /// ELEMENT_SET_NO, REV_AT_EPOCH. Numbers may be JSON numbers or strings (Space-Track style).
 pub fn parse_omm(value: &serde_json::Value) -> Result<Vec<sgp4::Elements>, OrbitError> {
+    Ok(parse_omm_sourced(value)?.into_iter().map(|s| s.elements).collect())
+}
+
+/// [`parse_omm`], keeping each record.
+pub fn parse_omm_sourced(value: &serde_json::Value) -> Result<Vec<SourcedElements>, OrbitError> {
     let records: Vec<&serde_json::Value> = match value {
         serde_json::Value::Array(a) => a.iter().collect(),
         v @ serde_json::Value::Object(_) => vec![v],
@@ -371,7 +436,11 @@ pub fn parse_omm(value: &serde_json::Value) -> Result<Vec<sgp4::Elements>, Orbit
             })
         }
     };
-    records.iter().enumerate().map(|(i, r)| omm_record(i, r)).collect()
+    records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Ok(SourcedElements { elements: omm_record(i, r)?, source: ElementSource::Omm((*r).clone()) }))
+        .collect()
 }
 
 fn omm_record(index: usize, r: &serde_json::Value) -> Result<sgp4::Elements, OrbitError> {
@@ -437,6 +506,24 @@ mod tests {
         c.add_elements(&sets, None).unwrap();
         let (_, _, alt) = geometry::ecef_to_geodetic(c.sats[0].orbit.position(0.0).unwrap());
         assert!((400.0..440.0).contains(&alt), "ISS altitude {alt}");
+    }
+
+    #[test]
+    fn sourced_sets_keep_their_lines_and_a_constellation_keeps_one_clock() {
+        let sets = parse_tle_sourced(&format!("ISS (ZARYA)\n{L1}\n{L2}\n")).unwrap();
+        assert_eq!(sets[0].source, ElementSource::Tle { line1: L1.into(), line2: L2.into() });
+        let mut c = Constellation::default();
+        c.add_sourced(&sets, None).unwrap();
+        assert_eq!(c.sats[0].source, Some(ElementSource::Tle { line1: L1.into(), line2: L2.into() }));
+        let epoch = c.sgp4_epoch().unwrap();
+        assert_eq!(epoch, sets[0].elements.datetime);
+        // A later set added without an epoch runs on the same clock: same elements, same place.
+        c.add_elements(&[sets[0].elements.clone()], None).unwrap();
+        let d = geometry::distance_km(c.sats[0].orbit.position(60.0).unwrap(), c.sats[1].orbit.position(60.0).unwrap());
+        assert!(d < 1e-9, "{d}");
+        let other = epoch + sgp4::chrono::Duration::hours(1);
+        let e = c.add_elements(&[sets[0].elements.clone()], Some(other)).unwrap_err().to_string();
+        assert!(e.contains("two epochs"), "{e}");
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! - [`ground`]: ground stations and a city table;
 //! - [`links`]: FSPL, link budget, Shannon, per-link-type capacity and loss;
 //! - [`route`]: visibility, attachment, +Grid ISLs, Dijkstra, the path timeline;
-//! - [`config`]: the JSON configuration of `orbitcp route` (see README.md here).
+//! - [`config`]: the JSON configuration of `orbitcp route` (see README.md here);
+//! - [`view`]: what the browser's globe draws (elements, ground stations, +Grid pairs).
 //!
 //! No I/O and no clocks: the CLI reads files and passes text in.
 
@@ -18,8 +19,9 @@ pub mod geometry;
 pub mod ground;
 pub mod links;
 pub mod route;
+pub mod view;
 
-pub use elements::{Constellation, Orbit, Satellite, WalkerShell};
+pub use elements::{Constellation, ElementSource, Orbit, Satellite, SourcedElements, WalkerShell};
 pub use ground::GroundStation;
 pub use links::{Capacity, LinkBudget, LinkModel, LinkType, Loss};
 pub use route::{

@@ -4,7 +4,7 @@
 // zoom behaviour and the hover read-out go through refs and effects, so moving the pointer never
 // re-renders anything. Lines are decimated for display (decimate.ts) once per zoom and width.
 
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear, scaleLog, type ScaleContinuousNumeric, type ScaleLinear } from 'd3-scale';
 import { pointer, select } from 'd3-selection';
@@ -14,6 +14,7 @@ import { decimate, lowerBound, upperBound } from './decimate';
 import { Legend, layoutLegend, type LegendItem } from './Legend';
 import { NO_EXPORT } from './exportChart';
 import { fmt } from './palette';
+import { ChartTimeContext, type TimeMark } from '../timeCursor';
 
 /** A data line: column x (sorted ascending) against column y. NaN in y is a gap. */
 export interface LineSeries {
@@ -120,6 +121,9 @@ export interface TimeSeriesProps {
   zoomable?: boolean;
   markers?: MarkerSeries[];
   lower?: LowerPanel;
+  /** x is simulation time, so the shared time cursor and the route's events are drawn (when a
+   * ChartTimeContext is given). Default: when xName is "t". */
+  timeAxis?: boolean;
 }
 
 const MARGIN = { left: 62, right: 18 };
@@ -130,6 +134,8 @@ const LOWER_GAP = 16;
 const NO_MARKERS: MarkerSeries[] = [];
 const NO_SERIES: LineSeries[] = [];
 const NO_REFS: RefLine[] = [];
+const MARK_COLORS: Record<TimeMark['kind'], string> = { handover: '#c2410c', route_change: '#6d28d9' };
+const MARK_KINDS: TimeMark['kind'][] = ['handover', 'route_change'];
 
 type Pt = [number, number];
 
@@ -263,6 +269,8 @@ function linePaths(series: LineSeries[], decimated: Uint32Array[], xs: ScaleLine
 function TimeSeriesChartImpl(props: TimeSeriesProps) {
   const { title, width, xLabel, yLabel, xDomain, series, fns = [], refs = [], ribbons, yZero = true, yLog = false, xName = 't', xUnit = 's', zoomable = true, lower } = props;
   const markers = props.markers ?? NO_MARKERS;
+  const chartTime = useContext(ChartTimeContext);
+  const time = (props.timeAxis ?? xName === 't') ? chartTime : null;
   const lowerSeries = lower?.series ?? NO_SERIES;
   const lowerRefs = lower?.refs ?? NO_REFS;
   const lowerYZero = lower?.yZero ?? true;
@@ -280,6 +288,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
   const hoverRef = useRef<SVGGElement>(null);
   const tipRef = useRef<HTMLDivElement>(null);
   const zoomRef = useRef<ZoomBehavior<SVGRectElement, unknown> | null>(null);
+  const cursorRef = useRef<SVGGElement>(null);
 
   const legend = useMemo(() => {
     const items: LegendItem[] = [];
@@ -299,8 +308,10 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
       }
     for (const r of lowerRefs) items.push({ label: r.label, color: r.color, dash: r.dash ?? '6 3' });
     if (ribbons?.rows.length) ribbons.names.forEach((n, i) => items.push({ label: n, color: ribbons.colors[i], kind: 'swatch' }));
+    for (const kind of MARK_KINDS)
+      if (time?.marks.some((m) => m.kind === kind)) items.push({ label: kind === 'handover' ? 'handover' : 'route change', color: MARK_COLORS[kind], kind: 'marker' });
     return layoutLegend(items, Math.max(100, width - MARGIN.left - MARGIN.right));
-  }, [series, fns, refs, ribbons, width, markers, lowerSeries, lowerRefs]);
+  }, [series, fns, refs, ribbons, width, markers, lowerSeries, lowerRefs, time]);
 
   const ribbonRows = ribbons?.rows.length ?? 0;
   const ribbonsH = ribbonRows ? 6 + ribbonRows * (RIBBON_H + RIBBON_GAP) : 0;
@@ -373,6 +384,64 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
       }),
     [markers, xs, ys, va, vb],
   );
+
+  // Route events on the time axis: a small triangle under the plot per event in view, one path
+  // per kind.
+  const markPaths = useMemo(() => {
+    if (!time) return [];
+    return MARK_KINDS.map((kind) => {
+      let d = '';
+      let count = 0;
+      for (const m of time.marks) {
+        if (m.kind !== kind || m.t < va || m.t > vb) continue;
+        const px = xs(m.t);
+        d += `M${px.toFixed(1)},${panelsH}l4,7h-8Z`;
+        count++;
+      }
+      return { kind, d, count };
+    });
+  }, [time, xs, va, vb, panelsH]);
+
+  // The shared time cursor: moved imperatively on every change, never through React state.
+  useEffect(() => {
+    const g = cursorRef.current;
+    if (!time || !g) return;
+    const place = (t: number) => {
+      const px = xs(t);
+      const inside = px >= 0 && px <= innerW;
+      g.setAttribute('visibility', inside ? 'visible' : 'hidden');
+      g.setAttribute('transform', `translate(${inside ? px : 0},0)`);
+      g.dataset.t = String(t);
+    };
+    place(time.cursor.get());
+    return time.cursor.subscribe(place);
+  }, [time, xs, innerW]);
+
+  // A click on the plot puts the cursor there; dragging the cursor's handle moves it.
+  useEffect(() => {
+    const el = overlayRef.current;
+    const handle = cursorRef.current?.querySelector<SVGRectElement>('.time-cursor-handle');
+    if (!time || !el || !handle) return;
+    const [lo, hi] = xBase.domain();
+    const toTime = (event: PointerEvent | MouseEvent) => Math.min(hi, Math.max(lo, xs.invert(pointer(event, el)[0])));
+    const sel = select(el);
+    // d3-zoom swallows the click that ends a pan, so only a click without a drag lands here.
+    sel.on('click.cursor', (event: MouseEvent) => time.cursor.set(toTime(event), 'chart'));
+    const down = (event: PointerEvent) => {
+      handle.setPointerCapture(event.pointerId);
+      event.preventDefault();
+    };
+    const move = (event: PointerEvent) => {
+      if (handle.hasPointerCapture(event.pointerId)) time.cursor.set(toTime(event), 'chart');
+    };
+    handle.addEventListener('pointerdown', down);
+    handle.addEventListener('pointermove', move);
+    return () => {
+      sel.on('click.cursor', null);
+      handle.removeEventListener('pointerdown', down);
+      handle.removeEventListener('pointermove', move);
+    };
+  }, [time, xs, xBase]);
 
   const fnPaths = useMemo(() => {
     const gen = line<Pt>()
@@ -641,6 +710,17 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
               ))}
             </g>
             <rect ref={overlayRef} className={`overlay ${NO_EXPORT}`} width={innerW} height={panelsH} fill="transparent" />
+            {time && (
+              <>
+                {markPaths.map((m) =>
+                  m.d ? <path key={m.kind} d={m.d} fill={MARK_COLORS[m.kind]} data-testid="time-marks" data-kind={m.kind} data-drawn={m.count} pointerEvents="none" /> : null,
+                )}
+                <g ref={cursorRef} className={`time-cursor ${NO_EXPORT}`} data-testid="time-cursor" visibility="hidden">
+                  <line x1={0} x2={0} y1={0} y2={panelsH} pointerEvents="none" />
+                  <rect className="time-cursor-handle" x={-5} y={0} width={10} height={panelsH} fill="transparent" aria-label="Time cursor: drag to move" />
+                </g>
+              </>
+            )}
           </g>
         </svg>
         <div ref={tipRef} className="chart-tip" aria-hidden="true" />

@@ -4,6 +4,7 @@
 
 import { assertNever, type FromWorker, type SweepJob, type ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
+import type { ConstellationView } from '../globe/view';
 
 export interface Progress {
   /** 0..1 */
@@ -64,6 +65,7 @@ class WorkerSlot {
         case 'summary':
         case 'validated':
         case 'sweepJobs':
+        case 'view':
           this.settle(msg.id, msg);
           return;
         default:
@@ -139,6 +141,14 @@ export class SimClient {
   async validate(scenario: string): Promise<string[]> {
     const msg = await this.slots[0].request({ type: 'validate', id: this.id(), scenario });
     return msg.type === 'validated' ? msg.errors : [];
+  }
+
+  /** The constellation view of a scenario (satellites, ground stations, ISL pairs), for the
+   * globe. Rejects with the core's message when the scenario has none. */
+  async view(scenario: string): Promise<ConstellationView> {
+    const msg = await this.slots[0].request({ type: 'view', id: this.id(), scenario });
+    if (msg.type !== 'view') throw new Error(`unexpected reply ${msg.type}`);
+    return msg.view;
   }
 
   /** Runs a scenario with traces. `cancel()` stops it at once. */

@@ -1,6 +1,7 @@
 // The messages between the UI thread and a simulation worker: typed unions, handled with
 // exhaustive switches on both sides.
 
+import type { ConstellationView } from '../globe/view';
 import type { RunResult, RunSummary } from './results';
 
 export interface SweepJob {
@@ -16,6 +17,8 @@ export type ToWorker =
   | { type: 'run'; id: number; scenario: string; seed?: string; withTraces: boolean }
   | { type: 'validate'; id: number; scenario: string }
   | { type: 'expandSweep'; id: number; scenario: string }
+  /** What the globe draws for a constellation scenario. */
+  | { type: 'view'; id: number; scenario: string }
   /** Makes the core panic, to exercise crash recovery. */
   | { type: 'panic'; id: number };
 
@@ -26,6 +29,7 @@ export type FromWorker =
   | { type: 'summary'; id: number; summary: RunSummary }
   | { type: 'validated'; id: number; errors: string[] }
   | { type: 'sweepJobs'; id: number; jobs: SweepJob[] }
+  | { type: 'view'; id: number; view: ConstellationView }
   /** `crashed`: the core trapped (a panic); the worker must be replaced. */
   | { type: 'failed'; id: number; message: string; crashed: boolean };
 

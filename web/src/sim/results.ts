@@ -120,9 +120,36 @@ export interface LinkTraces {
   queue: Columns;
 }
 
+/** A route-timeline node id: a satellite index (>= 0, the constellation view's order), or a
+ * ground station g as -(g + 1): -1 source, -2 destination, -3… relays in the view's order. */
+export type NodeId = number;
+
+/** A handover (an endpoint's serving satellite changed) or another change of the node list. */
+export interface PathEvent {
+  t_s: number;
+  kind: 'handover' | 'route_change';
+  end?: 'src' | 'dst';
+  from?: number | null;
+  to?: number | null;
+}
+
+/** The moving path of a constellation scenario. Times are simulation seconds (orbit time =
+ * the view's start_s + t). */
+export interface PathTimeline {
+  src: string;
+  dst: string;
+  step_s: number;
+  steps: { t_s: number[]; hops: number[]; owd_ms: (number | null)[]; bottleneck_mbps: number[] };
+  /** One entry each time the node list changes, in time order. */
+  routes: { t_s: number; nodes: NodeId[] }[];
+  events: PathEvent[];
+}
+
 export interface RunResult {
   summary: RunSummary;
   traces?: { flows: FlowTraces[]; links: LinkTraces[] };
+  /** Constellation scenarios only. */
+  path?: PathTimeline;
 }
 
 /** Congestion states in the `state` column of the sender trace. */
@@ -141,6 +168,7 @@ interface JsonFlowTrace {
 }
 interface JsonResult extends RunSummary {
   traces?: { flows: JsonFlowTrace[]; links: { id: number; queue: JsonColumns }[] };
+  path?: PathTimeline;
 }
 
 function column(values: (number | null)[]): Float64Array {
@@ -158,10 +186,11 @@ function columns(c: JsonColumns): Columns {
 /** Parses the core's result JSON into a summary and column traces. */
 export function parseResult(json: string): RunResult {
   const raw = JSON.parse(json) as JsonResult;
-  const { traces, ...summary } = raw;
-  if (!traces) return { summary };
+  const { traces, path, ...summary } = raw;
+  if (!traces) return path ? { summary, path } : { summary };
   return {
     summary,
+    ...(path ? { path } : {}),
     traces: {
       flows: traces.flows.map((f) => ({
         id: f.id,

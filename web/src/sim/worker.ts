@@ -4,6 +4,7 @@
 
 import init, {
   SteppedRun,
+  constellation_view,
   core_version,
   debug_panic,
   install_panic_hook,
@@ -14,6 +15,7 @@ import init, {
 import wasmUrl from '../wasm/pkg/orbitcp_core_bg.wasm?url';
 import { assertNever, type FromWorker, type SweepJob, type ToWorker } from './protocol';
 import { parseResult, transferables } from './results';
+import type { ConstellationView } from '../globe/view';
 
 const post = (msg: FromWorker, transfer: Transferable[] = []) => self.postMessage(msg, { transfer });
 
@@ -81,6 +83,9 @@ async function handle(msg: ToWorker) {
         post({ type: 'sweepJobs', id: msg.id, jobs });
         break;
       }
+      case 'view':
+        post({ type: 'view', id: msg.id, view: JSON.parse(constellation_view(msg.scenario)) as ConstellationView });
+        break;
       case 'panic':
         debug_panic();
         break;

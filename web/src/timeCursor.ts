@@ -1,0 +1,46 @@
+// The one time cursor of a run, in simulation seconds, shared by the globe and the charts.
+// It is a tiny external store rather than React state: while the globe plays it moves 60 times a
+// second, and every chart would re-render on each move. Subscribers (the charts' cursor line,
+// the globe's scrub bar) apply a move imperatively; React only holds the store itself.
+
+import { createContext } from 'react';
+
+/** Who moved the cursor, so a view can ignore its own echo. */
+export type CursorSource = 'globe' | 'chart' | 'app';
+
+export class TimeCursor {
+  private t = 0;
+  private listeners = new Set<(t: number, source: CursorSource) => void>();
+
+  get(): number {
+    return this.t;
+  }
+
+  set(t: number, source: CursorSource): void {
+    if (!Number.isFinite(t) || t === this.t) return;
+    this.t = t;
+    for (const fn of this.listeners) fn(t, source);
+  }
+
+  /** Calls `fn` on every move; returns the unsubscribe function. */
+  subscribe(fn: (t: number, source: CursorSource) => void): () => void {
+    this.listeners.add(fn);
+    return () => {
+      this.listeners.delete(fn);
+    };
+  }
+}
+
+/** An instant marked on the charts' time axis. */
+export interface TimeMark {
+  t: number;
+  kind: 'handover' | 'route_change';
+}
+
+export interface ChartTime {
+  cursor: TimeCursor;
+  marks: TimeMark[];
+}
+
+/** Given to the charts of a run whose time axis the globe shares; absent elsewhere. */
+export const ChartTimeContext = createContext<ChartTime | null>(null);
