@@ -160,6 +160,9 @@ pub struct FlowTrace {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owd_arrival_cdf_ms: Option<Vec<f64>>,
     pub jitter: Columns,
+    /// Jitter of the delays at first arrival (TCP and INTCP), as the INTCP paper's sniffers saw it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jitter_arrival: Option<Columns>,
     /// CTCP: the decoder's rank of the current block over time, and decode events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coding: Option<CodingTrace>,
@@ -717,6 +720,10 @@ impl Run {
                     owd_cdf_ms: delays.cdf(points),
                     owd_arrival_cdf_ms: parts.arrivals().map(|a| a.cdf(points)),
                     jitter: Columns::pairs(jt, "jitter_ms", jv),
+                    jitter_arrival: parts.arrivals().map(|a| {
+                        let (t, v) = a.jitter_series().into_iter().unzip();
+                        Columns::pairs(t, "jitter_ms", v)
+                    }),
                     coding,
                     hops: self.intcp_nodes(f).map(|nodes| {
                         nodes

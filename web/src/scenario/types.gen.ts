@@ -307,6 +307,7 @@ export type CodingMode = 'full' | 'rank-only';
  * The controller of one INTCP hop (`IntcpFlow::hop_cc`).
  */
 export type HopCc = 'intcp' | 'reno';
+export type ClaimChart = 'delay_cdf' | 'delay' | 'jitter' | 'goodput';
 
 export interface Scenario {
   /**
@@ -536,6 +537,10 @@ export interface PaperReference {
    */
   points?: PaperPoint[];
   note?: string | null;
+  /**
+   * The paper's statements about a chart, shown beside it.
+   */
+  claims?: PaperClaim[];
 }
 export interface PaperPoint {
   /**
@@ -546,4 +551,20 @@ export interface PaperPoint {
   };
   flow?: number;
   goodput_mbps: number;
+}
+/**
+ * One statement of the paper about one chart, optionally with the point it names (drawn as a paper mark): e.g. "80 % of INTCP's delay is below 180 ms" is `x` = 180 ms, `y` = 0.8 on the delay CDF.
+ */
+export interface PaperClaim {
+  chart: ClaimChart;
+  text: string;
+  /**
+   * The flow the statement is about (index into `flows`), if one.
+   */
+  flow?: number | null;
+  /**
+   * The point the statement names, in the chart's units (ms, fraction, Mbit/s, seconds).
+   */
+  x?: number | null;
+  y?: number | null;
 }
