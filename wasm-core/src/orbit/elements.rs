@@ -16,6 +16,7 @@
 //! t = 0 is when ECI and ECEF coincide; for element sets it is the latest epoch among them.
 
 use super::geometry::{self, Vec3, EARTH_RADIUS_KM, EARTH_ROTATION_RAD_S, GEO_ALTITUDE_KM};
+use super::math;
 use super::OrbitError;
 use sgp4::chrono::NaiveDateTime;
 
@@ -136,9 +137,9 @@ impl Orbit {
         match self {
             Orbit::Circular(o) => {
                 let u = o.u0_rad + o.rate_rad_s * t_s;
-                let (su, cu) = u.sin_cos();
-                let (so, co) = o.raan_rad.sin_cos();
-                let (si, ci) = o.inclination_rad.sin_cos();
+                let (su, cu) = math::sin_cos(u);
+                let (so, co) = math::sin_cos(o.raan_rad);
+                let (si, ci) = math::sin_cos(o.inclination_rad);
                 let x = o.radius_km * (co * cu - so * su * ci);
                 let y = o.radius_km * (so * cu + co * su * ci);
                 let z = o.radius_km * su * si;
@@ -159,7 +160,7 @@ impl Orbit {
 
 /// ECI/TEME → ECEF: rotation about z by `−θ`.
 fn rotate_z(x: f64, y: f64, z: f64, theta: f64) -> Vec3 {
-    let (s, c) = theta.sin_cos();
+    let (s, c) = math::sin_cos(theta);
     [c * x + s * y, -s * x + c * y, z]
 }
 

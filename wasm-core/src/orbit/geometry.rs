@@ -8,6 +8,8 @@
 //! geocentric latitude here; the error against WGS-84 is below 0.2° of latitude and ~20 km of
 //! ground distance, small next to a 900-km coverage radius.
 
+use super::math;
+
 /// A point or vector in Earth-centred Earth-fixed coordinates, km.
 pub type Vec3 = [f64; 3];
 
@@ -44,15 +46,15 @@ pub fn distance_km(a: Vec3, b: Vec3) -> f64 {
 pub fn geodetic_to_ecef(lat_deg: f64, lon_deg: f64, alt_km: f64) -> Vec3 {
     let (lat, lon) = (lat_deg.to_radians(), lon_deg.to_radians());
     let r = EARTH_RADIUS_KM + alt_km;
-    [r * lat.cos() * lon.cos(), r * lat.cos() * lon.sin(), r * lat.sin()]
+    [r * math::cos(lat) * math::cos(lon), r * math::cos(lat) * math::sin(lon), r * math::sin(lat)]
 }
 
 /// Latitude (°), longitude (° in (−180, 180]) and altitude (km) of an ECEF point over the
 /// spherical Earth.
 pub fn ecef_to_geodetic(p: Vec3) -> (f64, f64, f64) {
     let r = norm(p);
-    let lat = (p[2] / r).asin().to_degrees();
-    let lon = p[1].atan2(p[0]).to_degrees();
+    let lat = math::asin(p[2] / r).to_degrees();
+    let lon = math::atan2(p[1], p[0]).to_degrees();
     (lat, lon, r - EARTH_RADIUS_KM)
 }
 
@@ -63,21 +65,24 @@ pub fn elevation_deg(ground: Vec3, sat: Vec3) -> f64 {
     if nv == 0.0 || ng == 0.0 {
         return 90.0;
     }
-    (dot(v, ground) / (nv * ng)).clamp(-1.0, 1.0).asin().to_degrees()
+    math::asin((dot(v, ground) / (nv * ng)).clamp(-1.0, 1.0)).to_degrees()
 }
 
 /// Slant range (km) to a satellite at altitude `h_km` seen at elevation `elev_deg`.
 pub fn slant_range_km(h_km: f64, elev_deg: f64) -> f64 {
     let r = EARTH_RADIUS_KM;
     let e = elev_deg.to_radians();
-    ((r + h_km).powi(2) - (r * e.cos()).powi(2)).sqrt() - r * e.sin()
+    {
+        let (a, b) = (r + h_km, r * math::cos(e));
+        (a * a - b * b).sqrt() - r * math::sin(e)
+    }
 }
 
 /// Earth-central half-angle (rad) of the coverage of a satellite at `h_km` for elevation mask
 /// `elev_deg`; the ground coverage radius is `R·θ`.
 pub fn coverage_half_angle_rad(h_km: f64, elev_deg: f64) -> f64 {
     let e = elev_deg.to_radians();
-    (EARTH_RADIUS_KM * e.cos() / (EARTH_RADIUS_KM + h_km)).acos() - e
+    math::acos(EARTH_RADIUS_KM * math::cos(e) / (EARTH_RADIUS_KM + h_km)) - e
 }
 
 /// Keplerian period (s) of a circular orbit at altitude `h_km`.
@@ -90,7 +95,10 @@ pub fn period_s(h_km: f64) -> f64 {
 /// surface: `2·√((R+h)² − (R+clearance)²)` (Hypatia's rule with 80 km) [protocols.md §8.3].
 pub fn max_isl_length_km(h_km: f64, clearance_km: f64) -> f64 {
     let r = EARTH_RADIUS_KM;
-    2.0 * ((r + h_km).powi(2) - (r + clearance_km).powi(2)).max(0.0).sqrt()
+    {
+        let (a, b) = (r + h_km, r + clearance_km);
+        2.0 * (a * a - b * b).max(0.0).sqrt()
+    }
 }
 
 /// Hypatia's clearance above the surface for an ISL, km [protocols.md §8.3].

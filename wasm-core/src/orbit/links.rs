@@ -10,6 +10,8 @@
 //! are an **assumption** (Ku band 12 GHz, 250 MHz, EIRP 30 dBW, G/T 10.4 dB/K, 1 dB other losses,
 //! η = 0.8): chosen so a 550-km satellite at 25° gives ≈ 9 dB SNR; they are not from a filing.
 
+use super::math;
+
 use serde::{Deserialize, Serialize};
 
 /// −10·log₁₀ of Boltzmann's constant 1.380649·10⁻²³ J/K, dB.
@@ -17,12 +19,12 @@ pub const BOLTZMANN_DB: f64 = 228.599_167;
 
 /// Free-space path loss, dB, for `d_km` at `f_ghz` (ITU-R P.525).
 pub fn fspl_db(d_km: f64, f_ghz: f64) -> f64 {
-    20.0 * d_km.log10() + 20.0 * f_ghz.log10() + 92.45
+    20.0 * math::log10(d_km) + 20.0 * math::log10(f_ghz) + 92.45
 }
 
 /// Shannon capacity, Mbit/s, of `bandwidth_mhz` at `snr_db`.
 pub fn shannon_mbps(bandwidth_mhz: f64, snr_db: f64) -> f64 {
-    bandwidth_mhz * (1.0 + 10f64.powf(snr_db / 10.0)).log2()
+    bandwidth_mhz * math::log2(1.0 + math::pow(10.0, snr_db / 10.0))
 }
 
 /// A link budget: transmitter EIRP, receiver G/T, carrier, bandwidth, other losses and the
@@ -64,7 +66,7 @@ impl LinkBudget {
 
     /// SNR, dB, over `d_km`.
     pub fn snr_db(&self, d_km: f64) -> f64 {
-        self.cn0_dbhz(d_km) - 10.0 * (self.bandwidth_mhz * 1e6).log10()
+        self.cn0_dbhz(d_km) - 10.0 * math::log10(self.bandwidth_mhz * 1e6)
     }
 
     /// `η · B·log₂(1 + SNR)`, Mbit/s, over `d_km`.

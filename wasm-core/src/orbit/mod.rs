@@ -18,6 +18,7 @@ pub mod elements;
 pub mod geometry;
 pub mod ground;
 pub mod links;
+pub mod math;
 pub mod route;
 pub mod view;
 

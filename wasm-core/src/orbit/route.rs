@@ -17,6 +17,7 @@ use super::elements::Constellation;
 use super::geometry::{self, Vec3, C_KM_S};
 use super::ground::GroundStation;
 use super::links::LinkModel;
+use super::math;
 use super::OrbitError;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
@@ -252,7 +253,7 @@ impl<'a> Router<'a> {
         let g_count = groups.len();
         Ok(Router {
             c,
-            sin_min: cfg.min_elevation_deg.to_radians().sin(),
+            sin_min: math::sin(cfg.min_elevation_deg.to_radians()),
             cfg,
             grounds,
             ground_pos,

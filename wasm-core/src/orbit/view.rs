@@ -135,7 +135,7 @@ pub fn constellation_view(built: &Built) -> ConstellationView {
     let mut ground = vec![station(&built.src, GroundRole::Src), station(&built.dst, GroundRole::Dst)];
     ground.extend(built.cfg.relays.iter().map(|g| station(g, GroundRole::Relay)));
     ConstellationView {
-        epoch_utc: c.sgp4_epoch().map(|e| e.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()),
+        epoch_utc: c.sgp4_epoch().map(iso_utc),
         start_s: built.t0_s,
         satellites,
         ground,
@@ -162,6 +162,21 @@ fn isl_pairs(built: &Built) -> Vec<[u32; 2]> {
         }
     }
     pairs
+}
+
+/// ISO 8601 with milliseconds (what JavaScript's `Date` parses), e.g. `2020-07-12T21:16:01.000Z`.
+fn iso_utc(t: sgp4::chrono::NaiveDateTime) -> String {
+    use sgp4::chrono::{Datelike, Timelike};
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second(),
+        t.nanosecond() / 1_000_000
+    )
 }
 
 /// The constellation of a scenario given as JSON text (validated like any scenario), built for
