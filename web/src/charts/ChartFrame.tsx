@@ -34,10 +34,12 @@ export interface ChartFrameProps {
   /** Chart-specific controls (toggles, selects), shown beside the export buttons. */
   controls?: ReactNode;
   wide?: boolean;
+  /** The paper's statements about the chart (PaperClaims), between the chart and the summary. */
+  paper?: ReactNode;
   children: (width: number) => ReactNode;
 }
 
-export function ChartFrame({ testid, title, exportName, summary, controls, wide, children }: ChartFrameProps) {
+export function ChartFrame({ testid, title, exportName, summary, controls, wide, paper, children }: ChartFrameProps) {
   const bodyRef = useRef<HTMLDivElement>(null);
   const width = useWidth(bodyRef);
   const titleId = useId();
@@ -82,6 +84,7 @@ export function ChartFrame({ testid, title, exportName, summary, controls, wide,
       <div className="chart-body" ref={bodyRef}>
         {children(width)}
       </div>
+      {paper}
       {error && (
         <p className="chart-error" role="alert">
           {error}

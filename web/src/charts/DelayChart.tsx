@@ -2,7 +2,9 @@
 
 import { useMemo } from 'react';
 import type { FlowTraces, RunResult } from '../sim/results';
+import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
+import { PaperClaims, claimMarks, claimsFor } from './PaperClaims';
 import { colorOf, flowNames, fmt } from './palette';
 import { TimeSeriesChart, type LineSeries } from './TimeSeriesChart';
 
@@ -19,7 +21,7 @@ function rttColumn(f: FlowTraces): { label: string; values: Float64Array } | nul
   return null;
 }
 
-export function DelayChart({ result, xDomain, name }: { result: RunResult; xDomain: [number, number]; name: string }) {
+export function DelayChart({ result, scenario, xDomain, name }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string }) {
   const flows = useMemo(() => result.traces?.flows ?? [], [result]);
   const summaries = result.summary.flows;
   const nameOf = useMemo(() => flowNames(summaries), [summaries]);
@@ -36,6 +38,9 @@ export function DelayChart({ result, xDomain, name }: { result: RunResult; xDoma
     [flows, nameOf],
   );
 
+  const claims = useMemo(() => claimsFor(scenario, 'delay'), [scenario]);
+  const marks = useMemo(() => claimMarks(claims, 'delay'), [claims]);
+
   const rtts = useMemo(() => flows.map((f) => ({ id: f.id, rtt: minMedianMax(rttColumn(f)?.values ?? new Float64Array()) })), [flows]);
 
   const summary = (
@@ -46,7 +51,11 @@ export function DelayChart({ result, xDomain, name }: { result: RunResult; xDoma
           <p key={f.id}>
             Delay: {nameOf(f.id)}
             {r ? ` RTT samples from ${fmt(r.min, 4)} to ${fmt(r.max, 4)} ms (median ${fmt(r.median, 4)} ms);` : ''} one-way delay mean {fmt(f.owd_ms.mean, 4)} ms, 5th percentile{' '}
-            {fmt(f.owd_ms.p5, 4)} ms, 95th percentile {fmt(f.owd_ms.p95, 4)} ms, jitter {fmt(f.jitter_ms)} ms.
+            {fmt(f.owd_ms.p5, 4)} ms, 95th percentile {fmt(f.owd_ms.p95, 4)} ms
+            {f.owd_arrival_ms
+              ? ` (at first arrival, before reordering: mean ${fmt(f.owd_arrival_ms.mean, 4)} ms, 5th percentile ${fmt(f.owd_arrival_ms.p5, 4)} ms, 95th percentile ${fmt(f.owd_arrival_ms.p95, 4)} ms)`
+              : ''}
+            , jitter {fmt(f.jitter_ms)} ms.
           </p>
         );
       })}
@@ -54,8 +63,14 @@ export function DelayChart({ result, xDomain, name }: { result: RunResult; xDoma
   );
 
   return (
-    <ChartFrame testid="chart-delay" title="Round-trip time and one-way delay" exportName={`${name}-delay`} summary={summary}>
-      {(width) => <TimeSeriesChart title="delay" width={width} xLabel="time (s)" yLabel="delay (ms)" xDomain={xDomain} series={series} />}
+    <ChartFrame
+      testid="chart-delay"
+      title="Round-trip time and one-way delay"
+      exportName={`${name}-delay`}
+      summary={summary}
+      paper={<PaperClaims claims={claims} chart="delay" nameOf={nameOf} />}
+    >
+      {(width) => <TimeSeriesChart title="delay" width={width} xLabel="time (s)" yLabel="delay (ms)" xDomain={xDomain} series={series} paper={marks} />}
     </ChartFrame>
   );
 }

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import type { RunResult } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
+import { PaperClaims, claimMarks, claimsFor } from './PaperClaims';
 import { colorOf, flowName, flowNames, fmt } from './palette';
 import { TimeSeriesChart, type LineSeries, type RefLine } from './TimeSeriesChart';
 
@@ -40,6 +41,9 @@ export function GoodputChart({ result, scenario, xDomain, name }: { result: RunR
     [summaries, paper],
   );
 
+  const claims = useMemo(() => claimsFor(scenario, 'goodput'), [scenario]);
+  const marks = useMemo(() => claimMarks(claims, 'goodput'), [claims]);
+
   const peaks = useMemo(
     () =>
       flows.map((f) => {
@@ -71,8 +75,8 @@ export function GoodputChart({ result, scenario, xDomain, name }: { result: RunR
   );
 
   return (
-    <ChartFrame testid="chart-goodput" title="Goodput" exportName={`${name}-goodput`} summary={summary}>
-      {(width) => <TimeSeriesChart title="goodput" width={width} xLabel="time (s)" yLabel="goodput (Mbit/s)" xDomain={xDomain} series={series} refs={refs} />}
+    <ChartFrame testid="chart-goodput" title="Goodput" exportName={`${name}-goodput`} summary={summary} paper={<PaperClaims claims={claims} chart="goodput" nameOf={nameOf} />}>
+      {(width) => <TimeSeriesChart title="goodput" width={width} xLabel="time (s)" yLabel="goodput (Mbit/s)" xDomain={xDomain} series={series} refs={refs} paper={marks} />}
     </ChartFrame>
   );
 }

@@ -46,10 +46,10 @@ export function ResultCharts({ result, scenario }: { result: RunResult; scenario
       {result.traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
-      <DelayChart result={result} xDomain={xDomain} name={name} />
+      <DelayChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
       <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
-      <DelayCdfChart result={result} name={name} />
-      <JitterChart result={result} xDomain={xDomain} name={name} />
+      <DelayCdfChart result={result} scenario={scenario} name={name} />
+      <JitterChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
       {multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
     </div>
   );

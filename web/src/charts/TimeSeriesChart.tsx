@@ -13,7 +13,8 @@ import { zoom, zoomIdentity, type ZoomBehavior, type ZoomTransform } from 'd3-zo
 import { decimate, lowerBound, upperBound } from './decimate';
 import { Legend, layoutLegend, type LegendItem } from './Legend';
 import { NO_EXPORT } from './exportChart';
-import { fmt } from './palette';
+import { fmt, PAPER_COLOR } from './palette';
+import type { ClaimMark } from './PaperClaims';
 import { ChartTimeContext, type TimeMark } from '../timeCursor';
 
 /** A data line: column x (sorted ascending) against column y. NaN in y is a gap. */
@@ -124,6 +125,10 @@ export interface TimeSeriesProps {
   /** x is simulation time, so the shared time cursor and the route's events are drawn (when a
    * ChartTimeContext is given). Default: when xName is "t". */
   timeAxis?: boolean;
+  /** The paper's statements drawn on the plot (PaperClaims' claimMarks), in the paper colour. */
+  paper?: ClaimMark[];
+  /** Legend entries that belong to no one series (e.g. what a dash means), after the series. */
+  legendExtra?: LegendItem[];
 }
 
 const MARGIN = { left: 62, right: 18 };
@@ -134,6 +139,9 @@ const LOWER_GAP = 16;
 const NO_MARKERS: MarkerSeries[] = [];
 const NO_SERIES: LineSeries[] = [];
 const NO_REFS: RefLine[] = [];
+const NO_PAPER: ClaimMark[] = [];
+const NO_ITEMS: LegendItem[] = [];
+const PAPER_DASH = '4 3';
 const MARK_COLORS: Record<TimeMark['kind'], string> = { handover: '#c2410c', route_change: '#6d28d9' };
 const MARK_KINDS: TimeMark['kind'][] = ['handover', 'route_change'];
 
@@ -269,6 +277,8 @@ function linePaths(series: LineSeries[], decimated: Uint32Array[], xs: ScaleLine
 function TimeSeriesChartImpl(props: TimeSeriesProps) {
   const { title, width, xLabel, yLabel, xDomain, series, fns = [], refs = [], ribbons, yZero = true, yLog = false, xName = 't', xUnit = 's', zoomable = true, lower } = props;
   const markers = props.markers ?? NO_MARKERS;
+  const paper = props.paper ?? NO_PAPER;
+  const legendExtra = props.legendExtra ?? NO_ITEMS;
   const chartTime = useContext(ChartTimeContext);
   const time = (props.timeAxis ?? xName === 't') ? chartTime : null;
   const lowerSeries = lower?.series ?? NO_SERIES;
@@ -298,7 +308,9 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
         seen.add(s.label);
         items.push({ label: s.label, color: s.color, dash: s.dash, opacity: s.opacity });
       }
+    items.push(...legendExtra);
     for (const m of markers) items.push({ label: m.label, color: m.color, kind: 'marker' });
+    if (paper.length) items.push(paper.some((m) => m.kind === 'point') ? { label: 'paper', color: PAPER_COLOR, kind: 'marker' } : { label: 'paper', color: PAPER_COLOR, dash: PAPER_DASH });
     for (const f of fns) items.push({ label: f.label, color: f.color, dash: f.dash });
     for (const r of refs) items.push({ label: r.label, color: r.color, dash: r.dash ?? '6 3' });
     for (const s of lowerSeries)
@@ -311,7 +323,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
     for (const kind of MARK_KINDS)
       if (time?.marks.some((m) => m.kind === kind)) items.push({ label: kind === 'handover' ? 'handover' : 'route change', color: MARK_COLORS[kind], kind: 'marker' });
     return layoutLegend(items, Math.max(100, width - MARGIN.left - MARGIN.right));
-  }, [series, fns, refs, ribbons, width, markers, lowerSeries, lowerRefs, time]);
+  }, [series, fns, refs, ribbons, width, markers, lowerSeries, lowerRefs, time, paper, legendExtra]);
 
   const ribbonRows = ribbons?.rows.length ?? 0;
   const ribbonsH = ribbonRows ? 6 + ribbonRows * (RIBBON_H + RIBBON_GAP) : 0;
@@ -347,12 +359,13 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
     const extra: number[] = [];
     for (const pts of sampledFns) for (const [, y] of pts) extra.push(y);
     for (const r of refs) extra.push(r.y);
+    for (const p of paper) if (p.kind !== 'vline') extra.push(p.y);
     for (const m of markers) {
       if (typeof m.y === 'number') extra.push(m.y);
       else for (let i = Math.max(0, lowerBound(m.x, va)); i < m.x.length && m.x[i] <= vb; i++) extra.push(m.y[i]);
     }
     return yScale(series, decimated, extra, { va, vb, yZero, yLog, h: plotH });
-  }, [series, decimated, sampledFns, refs, markers, yZero, yLog, plotH, va, vb]);
+  }, [series, decimated, sampledFns, refs, markers, paper, yZero, yLog, plotH, va, vb]);
   const ys2 = useMemo(
     () => yScale(lowerSeries, decimatedLower, lowerRefs.map((r) => r.y), { va, vb, yZero: lowerYZero, yLog: false, h: Math.max(1, lowerH) }),
     [lowerSeries, decimatedLower, lowerRefs, lowerYZero, lowerH, va, vb],
@@ -642,6 +655,9 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
               {fns.map((f, k) => (
                 <path key={f.key} d={fnPaths[k]} fill="none" stroke={f.color} strokeWidth={1.8} strokeDasharray={f.dash ?? '7 4'} data-testid="overlay" data-series={f.label} />
               ))}
+              {paper.map((m) => (
+                <PaperMark key={m.key} mark={m} xs={xs} ys={ys} innerW={innerW} plotH={plotH} />
+              ))}
               {markers.map((m, k) => (
                 <path
                   key={m.key}
@@ -754,6 +770,46 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
 
 /** Re-renders only when its props change (hover never changes them). */
 export const TimeSeriesChart = memo(TimeSeriesChartImpl);
+
+/** A claim of the paper on the plot: a diamond with its number, or a labelled line. */
+function PaperMark({ mark: m, xs, ys, innerW, plotH }: { mark: ClaimMark; xs: ScaleLinear<number, number>; ys: ScaleContinuousNumeric<number, number>; innerW: number; plotH: number }) {
+  const common = { 'data-testid': 'paper-claim-mark', 'data-kind': m.kind, 'data-n': m.n, 'data-x': m.kind === 'hline' ? undefined : m.x, 'data-y': m.kind === 'vline' ? undefined : m.y };
+  if (m.kind === 'hline') {
+    const y = ys(m.y);
+    return (
+      <g {...common}>
+        <line className="ref-line" x1={0} x2={innerW} y1={y} y2={y} stroke={PAPER_COLOR} strokeDasharray={PAPER_DASH} />
+        <text className="ref-label" x={4} y={y - 4} fill={PAPER_COLOR}>
+          {m.label}
+        </text>
+      </g>
+    );
+  }
+  if (m.kind === 'vline') {
+    const x = xs(m.x);
+    return (
+      <g {...common}>
+        <line className="ref-line" x1={x} x2={x} y1={0} y2={plotH} stroke={PAPER_COLOR} strokeDasharray={PAPER_DASH} />
+        <text className="ref-label" x={x + 4} y={12} fill={PAPER_COLOR}>
+          {m.label}
+        </text>
+      </g>
+    );
+  }
+  const x = xs(m.x);
+  const y = ys(m.y);
+  const r = 6;
+  // The label goes left of a point in the right third, so it stays inside the plot.
+  const left = x > (innerW * 2) / 3;
+  return (
+    <g {...common}>
+      <path d={`M${x},${y - r}l${r},${r}l${-r},${r}l${-r},${-r}Z`} fill="#fff" stroke={PAPER_COLOR} strokeWidth={2} />
+      <text className="ref-label" x={left ? x - r - 3 : x + r + 3} y={y + 4} textAnchor={left ? 'end' : 'start'} fill={PAPER_COLOR}>
+        {m.label}
+      </text>
+    </g>
+  );
+}
 
 /** One line series as an SVG path; `data-points` is the raw point count, not the decimated one. */
 function SeriesPath({ series: s, d }: { series: LineSeries; d: string | undefined }) {

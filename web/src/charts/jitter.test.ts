@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { withGaps } from './JitterChart';
+import type { FlowTraces } from '../sim/results';
+import { ARRIVAL_DASH } from './DelayCdfChart';
+import { jitterSeries, withGaps } from './JitterChart';
 
 describe('withGaps', () => {
   it('keeps consecutive seconds joined', () => {
@@ -15,5 +17,26 @@ describe('withGaps', () => {
   });
   it('is empty for no points', () => {
     expect(withGaps([], []).x.length).toBe(0);
+  });
+});
+
+describe('jitterSeries', () => {
+  const cols = (t: number[], v: number[]) => ({ t: Float64Array.from(t), cols: { jitter_ms: Float64Array.from(v) } });
+  const empty = { t: new Float64Array(0), cols: {} };
+  const base = { sender: empty, owd: empty, goodput: empty, owdCdfMs: new Float64Array(0) };
+  it('adds a dashed arrival line, with gaps, beside the in-order one of flows that have it', () => {
+    const flows: FlowTraces[] = [
+      { ...base, id: 0, jitter: cols([1, 2], [3, 4]) },
+      { ...base, id: 1, jitter: cols([1, 2], [5, 6]), jitterArrival: cols([1, 3], [1, 2]) },
+    ];
+    const s = jitterSeries(flows, (id) => `f${id}`);
+    expect(s.map((x) => [x.key, x.dash ?? null, x.testid ?? 'series'])).toEqual([
+      ['jitter-0', null, 'series'],
+      ['jitter-1', null, 'series'],
+      ['jitter-arrival-1', ARRIVAL_DASH, 'arrival'],
+    ]);
+    expect(Array.from(s[2].x)).toEqual([1, 2, 3]);
+    expect(s[2].y[1]).toBeNaN();
+    expect(s[2].label).toBe('f1 at arrival');
   });
 });

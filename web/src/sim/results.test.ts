@@ -10,9 +10,11 @@ const flow = {
   owd_cdf_ms: [],
 };
 
-function json(hops?: unknown): string {
-  return JSON.stringify({ name: 'x', seed: 1, end_s: 1, events: 1, flows: [], fairness_jain: 1, links: [], traces: { flows: [{ ...flow, ...(hops ? { hops } : {}) }], links: [] } });
+function json(hops?: unknown, extra: Record<string, unknown> = {}, flows: unknown[] = []): string {
+  return JSON.stringify({ name: 'x', seed: 1, end_s: 1, events: 1, flows, fairness_jain: 1, links: [], traces: { flows: [{ ...flow, ...(hops ? { hops } : {}), ...extra }], links: [] } });
 }
+
+const arrival = { owd_arrival_cdf_ms: [100, 120, 180], jitter_arrival: { t: [2, 3], jitter_ms: [4.5, null] } };
 
 describe('parseResult', () => {
   it("turns an INTCP flow's per-node traces into columns", () => {
@@ -36,6 +38,29 @@ describe('parseResult', () => {
   it('leaves hops out for flows that have none', () => {
     expect(parseResult(json()).traces!.flows[0].hops).toBeUndefined();
   });
+
+  it('turns the arrival CDF and arrival jitter into columns', () => {
+    const r = parseResult(json(undefined, arrival));
+    const f = r.traces!.flows[0];
+    expect(f.owdArrivalCdfMs).toEqual(Float64Array.from([100, 120, 180]));
+    expect(f.jitterArrival!.t).toEqual(Float64Array.from([2, 3]));
+    expect(f.jitterArrival!.cols.jitter_ms[0]).toBe(4.5);
+    expect(f.jitterArrival!.cols.jitter_ms[1]).toBeNaN();
+  });
+
+  it('leaves the arrival figures out for flows without them (CTCP)', () => {
+    const f = parseResult(json()).traces!.flows[0];
+    expect(f.owdArrivalCdfMs).toBeUndefined();
+    expect(f.jitterArrival).toBeUndefined();
+    expect('owdArrivalCdfMs' in f).toBe(false);
+  });
+
+  it("keeps the summary's arrival delay as the core gives it", () => {
+    const summary = { id: 0, transport: 'intcp', cc: 'intcp', bytes: null, delivered_bytes: 1, completed: false, completion_s: null, goodput_mbps: 1, retransmissions: 0, timeouts: 0, owd_ms: { mean: 150, p5: 100, p95: 200 }, owd_arrival_ms: { mean: 120, p5: 90, p95: 141 }, jitter_ms: 3 };
+    const r = parseResult(json(undefined, {}, [summary, { ...summary, id: 1, owd_arrival_ms: undefined }]));
+    expect(r.summary.flows[0].owd_arrival_ms).toEqual({ mean: 120, p5: 90, p95: 141 });
+    expect(r.summary.flows[1].owd_arrival_ms).toBeUndefined();
+  });
 });
 
 describe('transferables', () => {
@@ -44,6 +69,14 @@ describe('transferables', () => {
     const bufs = transferables(r);
     const hop = r.traces!.flows[0].hops![0];
     for (const c of [hop.series.t, hop.series.cols.queue_pkts, hop.retransmissions.t, hop.retransmissions.cols.count]) expect(bufs).toContain(c.buffer);
+    expect(new Set(bufs).size).toBe(bufs.length);
+  });
+
+  it("lists the arrival columns' buffers, each once", () => {
+    const r = parseResult(json(undefined, arrival));
+    const f = r.traces!.flows[0];
+    const bufs = transferables(r);
+    for (const c of [f.owdArrivalCdfMs!, f.jitterArrival!.t, f.jitterArrival!.cols.jitter_ms]) expect(bufs).toContain(c.buffer);
     expect(new Set(bufs).size).toBe(bufs.length);
   });
 });

@@ -54,6 +54,9 @@ export interface FlowSummary {
   retransmissions: number;
   timeouts: number;
   owd_ms: DelaySummary;
+  /** TCP and INTCP: one-way delay from first transmission to a segment's first arrival,
+   * before reordering (what a packet sniffer sees). */
+  owd_arrival_ms?: DelaySummary;
   jitter_ms: number;
   incomplete_reason?: string;
   error?: string;
@@ -107,6 +110,11 @@ export interface FlowTraces {
   goodput: Columns;
   jitter: Columns;
   owdCdfMs: Float64Array;
+  /** TCP and INTCP: one-way delays at first arrival (before reordering) at evenly spaced
+   * quantiles, in the form of `owdCdfMs` (which is at in-order delivery). */
+  owdArrivalCdfMs?: Float64Array;
+  /** TCP and INTCP: jitter of the arrival delays per second (`jitter_ms`), as `jitter`. */
+  jitterArrival?: Columns;
   /** CTCP: rank of the current block over time (`rank`, `block`), and decode events
    * (`block`, `latency_ms`). The sender columns then also hold `loss_estimate`, and
    * `retransmissions` counts coded packets. */
@@ -163,6 +171,8 @@ interface JsonFlowTrace {
   goodput: JsonColumns;
   jitter: JsonColumns;
   owd_cdf_ms: number[];
+  owd_arrival_cdf_ms?: number[];
+  jitter_arrival?: JsonColumns;
   coding?: { rank: JsonColumns; decodes: JsonColumns };
   hops?: { node: number; role: HopRole; series: JsonColumns; retransmissions: JsonColumns }[];
 }
@@ -199,6 +209,8 @@ export function parseResult(json: string): RunResult {
         goodput: columns(f.goodput),
         jitter: columns(f.jitter),
         owdCdfMs: column(f.owd_cdf_ms),
+        ...(f.owd_arrival_cdf_ms ? { owdArrivalCdfMs: column(f.owd_arrival_cdf_ms) } : {}),
+        ...(f.jitter_arrival ? { jitterArrival: columns(f.jitter_arrival) } : {}),
         ...(f.coding ? { coding: { rank: columns(f.coding.rank), decodes: columns(f.coding.decodes) } } : {}),
         ...(f.hops ? { hops: f.hops.map((h) => ({ node: h.node, role: h.role, series: columns(h.series), retransmissions: columns(h.retransmissions) })) } : {}),
       })),
@@ -221,6 +233,8 @@ export function transferables(r: RunResult): ArrayBuffer[] {
     add(f.goodput);
     add(f.jitter);
     out.push(f.owdCdfMs.buffer as ArrayBuffer);
+    if (f.owdArrivalCdfMs) out.push(f.owdArrivalCdfMs.buffer as ArrayBuffer);
+    if (f.jitterArrival) add(f.jitterArrival);
     if (f.coding) {
       add(f.coding.rank);
       add(f.coding.decodes);
