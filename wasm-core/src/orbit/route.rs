@@ -165,7 +165,9 @@ pub struct Router<'a> {
     outage_until: f64,
     dist: Vec<f64>,
     prev: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    /// A* frontier: (delay so far + straight-line delay to the destination, delay so far, node),
+    /// as bits (non-negative floats order like their bits).
+    heap: BinaryHeap<Reverse<(u64, u64, u32)>>,
     /// Bent pipe: relays visible from each satellite and satellites visible from each relay.
     sat_relays: Vec<Vec<u32>>,
     relay_sats: Vec<Vec<u32>>,
@@ -402,7 +404,13 @@ impl<'a> Router<'a> {
         self.heap.clear();
         let (src, dst) = (n as u32, n as u32 + 1);
         self.dist[src as usize] = 0.0;
-        self.heap.push(Reverse((0f64.to_bits(), src)));
+        // A*: the straight line to the destination at c is a lower bound of any path's delay
+        // and consistent (edge delays are straight-line lengths at c), so the first time the
+        // destination is taken from the frontier its path is the shortest, as with Dijkstra,
+        // after exploring only a corridor towards it.
+        let dst_pos = self.ground_pos[1];
+        let to_go = |p: Vec3| geometry::distance_km(p, dst_pos) / C_KM_S;
+        self.heap.push(Reverse((to_go(self.ground_pos[0]).to_bits(), 0f64.to_bits(), src)));
         let pos_of = |r: &Router, u: u32| -> Vec3 {
             if (u as usize) < n {
                 r.pos[u as usize].unwrap_or([0.0; 3])
@@ -410,7 +418,7 @@ impl<'a> Router<'a> {
                 r.ground_pos[u as usize - n]
             }
         };
-        while let Some(Reverse((d_bits, u))) = self.heap.pop() {
+        while let Some(Reverse((_, d_bits, u))) = self.heap.pop() {
             let d = f64::from_bits(d_bits);
             if d > self.dist[u as usize] {
                 continue;
@@ -428,7 +436,7 @@ impl<'a> Router<'a> {
                 if nd < r.dist[v as usize] {
                     r.dist[v as usize] = nd;
                     r.prev[v as usize] = u;
-                    r.heap.push(Reverse((nd.to_bits(), v)));
+                    r.heap.push(Reverse(((nd + to_go(pos_of(r, v))).to_bits(), nd.to_bits(), v)));
                 }
             };
             if (u as usize) < n {
