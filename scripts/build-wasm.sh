@@ -26,7 +26,7 @@ inputs_hash() {
     done
     rustc --version
     wasm-pack --version
-    echo "script-v2 simd128"
+    echo "script-v3 simd128 strip"
   } | sha256sum | cut -d' ' -f1
 }
 
@@ -45,7 +45,9 @@ echo "building: wasm (wasm-pack --release --target web; the first build also ins
 rm -f "$STAMP"
 # simd128: the GF(256) region kernels use wasm SIMD (every current browser and Node 20 have it).
 # GF arithmetic is exact and no float code is reassociated, so results stay equal to native.
-RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
+# strip: without it the module carries a section of function names (150 KB, 32 KB gzipped) that
+# only a debugger reads; panic messages do not need it.
+CARGO_PROFILE_RELEASE_STRIP=symbols RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
   wasm-pack build wasm-core --release --target web --out-dir ../web/src/wasm/pkg --no-default-features
 if [[ ! -f "$WASM" ]]; then
   echo "error: wasm-pack finished but $WASM is missing" >&2
