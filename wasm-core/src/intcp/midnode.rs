@@ -211,26 +211,29 @@ impl IntcpNode {
         self
     }
 
-    /// The neighbour towards the producer, now.
-    fn up(&self, ctx: &Ctx) -> Option<Peer> {
+    /// The neighbour towards the producer (`upstream`) or the consumer, now.
+    fn neighbour(&self, ctx: &Ctx, upstream: bool) -> Option<Peer> {
         match &self.peers {
-            Peers::Fixed { up, .. } => *up,
+            Peers::Fixed { up, down } => {
+                if upstream {
+                    *up
+                } else {
+                    *down
+                }
+            }
             Peers::Moving(m) => {
                 let (to_source, to_dest) = ctx.route_neighbours(self.node)?;
-                m.peer(if m.producer_at_source { to_source } else { to_dest })
+                m.peer(if upstream == m.producer_at_source { to_source } else { to_dest })
             }
         }
     }
 
-    /// The neighbour towards the consumer, now.
+    fn up(&self, ctx: &Ctx) -> Option<Peer> {
+        self.neighbour(ctx, true)
+    }
+
     fn down(&self, ctx: &Ctx) -> Option<Peer> {
-        match &self.peers {
-            Peers::Fixed { down, .. } => *down,
-            Peers::Moving(m) => {
-                let (to_source, to_dest) = ctx.route_neighbours(self.node)?;
-                m.peer(if m.producer_at_source { to_dest } else { to_source })
-            }
-        }
+        self.neighbour(ctx, false)
     }
 
     /// Joins the interest aggregation of a named flow's node.
