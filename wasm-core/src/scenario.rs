@@ -352,6 +352,10 @@ pub struct IntcpFlow {
     /// Each midnode's cache capacity in payload bytes (code: 20000 blocks of 4096 B, §8).
     #[serde(default = "default_intcp_cache_bytes")]
     pub cache_bytes: u64,
+    /// Cache capacity of particular nodes, payload bytes, by node number (`{"1": 0, "2":
+    /// 50000000}`); the others use `cache_bytes`. 0 leaves a node without a cache.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub node_cache_bytes: std::collections::BTreeMap<String, u64>,
     /// Payload bytes per DATA segment ([I]: 1472 − 23 = 1449, a 1500-byte packet).
     #[serde(default = "default_intcp_mss")]
     pub mss_bytes: u32,
@@ -472,6 +476,13 @@ impl IntcpFlow {
             || at("cache_bytes"),
             || format!("must be at most 2^40 bytes (got {})", self.cache_bytes),
         );
+        for (node, &bytes) in &self.node_cache_bytes {
+            p.check(
+                bytes <= 1 << 40,
+                || at(&format!("node_cache_bytes.{node}")),
+                || format!("must be at most 2^40 bytes (got {bytes})"),
+            );
+        }
         p.between(self.target_buffer_pkts, 1.0, 100000.0, || at("target_buffer_pkts"));
         p.between(self.queue_threshold_bytes, 0.0, 1e9, || at("queue_threshold_bytes"));
         p.check(
@@ -824,6 +835,13 @@ impl Scenario {
                     continue;
                 }
                 Flow::Intcp(c) => {
+                    for node in c.node_cache_bytes.keys() {
+                        p.check(
+                            node.parse::<u32>().is_ok_and(|n| n <= last_node),
+                            || at(&format!("node_cache_bytes.{node}")),
+                            || format!("no such node ({nodes})"),
+                        );
+                    }
                     if matches!(self.topology, Topology::Constellation(_)) {
                         p.check(
                             c.hop_cc.is_empty(),

@@ -120,6 +120,7 @@ proptest! {
         cache_bytes in prop::sample::select(vec![0u64, 1000, 1449, 20_000, 100_000, 10_000_000]),
         cache in prop::bool::ANY, bytes in 1u64..300_000, bytes2 in 1u64..100_000,
         seed in any::<u64>(), threshold in 1u32..6,
+        node1_bytes in prop::option::of(prop::sample::select(vec![0u64, 5000, 50_000_000])),
     ) {
         let links: Vec<Value> = (0..hops).map(|i| {
             let mut l = json!({ "rate_mbps": 10, "delay_ms": 5 + 5 * i, "buffer_pkts": 50,
@@ -129,8 +130,14 @@ proptest! {
             }
             l
         }).collect();
-        let f = |b: u64, from: u32, to: u32| json!({ "transport": "intcp", "bytes": b, "cache": cache,
-            "cache_bytes": cache_bytes, "hole_threshold_pkts": threshold, "from_node": from, "to_node": to });
+        let f = |b: u64, from: u32, to: u32| {
+            let mut f = json!({ "transport": "intcp", "bytes": b, "cache": cache,
+                "cache_bytes": cache_bytes, "hole_threshold_pkts": threshold, "from_node": from, "to_node": to });
+            if let Some(n1) = node1_bytes {
+                f["node_cache_bytes"] = json!({ "1": n1 });
+            }
+            f
+        };
         let s = json!({
             "version": 1, "name": "intcp property", "seed": seed, "duration_s": 600,
             "topology": { "kind": "chain", "links": links },
@@ -147,7 +154,7 @@ proptest! {
         }
         for (used, cap) in run.intcp_cache_usage() {
             prop_assert!(used <= cap, "cache holds {used} > {cap}");
-            prop_assert_eq!(cap, cache_bytes);
+            prop_assert!(cap == cache_bytes || Some(cap) == node1_bytes, "capacity {cap}");
         }
     }
 }
@@ -450,4 +457,33 @@ fn intcp_tcp_and_ctcp_flows_share_one_path() {
         // than 80 % of the run that way (a starved flow would).
         assert!(f.goodput_mbps > 0.8, "flow {} ({}) starved: {} Mbit/s", f.id, f.cc, f.goodput_mbps);
     }
+}
+
+/// `node_cache_bytes` sets one node's cache: a node given 0 bytes caches nothing, so a hole on the
+/// hop after it must be fetched from further upstream, and the bytes still all arrive.
+#[test]
+fn a_node_cache_size_applies_to_that_node_only() {
+    let v = json!({
+        "version": 1, "name": "node caches", "seed": 5, "duration_s": 60,
+        "topology": { "kind": "chain", "links": [
+            { "rate_mbps": 10, "delay_ms": 5 }, { "rate_mbps": 10, "delay_ms": 5 },
+            { "rate_mbps": 10, "delay_ms": 5, "loss": { "model": "bernoulli", "p": 0.02 } }
+        ] },
+        "flows": [{ "transport": "intcp", "bytes": 2_000_000, "cache_bytes": 10_000_000, "node_cache_bytes": { "2": 0 } }]
+    });
+    let sc = scenario::from_value(v.clone()).unwrap();
+    let mut run = Run::new(&sc).unwrap();
+    run.run();
+    assert!(run.delivery_error().is_none());
+    let caps: Vec<u64> = run.intcp_cache_usage().iter().map(|c| c.1).collect();
+    assert_eq!(caps, vec![10_000_000, 0], "midnodes 1 and 2");
+    let r = run.result(false);
+    assert_eq!(r.flows[0].delivered_bytes, 2_000_000);
+    let hops = r.flows[0].hops.as_ref().unwrap();
+    assert_eq!(hops.iter().find(|h| h.node == 2).unwrap().cache_bytes_used, 0);
+    assert!(hops.iter().find(|h| h.node == 1).unwrap().cache_bytes_used > 0);
+    let mut bad = v;
+    bad["flows"][0]["node_cache_bytes"] = json!({ "7": 0 });
+    let e = scenario::from_value(bad).unwrap_err();
+    assert!(e.starts_with("flows[0].node_cache_bytes.7: no such node"), "{e}");
 }

@@ -460,11 +460,12 @@ impl Run {
                                 bin_width,
                             ))
                         });
+                        let cache_bytes = c.node_cache_bytes.get(&node.to_string()).copied().unwrap_or(c.cache_bytes);
                         let (cache, pit) = match &c.name {
                             Some(name) if c.cache && role != Role::Producer => {
                                 let (cache, pit) = shared_caches.entry((node, name.clone())).or_insert_with(|| {
                                     (
-                                        std::rc::Rc::new(std::cell::RefCell::new(Cache::new(c.cache_bytes))),
+                                        std::rc::Rc::new(std::cell::RefCell::new(Cache::new(cache_bytes))),
                                         Default::default(),
                                     )
                                 });
@@ -475,6 +476,7 @@ impl Run {
                         // The requester of hop i - 1 (counted from the producer) runs its hop_cc
                         // (a chain's hops; validation refuses hop_cc on a constellation).
                         let mut cfg = cfg.clone();
+                        cfg.cache_bytes = cache_bytes;
                         if let Some(k) = i.checked_sub(1).and_then(|h| c.hop_cc.get(h)) {
                             cfg.cc.controller = match k {
                                 scenario::HopCc::Intcp => HopController::Intcp,

@@ -235,6 +235,12 @@ export type Flow =
        */
       cache_bytes?: number;
       /**
+       * Cache capacity of particular nodes, payload bytes, by node number (`{"1": 0, "2": 50000000}`); the others use `cache_bytes`. 0 leaves a node without a cache.
+       */
+      node_cache_bytes?: {
+        [k: string]: number;
+      };
+      /**
        * Payload bytes per DATA segment ([I]: 1472 − 23 = 1449, a 1500-byte packet).
        */
       mss_bytes?: number;
