@@ -109,3 +109,16 @@ test('the globe renders the constellation, names what is under the pointer, and 
   await page.getByTestId('globe-play').click();
   await keep(testInfo, 'globe-with-charts', await page.screenshot({ fullPage: true }));
 });
+
+test('a GEO preset shows its satellite and ground stations on the globe, and the run its hop', async ({ page, consoleErrors }, testInfo) => {
+  void consoleErrors;
+  test.setTimeout(120_000);
+  await open(page, '#preset=winds-table4-51mbps');
+  const canvas = page.getByTestId('globe-canvas');
+  await expect(canvas).toHaveAttribute('data-satellites', '1', { timeout: 30_000 });
+  await page.getByTestId('editor-form').getByLabel('Duration').fill('5');
+  await runAndWait(page);
+  await expect(canvas).toHaveAttribute('data-route-nodes', '3');
+  await expect.poll(() => litFraction(page), { message: 'the globe canvas is blank' }).toBeGreaterThan(0.05);
+  await keep(testInfo, 'globe-geo', await page.getByTestId('globe').screenshot());
+});

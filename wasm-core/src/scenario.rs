@@ -65,6 +65,46 @@ pub enum Topology {
 #[serde(deny_unknown_fields)]
 pub struct Chain {
     pub links: Vec<LinkSpec>,
+    /// Where the chain's satellite hop is, for the globe only: it changes nothing in the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<ChainPlace>,
+}
+
+/// A GEO satellite and the two ground stations a chain's satellite hop joins (e.g. WINDS at
+/// 143° E between two terminals in Kashima), so that a GEO preset has a place on the globe.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChainPlace {
+    pub geo_longitude_deg: f64,
+    /// The sending and the receiving ground station.
+    pub ground: [crate::orbit::config::Place; 2],
+}
+
+impl ChainPlace {
+    /// The topology that draws it: the one GEO satellite, the two stations, no ISLs.
+    pub fn as_constellation(&self) -> ConstellationTopology {
+        use crate::orbit::config::{ConstellationSpec, IslChoice, RouteChange};
+        let [src, dst] = self.ground.clone();
+        ConstellationTopology {
+            constellation: ConstellationSpec { geo_longitudes_deg: vec![self.geo_longitude_deg], ..Default::default() },
+            src,
+            dst,
+            min_elevation_deg: 0.0,
+            step_s: crate::orbit::route::DEFAULT_STEP_S,
+            start_s: 0.0,
+            isl: IslChoice::None,
+            max_isl_km: None,
+            seam: true,
+            attachment: Default::default(),
+            handover_outage_s: 0.0,
+            relays: Some(Vec::new()),
+            links: None,
+            buffer_pkts: 1000,
+            reverse_loss: false,
+            on_route_change: RouteChange::Deliver,
+            access: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -802,8 +842,19 @@ impl Scenario {
             || format!("must be more than 0 and at most {MAX_DURATION_S} seconds (got {})", self.duration_s),
         );
         let (last_node, nodes) = match &self.topology {
-            Topology::Chain(Chain { links }) => {
+            Topology::Chain(Chain { links, place }) => {
                 chain_problems(links, &mut p);
+                if let Some(pl) = place {
+                    p.between(pl.geo_longitude_deg, -180.0, 360.0, || "topology.place.geo_longitude_deg".into());
+                    for (i, g) in pl.ground.iter().enumerate() {
+                        if let Err(e) = g.resolve() {
+                            p.0.push(format!(
+                                "topology.place.ground[{i}]: {}",
+                                e.to_string().trim_start_matches("ground station ")
+                            ));
+                        }
+                    }
+                }
                 (links.len() as u32, format!("the chain has nodes 0 to {}", links.len()))
             }
             Topology::Constellation(c) => {

@@ -18,9 +18,9 @@ import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ChartTimeContext, TimeCursor, type ChartTime, type TimeMark } from './timeCursor';
 import type { ConstellationView } from './globe/view';
-import { isConstellationScenario } from './globe/source';
+import { hasGlobe } from './globe/source';
 
-// three.js, satellite.js and the world atlas: a separate chunk, fetched only for a constellation.
+// three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
 
 /** The globe's time span when no run says it: the scenario's duration, else ten minutes. */
@@ -79,7 +79,7 @@ export function App() {
 
   const scenario = useMemo(() => parseOrNull(text), [text]);
   const hasSweep = !!scenario?.sweep;
-  const constellation = isConstellationScenario(scenario);
+  const constellation = hasGlobe(scenario);
 
   useEffect(() => {
     const client = new SimClient();

@@ -185,7 +185,10 @@ pub fn built_from_scenario_json(text: &str) -> Result<Built, String> {
     let sc = crate::scenario::parse(text)?;
     match &sc.topology {
         crate::scenario::Topology::Constellation(t) => t.build(sc.duration_s).map_err(|e| format!("topology: {e}")),
-        crate::scenario::Topology::Chain(_) => Err("topology: a chain has no constellation to show".into()),
+        crate::scenario::Topology::Chain(c) => match &c.place {
+            Some(place) => place.as_constellation().build(sc.duration_s).map_err(|e| format!("topology.place: {e}")),
+            None => Err("topology: a chain without a place has nothing to show on the globe".into()),
+        },
     }
 }
 
@@ -278,5 +281,24 @@ mod tests {
         let cfg = serde_json::json!({"constellation": {"omm": [record.clone()]}, "src": "Beijing", "dst": "New York"});
         let v = view_of(&cfg.to_string());
         assert_eq!(v["satellites"][0]["orbit"], serde_json::json!({"kind": "sgp4", "omm": record}));
+    }
+
+    #[test]
+    fn a_placed_chain_shows_its_geo_satellite_and_stations() {
+        let text =
+            std::fs::read_to_string(format!("{}/../scenarios/winds-table4-51mbps.json", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        let v = serde_json::to_value(constellation_view(&built_from_scenario_json(&text).unwrap())).unwrap();
+        let sats = v["satellites"].as_array().unwrap();
+        assert_eq!(sats.len(), 1);
+        assert_eq!(sats[0]["orbit"]["kind"], "geo");
+        assert_eq!(sats[0]["orbit"]["longitude_deg"], 143.0);
+        assert_eq!(v["ground"].as_array().unwrap().len(), 2);
+        // The run reports the fixed path, so the globe highlights the hop.
+        let mut sc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        sc["duration_s"] = 1.into();
+        let r: serde_json::Value =
+            serde_json::from_str(&crate::runner::run_json(&sc.to_string(), false).unwrap()).unwrap();
+        assert_eq!(r["path"]["routes"][0]["nodes"], serde_json::json!([-1, 0, -2]));
     }
 }

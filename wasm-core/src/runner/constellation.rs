@@ -276,6 +276,21 @@ pub fn build(
     Ok(ConstellationNet { net: Network::moving(next_node, links, moving), path, access_links })
 }
 
+/// The path of a chain placed on the globe (`ChainPlace`): source station, the GEO satellite,
+/// destination station, for the whole run. Only the globe reads it.
+pub fn fixed_geo_path(place: &crate::scenario::ChainPlace, duration_s: f64) -> PathResult {
+    let name = |i: usize| place.ground[i].resolve().map(|g| g.name).unwrap_or_default();
+    PathResult {
+        src: name(0),
+        dst: name(1),
+        step_s: duration_s,
+        steps: PathSteps { t_s: vec![0.0], hops: vec![2], owd_ms: vec![None], bottleneck_mbps: vec![0.0] },
+        routes: vec![RouteChangeEntry { t_s: 0.0, nodes: vec![-1, 0, -2] }],
+        events: Vec::new(),
+        nodes_used: 1,
+    }
+}
+
 /// A queue trace is kept only for the access links: the route's links come and go.
 pub fn keeps_queue_trace(link: u32, access_links: u32) -> bool {
     link < access_links

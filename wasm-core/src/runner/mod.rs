@@ -300,8 +300,9 @@ impl Run {
     pub fn with_seed(sc: &Scenario, seed: u64) -> Result<Run, String> {
         let points = sc.trace.max_points as usize;
         let (net, last_node, path, traced_links) = match &sc.topology {
-            Topology::Chain(Chain { links }) => {
-                (chain_network(links, seed, points), links.len() as u32, None, 2 * links.len() as u32)
+            Topology::Chain(Chain { links, place }) => {
+                let path = place.as_ref().map(|pl| constellation::fixed_geo_path(pl, sc.duration_s));
+                (chain_network(links, seed, points), links.len() as u32, path, 2 * links.len() as u32)
             }
             Topology::Constellation(c) => {
                 let built = constellation::build(c, sc.duration_s, seed, points)?;
@@ -599,7 +600,9 @@ impl Run {
             .net
             .links
             .iter()
-            .filter(|l| self.path.is_none() || l.delivered_pkts > 0 || l.drops != crate::net::Drops::default())
+            .filter(|l| {
+                self.sim.net.moving.is_none() || l.delivered_pkts > 0 || l.drops != crate::net::Drops::default()
+            })
             .map(|l| LinkResult {
                 id: l.id,
                 from: l.from,
@@ -668,7 +671,10 @@ impl Run {
             })
             .collect();
         let took_part = |n: &&IntcpNode| {
-            self.path.is_none() || n.role != Role::Midnode || n.stats.data_sent > 0 || n.stats.interests_sent > 0
+            self.sim.net.moving.is_none()
+                || n.role != Role::Midnode
+                || n.stats.data_sent > 0
+                || n.stats.interests_sent > 0
         };
         nodes.map(|v| v.into_iter().filter(took_part).collect())
     }

@@ -3,6 +3,8 @@
 
 import type { Scenario } from '../scenario/types.gen';
 
-export function isConstellationScenario(s: Scenario | null): boolean {
-  return s?.topology.kind === 'constellation';
+/** A constellation, or a chain placed on the globe (a GEO hop between two ground stations). */
+export function hasGlobe(s: Scenario | null): boolean {
+  const t = s?.topology;
+  return t?.kind === 'constellation' || (t?.kind === 'chain' && !!t.place);
 }

@@ -4,6 +4,10 @@ export type Topology =
   | {
       kind: 'chain';
       links: LinkSpec[];
+      /**
+       * Where the chain's satellite hop is, for the globe only: it changes nothing in the run.
+       */
+      place?: ChainPlace | null;
     }
   | {
       kind: 'constellation';
@@ -88,10 +92,6 @@ export type RateScheduleSpec =
     };
 export type OutagesSpec = Outage[] | PeriodicOutage;
 /**
- * One Walker shell or a list of them.
- */
-export type Shells = WalkerShell | WalkerShell[];
-/**
  * A city name from the table, or a named point.
  */
 export type Place =
@@ -101,6 +101,10 @@ export type Place =
       lat_deg: number;
       lon_deg: number;
     };
+/**
+ * One Walker shell or a list of them.
+ */
+export type Shells = WalkerShell | WalkerShell[];
 /**
  * `"plus_grid"` or `"none"`.
  */
@@ -413,6 +417,19 @@ export interface PeriodicOutage {
    * Start of the first outage; default `every_s`.
    */
   first_s?: number | null;
+}
+/**
+ * A GEO satellite and the two ground stations a chain's satellite hop joins (e.g. WINDS at 143° E between two terminals in Kashima), so that a GEO preset has a place on the globe.
+ */
+export interface ChainPlace {
+  geo_longitude_deg: number;
+  /**
+   * The sending and the receiving ground station.
+   *
+   * @minItems 2
+   * @maxItems 2
+   */
+  ground: [Place, Place];
 }
 /**
  * Satellites: any combination of Walker shells, TLE text, OMM records and GEO satellites.
