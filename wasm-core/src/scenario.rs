@@ -945,15 +945,6 @@ impl Scenario {
                 || format!("must be between 1 and 10000 (got {})", s.runs),
             );
         }
-        for (i, c) in self.paper.iter().flat_map(|p| p.claims.iter()).enumerate() {
-            if let Some(f) = c.flow {
-                p.check(
-                    (f as usize) < self.flows.len(),
-                    || format!("paper.claims[{i}].flow"),
-                    || format!("no such flow (the scenario has {})", self.flows.len()),
-                );
-            }
-        }
         p.check(self.trace.max_points >= 2, || "trace.max_points".into(), || "must be at least 2".into());
         p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
         p.positive(self.trace.goodput_interval_s, || "trace.goodput_interval_s".into());

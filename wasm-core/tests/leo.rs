@@ -189,11 +189,3 @@ fn a_scenario_file_with_a_bad_tle_names_the_line() {
     let e = scenario::from_value(v).unwrap_err();
     assert!(e.starts_with("topology.constellation.tle: line 2:"), "{e}");
 }
-
-#[test]
-fn a_paper_claim_about_a_missing_flow_is_named() {
-    let mut v = preset("leo-beijing-newyork-1600.json");
-    v["paper"]["claims"][1]["flow"] = 9.into();
-    let e = scenario::from_value(v).unwrap_err();
-    assert!(e.starts_with("paper.claims[1].flow: no such flow"), "{e}");
-}
