@@ -697,7 +697,8 @@ pub struct PaperReference {
 pub struct PaperClaim {
     pub chart: ClaimChart,
     pub text: String,
-    /// The flow the statement is about (index into `flows`), if one.
+    /// The flow the statement is about (index into `flows`), if one. A claim about a flow the
+    /// scenario no longer has (the user removed it) is not shown, and is not an error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flow: Option<u32>,
     /// The point the statement names, in the chart's units (ms, fraction, Mbit/s, seconds).

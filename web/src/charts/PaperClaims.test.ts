@@ -3,6 +3,7 @@ import type { Scenario } from '../scenario/types.gen';
 import { claimMarks, claimsFor, claimXs } from './PaperClaims';
 
 const scenario = {
+  flows: [{}, {}, {}, {}, {}],
   paper: {
     source: 'INTCP paper',
     claims: [
@@ -22,6 +23,12 @@ describe('claimsFor', () => {
       [2, 180],
     ]);
     expect(claimsFor(scenario, 'jitter').map((c) => c.n)).toEqual([1]);
+  });
+  it('leaves out a claim about a flow the scenario no longer has', () => {
+    const fewer = { ...scenario, flows: [{}] } as unknown as Scenario;
+    expect(claimsFor(fewer, 'delay_cdf').map((c) => c.claim.x)).toEqual([300]);
+    expect(claimsFor(fewer, 'jitter')).toEqual([]);
+    expect(claimsFor(fewer, 'delay').map((c) => c.claim.x)).toEqual([30]);
   });
   it('is empty without a scenario, a paper or claims', () => {
     expect(claimsFor(null, 'delay_cdf')).toEqual([]);

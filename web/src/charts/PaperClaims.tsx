@@ -28,7 +28,11 @@ export const CLAIM_UNITS: Record<ClaimChart, { x: string; y: string }> = {
 
 /** The scenario's claims about `chart`, numbered in their order. */
 export function claimsFor(scenario: Scenario | null | undefined, chart: ClaimChart): NumberedClaim[] {
-  return (scenario?.paper?.claims ?? []).filter((c) => c.chart === chart).map((claim, i) => ({ n: i + 1, claim }));
+  // A claim about a flow the user has removed is left out, not an error.
+  const flows = scenario?.flows?.length ?? 0;
+  return (scenario?.paper?.claims ?? [])
+    .filter((c) => c.chart === chart && (c.flow == null || c.flow < flows))
+    .map((claim, i) => ({ n: i + 1, claim }));
 }
 
 const num = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
