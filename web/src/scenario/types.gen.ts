@@ -582,7 +582,7 @@ export interface PaperClaim {
   chart: ClaimChart;
   text: string;
   /**
-   * The flow the statement is about (index into `flows`), if one.
+   * The flow the statement is about (index into `flows`), if one. A claim about a flow the scenario no longer has (the user removed it) is not shown, and is not an error.
    */
   flow?: number | null;
   /**
