@@ -65,6 +65,8 @@ pub struct LazyTimer {
     /// The event currently scheduled: (time, token).
     event: Option<(SimTime, u64)>,
     next_token: u64,
+    /// Told apart from the agent's other timers by the low bits of its tokens.
+    tag: u64,
 }
 
 impl LazyTimer {
@@ -76,6 +78,18 @@ impl LazyTimer {
         }
     }
 
+    /// A timer whose tokens never collide with those of the agent's timers with other tags
+    /// (0 to 3): an agent with several timers gives each its own tag.
+    pub fn tagged(tag: u64) -> LazyTimer {
+        debug_assert!(tag < 4);
+        LazyTimer { tag, ..LazyTimer::default() }
+    }
+
+    /// When the timer will fire, if armed.
+    pub fn deadline(&self) -> Option<SimTime> {
+        self.deadline
+    }
+
     pub fn stop(&mut self) {
         self.deadline = None;
     }
@@ -85,7 +99,7 @@ impl LazyTimer {
     }
 
     fn schedule(&mut self, ctx: &mut Ctx, at: SimTime) {
-        let token = self.next_token;
+        let token = (self.next_token << 2) | self.tag;
         self.next_token += 1;
         self.event = Some((at, token));
         ctx.timer_at(at, token);

@@ -33,6 +33,13 @@ fn summary(r: &RunResult, moving: bool) -> String {
             f.owd_ms.p95,
             f.jitter_ms
         );
+        if let Some(w) = &f.wire {
+            let _ = writeln!(
+                s,
+                "  wire: sent {} retransmitted {} spurious {} delivered {}",
+                w.data_sent, w.retransmitted, w.spurious, w.delivered
+            );
+        }
     }
     // A constellation's route links come and go: their totals say enough.
     let links: Vec<_> = if moving { Vec::new() } else { r.links.iter().collect() };

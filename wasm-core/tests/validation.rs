@@ -151,6 +151,8 @@ fn hybla_grows_by_rho_squared_per_rtt_at_the_istn_rtt() {
     flow["mss_bytes"] = 1024.into();
     flow["initial_cwnd_pkts"] = 1.into();
     flow["initial_ssthresh_pkts"] = 128.into();
+    // The window arithmetic alone: the ISTN model has no receive-window limit.
+    flow["rcv_autotune"] = false.into();
     let mut s = one_hop(100_000.0, rtt / 2.0 * 1e3, None, 0.0, 60.0 + rtt, vec![flow]);
     s["trace"] = json!({ "max_points": 100000 });
     let r = run(&s, true);
@@ -211,6 +213,9 @@ fn hystart_can_be_switched_off_per_flow() {
     let first_ssthresh_state = |hystart: bool| {
         let mut f = tcp("cubic", Some(20_000_000));
         f["hystart"] = hystart.into();
+        // Without a receive-window limit, so that only HyStart or a loss can end slow start
+        // (autotuning's 3 MB window would hold the flight below this path's BDP plus buffer).
+        f["rcv_autotune"] = false.into();
         let mut s = one_hop(20.0, 380.0, Some(1000), 0.0, 120.0, vec![f]);
         s["topology"]["links"][0]["jitter_ms"] = 16.into();
         s["trace"] = json!({ "max_points": 100000 });

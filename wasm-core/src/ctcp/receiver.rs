@@ -107,7 +107,7 @@ impl CtcpReceiver {
 
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         match pkt.body {
-            Body::TcpSyn { ts } => ctx.send(Packet::syn_ack(self.flow, self.peer_node, self.peer_agent, ts)),
+            Body::TcpSyn { ts } => ctx.send(Packet::syn_ack(self.flow, self.peer_node, self.peer_agent, ts, u64::MAX)),
             Body::CtcpData { seqno, block, coding, ts, block_first_sent, payload } => {
                 self.stats.received += 1;
                 self.receive(ctx.now, block, coding, ts, block_first_sent, payload.as_deref());

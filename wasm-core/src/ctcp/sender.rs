@@ -205,7 +205,7 @@ impl CtcpSender {
 
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         match pkt.body {
-            Body::TcpSynAck { ts_echo } if self.established_at.is_none() => {
+            Body::TcpSynAck { ts_echo, .. } if self.established_at.is_none() => {
                 self.established_at = Some(ctx.now);
                 let r = ctx.now - ts_echo;
                 self.rtt_sample(r);

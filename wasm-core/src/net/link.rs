@@ -206,6 +206,8 @@ pub struct Link {
     /// Time of the arrival event currently scheduled for this link, if any.
     pub(crate) arrival_event_at: Option<SimTime>,
     offered: u64,
+    /// Every packet handed to the link, whatever became of it.
+    pub offered_pkts: u64,
     pub delivered_pkts: u64,
     pub delivered_bytes: u64,
     pub drops: Drops,
@@ -236,6 +238,7 @@ impl Link {
             last_arrival: SimTime::ZERO,
             arrival_event_at: None,
             offered: 0,
+            offered_pkts: 0,
             delivered_pkts: 0,
             delivered_bytes: 0,
             drops: Drops::default(),
@@ -270,6 +273,7 @@ impl Link {
     /// Offers a packet to the link at `now`. Returns the time at which the caller must schedule
     /// this link's arrival event, if a new one is needed.
     pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Option<SimTime> {
+        self.offered_pkts += 1;
         self.release_started(now);
         if self.cfg.loss_at == LossAt::Ingress {
             let index = self.offered;
@@ -347,6 +351,16 @@ impl Link {
         }
     }
 
+    /// Accepted packets not yet delivered: queued, in transmission or propagating.
+    pub fn in_transit(&self) -> u64 {
+        self.pipeline.len() as u64
+    }
+
+    /// Packets the link dropped, for any reason.
+    pub fn dropped(&self) -> u64 {
+        self.drops.buffer + self.drops.loss + self.drops.outage + self.drops.route_change
+    }
+
     /// Takes the next packet that has arrived by `now`.
     pub fn take_arrived(&mut self, now: SimTime) -> Option<Packet> {
         match self.pipeline.front() {
@@ -407,7 +421,13 @@ mod tests {
         }
     }
     fn pkt(size: u32) -> Packet {
-        Packet { flow: 0, dst_node: 1, dst_agent: 0, size, body: Body::TcpAck { ack: 0, sack: SackBlocks::default() } }
+        Packet {
+            flow: 0,
+            dst_node: 1,
+            dst_agent: 0,
+            size,
+            body: Body::TcpAck { ack: 0, sack: SackBlocks::default(), dsack: None, wnd: u64::MAX, ts: SimTime::ZERO },
+        }
     }
 
     #[test]

@@ -29,8 +29,8 @@ impl Packet {
     }
 
     /// The receiver's answer to a SYN, echoing its timestamp.
-    pub fn syn_ack(flow: u32, dst_node: NodeId, dst_agent: AgentId, ts_echo: SimTime) -> Packet {
-        Packet { flow, dst_node, dst_agent, size: TCP_SYN_BYTES, body: Body::TcpSynAck { ts_echo } }
+    pub fn syn_ack(flow: u32, dst_node: NodeId, dst_agent: AgentId, ts_echo: SimTime, wnd: u64) -> Packet {
+        Packet { flow, dst_node, dst_agent, size: TCP_SYN_BYTES, body: Body::TcpSynAck { ts_echo, wnd } }
     }
 }
 
@@ -53,10 +53,15 @@ impl SackBlocks {
     }
     /// Option bytes on the wire: kind, length and 8 bytes per block, padded to 4.
     pub fn wire_bytes(&self) -> u32 {
-        if self.len == 0 {
+        Self::option_bytes(self.len as u32)
+    }
+
+    /// Option bytes of a SACK option with `blocks` blocks (D-SACK included).
+    pub fn option_bytes(blocks: u32) -> u32 {
+        if blocks == 0 {
             0
         } else {
-            (2 + 8 * self.len as u32).div_ceil(4) * 4
+            (2 + 8 * blocks).div_ceil(4) * 4
         }
     }
 }
@@ -64,11 +69,11 @@ impl SackBlocks {
 #[derive(Clone, Debug)]
 pub enum Body {
     /// Opens a connection; `ts` is the sender's timestamp (echoed back for the RTT sample).
-    TcpSyn {
-        ts: SimTime,
-    },
+    TcpSyn { ts: SimTime },
     TcpSynAck {
         ts_echo: SimTime,
+        /// The receive window the receiver advertises, in bytes.
+        wnd: u64,
     },
     TcpData {
         seq: u64,
@@ -77,10 +82,19 @@ pub enum Body {
         digest: u64,
         /// When the sender first sent these bytes: one-way delay counts retransmission delays.
         first_sent: SimTime,
+        /// The timestamp echo (RFC 7323 TSecr): the `ts` of the latest ACK the sender had seen,
+        /// from which the receiver measures its RTT for window autotuning.
+        ts_echo: SimTime,
     },
     TcpAck {
         ack: u64,
         sack: SackBlocks,
+        /// A D-SACK block (RFC 2883): a segment the receiver got twice.
+        dsack: Option<(u64, u64)>,
+        /// The receive window from `ack` on, in bytes (`u64::MAX`: unlimited).
+        wnd: u64,
+        /// The receiver's timestamp (RFC 7323 TSval).
+        ts: SimTime,
     },
     /// A CTCP data packet: a fresh `seqno` per transmission, for `block`, systematic or coded.
     CtcpData {
@@ -104,26 +118,12 @@ pub enum Body {
     /// An INTCP INTEREST for bytes `[start, end)` of the flow (intcp.md §2.2/§2.3); `[0, 0)` is a
     /// rate refresh that is not forwarded. `rate` is the send rate the hop's requester asks of
     /// its responder, in 0.01 Mbit/s; `ts` the requester's send time; `sn` its per-hop number.
-    IntcpInterest {
-        sn: u64,
-        start: u64,
-        end: u64,
-        rate: u16,
-        ts: SimTime,
-    },
+    IntcpInterest { sn: u64, start: u64, end: u64, rate: u16, ts: SimTime },
     /// An INTCP DATA segment `[start, end)`. `ts` is the responder's back-dated send time
     /// (now − the interest one-way delay, §5.1), `sn` the responder's per-hop number, `wnd` the
     /// producer's send-queue headroom in MSS (0 from caches), `digest` the digest of the bytes
     /// and `first_sent` when the producer first sent them (one-way delay counts recovery).
-    IntcpData {
-        sn: u64,
-        start: u64,
-        end: u64,
-        ts: SimTime,
-        wnd: i16,
-        digest: u64,
-        first_sent: SimTime,
-    },
+    IntcpData { sn: u64, start: u64, end: u64, ts: SimTime, wnd: i16, digest: u64, first_sent: SimTime },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,8 +20,9 @@ use crate::scenario::{
     Scenario, Topology,
 };
 use crate::sim::{rng::run_seed, Rng, SimDuration, SimTime, Stream};
+use crate::tcp::autotune::RcvWindow;
 use crate::tcp::congestion::CcOptions;
-use crate::tcp::receiver::TcpReceiver;
+use crate::tcp::receiver::{TcpReceiver, WindowPolicy};
 use crate::tcp::rtt::RtoFlavor;
 use crate::tcp::sender::{TcpConfig, TcpSender, SENDER_TRACE_COLUMNS};
 use constellation::PathResult;
@@ -84,6 +85,9 @@ pub struct FlowResult {
     /// A delivery failure: a wrong or missing byte. A run with one is a failed run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// What the sender put on the wire, against what was delivered (TCP and CTCP).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wire: Option<WireSummary>,
     /// CTCP's coding figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coding: Option<CodingSummary>,
@@ -111,6 +115,50 @@ pub struct HopSummary {
     pub cache_bytes_used: u64,
     pub hole_requests: u64,
     pub max_queue_bytes: u64,
+}
+
+/// A sender's data packets on the wire. A healthy loss-based sender retransmits about
+/// p/(1 − p) packets per delivered one under random loss p, plus what queues drop.
+#[derive(Clone, Debug, Serialize)]
+pub struct WireSummary {
+    /// Data packets sent, retransmissions (TCP) or coded packets (CTCP) included.
+    pub data_sent: u64,
+    /// TCP: retransmitted segments. CTCP: packets sent beyond one per source packet delivered.
+    pub retransmitted: u64,
+    /// Packets that reached the receiver and brought nothing new: TCP segments it already had,
+    /// CTCP packets that added no degree of freedom.
+    pub spurious: u64,
+    /// Data packets delivered to the application (source packets for CTCP).
+    pub delivered: u64,
+    pub retransmitted_per_delivered: f64,
+    pub spurious_per_delivered: f64,
+    /// TCP only: tail loss probes, D-SACKs received, and the largest cwnd and flight (packets).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss_probes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dsacks: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_cwnd_pkts: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_inflight_pkts: Option<u32>,
+}
+
+impl WireSummary {
+    fn new(data_sent: u64, retransmitted: u64, spurious: u64, delivered: u64) -> WireSummary {
+        let per = |n: u64| if delivered > 0 { n as f64 / delivered as f64 } else { 0.0 };
+        WireSummary {
+            data_sent,
+            retransmitted,
+            spurious,
+            delivered,
+            retransmitted_per_delivered: per(retransmitted),
+            spurious_per_delivered: per(spurious),
+            loss_probes: None,
+            dsacks: None,
+            max_cwnd_pkts: None,
+            max_inflight_pkts: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -201,7 +249,8 @@ enum FlowParts<'a> {
 impl<'a> FlowParts<'a> {
     fn error(self) -> Option<&'a String> {
         match self {
-            FlowParts::Tcp(_, r) => r.error.as_ref(),
+            // A delivery failure first; else a breach of the sender's invariants.
+            FlowParts::Tcp(s, r) => r.error.as_ref().or(s.invariant_error.as_ref()),
             FlowParts::Ctcp(_, r) => r.error.as_ref(),
             FlowParts::Intcp(c) => c.error.as_ref(),
         }
@@ -330,10 +379,7 @@ impl Run {
             let start = Some(SimTime::from_secs_f64(flow.start_s()));
             match flow {
                 Flow::Tcp(t) => {
-                    let rto_min = t.rto_min_ms.unwrap_or(match t.rto_flavor {
-                        RtoFlavor::Linux => 200.0,
-                        RtoFlavor::Rfc6298 => 1000.0,
-                    });
+                    let set = t.settings();
                     let cfg = TcpConfig {
                         cc: t.cc,
                         cc_options: CcOptions { hystart: t.hystart },
@@ -341,19 +387,27 @@ impl Run {
                         initial_cwnd: t.initial_cwnd_pkts,
                         initial_ssthresh: t.initial_ssthresh_pkts,
                         sack: t.sack,
-                        rto_flavor: t.rto_flavor,
-                        rto_min: SimDuration::from_secs_f64(rto_min / 1e3),
-                        rto_max: SimDuration::from_millis(match t.rto_flavor {
+                        rto_flavor: set.rto_flavor,
+                        rto_min: SimDuration::from_secs_f64(set.rto_min_ms / 1e3),
+                        rto_max: SimDuration::from_millis(match set.rto_flavor {
                             RtoFlavor::Linux => 120_000,  // Linux TCP_RTO_MAX
                             RtoFlavor::Rfc6298 => 60_000, // RFC 6298 §2.5
                         }),
-                        rwnd_pkts: t.rwnd_pkts,
+                        recovery: set.recovery,
+                        loss_detection: set.loss_detection,
+                        per_ack_growth: set.per_ack_growth,
                         bytes: t.bytes,
+                        audit: false,
                     };
                     let sender =
                         TcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
                     sim.add_agent(from, Agent::TcpSender(Box::new(sender)), start);
-                    let delack = t.delayed_ack.then(|| SimDuration::from_secs_f64(t.delack_ms / 1e3));
+                    let delack = set.delayed_ack.then(|| SimDuration::from_secs_f64(set.delack_ms / 1e3));
+                    let window = match t.rwnd_pkts {
+                        Some(r) => WindowPolicy::Fixed(r as u64 * t.mss_bytes as u64),
+                        None if set.rcv_autotune => WindowPolicy::Autotune(RcvWindow::new(t.mss_bytes)),
+                        None => WindowPolicy::Unlimited,
+                    };
                     let receiver = TcpReceiver::new(
                         f,
                         from,
@@ -363,7 +417,8 @@ impl Run {
                         delack,
                         Trace::with_interval(points, interval),
                         bin_width,
-                    );
+                    )
+                    .with_window(window);
                     sim.add_agent(to, Agent::TcpReceiver(Box::new(receiver)), None);
                 }
                 Flow::Ctcp(c) => {
@@ -509,6 +564,16 @@ impl Run {
         self.sim.run();
     }
 
+    /// Makes every TCP sender check its invariants on every ACK (debug builds always do); a
+    /// breach becomes the flow's error.
+    pub fn audit_senders(&mut self) {
+        for a in &mut self.sim.agents {
+            if let Agent::TcpSender(s) = a {
+                s.enable_audit();
+            }
+        }
+    }
+
     fn parts(&self, f: usize) -> FlowParts<'_> {
         let (s, r) = self.flow_agents[f];
         match (&self.sim.agents[s as usize], &self.sim.agents[r as usize]) {
@@ -545,6 +610,32 @@ impl Run {
                 _ => None,
             };
             let hops = self.intcp_hops(f);
+            let wire = match parts {
+                FlowParts::Tcp(s, r) => {
+                    let delivered_segs = s.acked_bytes().div_ceil(s.config().mss as u64);
+                    let mut w = WireSummary::new(
+                        s.stats.sent_pkts,
+                        s.stats.retransmissions,
+                        r.duplicate_segments,
+                        delivered_segs,
+                    );
+                    w.loss_probes = Some(s.stats.loss_probes);
+                    w.dsacks = Some(s.stats.dsacks);
+                    w.max_cwnd_pkts = Some(s.stats.max_cwnd);
+                    w.max_inflight_pkts = Some(s.stats.max_pipe);
+                    Some(w)
+                }
+                FlowParts::Ctcp(s, r) => {
+                    let delivered = r.stats.source_packets_delivered;
+                    Some(WireSummary::new(
+                        s.stats.sent_pkts,
+                        s.stats.sent_pkts.saturating_sub(delivered),
+                        r.stats.non_innovative,
+                        delivered,
+                    ))
+                }
+                FlowParts::Intcp(_) => None,
+            };
             let (retransmissions, timeouts, coding) = match parts {
                 FlowParts::Tcp(s, _) => (s.stats.retransmissions, s.stats.timeouts, None),
                 FlowParts::Intcp(c) => {
@@ -590,6 +681,7 @@ impl Run {
                 jitter_ms: delays.mean_jitter(),
                 incomplete_reason,
                 error: parts.error().cloned(),
+                wire,
                 coding,
                 hops,
             });

@@ -4,7 +4,12 @@
 //! ACK policy: every segment is acknowledged at once by default. With delayed ACKs (RFC 1122 /
 //! RFC 5681 §4.2) an in-order segment is acknowledged with the next one or when the timer
 //! expires; out-of-order segments and segments that fill a hole are always acknowledged at once.
+//!
+//! A segment that brings nothing new is counted (`duplicate_segments`: what the sender
+//! retransmitted spuriously) and reported back in a D-SACK block (RFC 2883). Every ACK carries
+//! the advertised window: a fixed one, Linux's autotuned one (see `autotune.rs`), or none.
 
+use super::autotune::RcvWindow;
 use crate::content::Content;
 use crate::engine::Ctx;
 use crate::metrics::{DeliveryLog, Trace};
@@ -12,6 +17,27 @@ use crate::net::packet::TCP_IP_HEADER_BYTES;
 use crate::net::{AgentId, Body, NodeId, Packet, SackBlocks};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::BTreeMap;
+
+/// What the receiver advertises as its window.
+#[derive(Clone, Debug)]
+pub enum WindowPolicy {
+    /// Never limits the sender.
+    Unlimited,
+    /// A fixed window, in bytes (a host with autotuning off and a set buffer).
+    Fixed(u64),
+    /// Linux receive-buffer autotuning.
+    Autotune(RcvWindow),
+}
+
+impl WindowPolicy {
+    fn window(&self) -> u64 {
+        match self {
+            WindowPolicy::Unlimited => u64::MAX,
+            WindowPolicy::Fixed(w) => *w,
+            WindowPolicy::Autotune(a) => a.window(),
+        }
+    }
+}
 
 pub struct TcpReceiver {
     pub flow: u32,
@@ -30,6 +56,13 @@ pub struct TcpReceiver {
     unacked_segments: u32,
     delack_token: u64,
     pub delivered: u64,
+    /// Data segments that arrived carrying only bytes the receiver already had.
+    pub duplicate_segments: u64,
+    /// Data segments that arrived, duplicates included.
+    pub segments_received: u64,
+    window: WindowPolicy,
+    /// A D-SACK block for the next ACK.
+    dsack: Option<(u64, u64)>,
     pub error: Option<String>,
     pub log: DeliveryLog,
     pub completed_at: Option<SimTime>,
@@ -61,10 +94,24 @@ impl TcpReceiver {
             unacked_segments: 0,
             delack_token: 0,
             delivered: 0,
+            duplicate_segments: 0,
+            segments_received: 0,
+            window: WindowPolicy::Unlimited,
+            dsack: None,
             error: None,
             log: DeliveryLog::new(owd_trace, bin_width),
             completed_at: None,
         }
+    }
+
+    pub fn with_window(mut self, window: WindowPolicy) -> TcpReceiver {
+        self.window = window;
+        self
+    }
+
+    /// The window currently advertised, in bytes (`u64::MAX`: unlimited).
+    pub fn advertised_window(&self) -> u64 {
+        self.window.window()
     }
 
     /// The peer agent (the sender) this receiver acknowledges to. Set after both exist.
@@ -74,17 +121,26 @@ impl TcpReceiver {
     }
 
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
-        let (seq, len, digest, first_sent) = match pkt.body {
-            Body::TcpData { seq, len, digest, first_sent } => (seq, len, digest, first_sent),
+        let (seq, len, digest, first_sent, ts_echo) = match pkt.body {
+            Body::TcpData { seq, len, digest, first_sent, ts_echo } => (seq, len, digest, first_sent, ts_echo),
             Body::TcpSyn { ts } => {
-                ctx.send(Packet::syn_ack(self.flow, self.peer_node, self.peer_agent, ts));
+                let wnd = self.window.window();
+                ctx.send(Packet::syn_ack(self.flow, self.peer_node, self.peer_agent, ts, wnd));
                 return;
             }
             _ => return,
         };
+        self.segments_received += 1;
+        if let WindowPolicy::Autotune(a) = &mut self.window {
+            if ts_echo > SimTime::ZERO {
+                a.rtt_sample(ctx.now - ts_echo);
+            }
+        }
         let end = seq + len as u64;
-        if end <= self.rcv_nxt {
-            // A spurious retransmission: tell the sender where we are.
+        if end <= self.rcv_nxt || self.ooo.contains_key(&seq) {
+            // A spurious retransmission: tell the sender where we are, and that it was one.
+            self.duplicate_segments += 1;
+            self.dsack = Some((seq, end));
             self.send_ack(ctx);
             return;
         }
@@ -102,6 +158,9 @@ impl TcpReceiver {
             self.send_ack(ctx);
             return;
         }
+        if let WindowPolicy::Autotune(a) = &mut self.window {
+            a.on_segment();
+        }
         let filled_hole = !self.ooo.is_empty();
         self.log.record_arrival(ctx.now, ctx.now - first_sent);
         self.deliver(ctx.now, seq, len, digest, first_sent);
@@ -113,6 +172,9 @@ impl TcpReceiver {
             self.deliver(ctx.now, s, l, d, f);
         }
         self.ranges.retain(|&(_, e)| e > self.rcv_nxt);
+        if let WindowPolicy::Autotune(a) = &mut self.window {
+            a.on_read(ctx.now, self.delivered);
+        }
         match self.delayed_ack {
             Some(timeout) if !filled_hole => {
                 self.unacked_segments += 1;
@@ -172,20 +234,20 @@ impl TcpReceiver {
         self.ranges.splice(i..j, [(s, e)]);
     }
 
-    fn sack_blocks(&self) -> SackBlocks {
+    fn sack_blocks(&self, room: usize) -> SackBlocks {
         let mut blocks = SackBlocks::default();
         for &seq in self.recent.iter().flatten() {
             // Ranges are sorted and disjoint: the first one ending after `seq` is the candidate.
             let i = self.ranges.partition_point(|&(_, e)| e <= seq);
             if let Some(&r) = self.ranges.get(i).filter(|&&(s, _)| s <= seq) {
-                if !blocks.iter().any(|b| b == r) {
+                if !blocks.iter().any(|b| b == r) && (blocks.len as usize) < room {
                     blocks.push(r);
                 }
             }
         }
         // Fill the rest with the highest ranges not reported yet.
         for &r in self.ranges.iter().rev() {
-            if blocks.len as usize >= 3 {
+            if blocks.len as usize >= room {
                 break;
             }
             if !blocks.iter().any(|b| b == r) {
@@ -197,13 +259,16 @@ impl TcpReceiver {
 
     fn send_ack(&mut self, ctx: &mut Ctx) {
         self.unacked_segments = 0;
-        let sack = self.sack_blocks();
+        // RFC 2883: the D-SACK block goes first and takes one of the three places.
+        let dsack = self.dsack.take();
+        let sack = self.sack_blocks(3 - dsack.is_some() as usize);
+        let blocks = sack.len as u32 + dsack.is_some() as u32;
         ctx.send(Packet {
             flow: self.flow,
             dst_node: self.peer_node,
             dst_agent: self.peer_agent,
-            size: TCP_IP_HEADER_BYTES + sack.wire_bytes(),
-            body: Body::TcpAck { ack: self.rcv_nxt, sack },
+            size: TCP_IP_HEADER_BYTES + SackBlocks::option_bytes(blocks),
+            body: Body::TcpAck { ack: self.rcv_nxt, sack, dsack, wnd: self.window.window(), ts: ctx.now },
         });
     }
 }

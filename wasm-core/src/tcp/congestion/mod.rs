@@ -23,6 +23,7 @@
 use crate::sim::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 
+pub mod bbr;
 pub mod bic;
 pub mod cubic;
 pub mod highspeed;
@@ -160,6 +161,17 @@ pub struct AckSample {
     pub dupack: bool,
 }
 
+/// What an algorithm that sets the window itself (`cong_control`, as BBR does) sees per ACK.
+#[derive(Clone, Copy, Debug)]
+pub struct ControlSample {
+    pub ack: AckSample,
+    pub rate: crate::tcp::rate::RateSample,
+    /// The state after this ACK's loss detection.
+    pub state: CaState,
+    /// Packets in flight after loss detection.
+    pub in_flight: u32,
+}
+
 /// The figures every algorithm exposes, so the UI charts them all the same way.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CcMetrics {
@@ -187,6 +199,16 @@ pub trait CongestionControl {
     fn pacing_bps(&self) -> Option<f64> {
         None
     }
+    /// Linux `cong_control`: an algorithm that sets cwnd (and pacing) on every ACK itself,
+    /// instead of PRR and `cong_avoid`. Returns whether it did.
+    fn cong_control(&mut self, _w: &mut Window, _c: &ControlSample) -> bool {
+        false
+    }
+    /// Whether the algorithm wants the current delivery-rate samples marked application-limited
+    /// (BBR in PROBE_RTT).
+    fn wants_app_limited(&self) -> bool {
+        false
+    }
 }
 
 /// The congestion controls a scenario can name.
@@ -203,10 +225,12 @@ pub enum CcKind {
     Highspeed,
     Scalable,
     Vegas,
+    /// BBR v1 (model-based, paced; not loss-based).
+    Bbr,
 }
 
 impl CcKind {
-    pub const ALL: [CcKind; 10] = [
+    pub const ALL: [CcKind; 11] = [
         CcKind::Reno,
         CcKind::Cubic,
         CcKind::Hybla,
@@ -217,6 +241,7 @@ impl CcKind {
         CcKind::Highspeed,
         CcKind::Scalable,
         CcKind::Vegas,
+        CcKind::Bbr,
     ];
 
     pub fn name(self) -> &'static str {
@@ -231,6 +256,7 @@ impl CcKind {
             CcKind::Highspeed => "highspeed",
             CcKind::Scalable => "scalable",
             CcKind::Vegas => "vegas",
+            CcKind::Bbr => "bbr",
         }
     }
 }
@@ -247,6 +273,7 @@ pub enum Cc {
     Highspeed(highspeed::HighSpeed),
     Scalable(scalable::Scalable),
     Vegas(vegas::Vegas),
+    Bbr(bbr::Bbr),
 }
 
 /// Per-flow options of the algorithms that have them.
@@ -264,10 +291,11 @@ impl Default for CcOptions {
 
 impl Cc {
     pub fn new(kind: CcKind) -> Cc {
-        Cc::with_options(kind, CcOptions::default())
+        Cc::with_options(kind, CcOptions::default(), 0)
     }
 
-    pub fn with_options(kind: CcKind, opts: CcOptions) -> Cc {
+    /// `seed` gives algorithms with a random choice (BBR's first gain phase) their own stream.
+    pub fn with_options(kind: CcKind, opts: CcOptions, seed: u64) -> Cc {
         match kind {
             CcKind::Reno => Cc::Reno(reno::Reno),
             CcKind::Cubic => Cc::Cubic(cubic::Cubic::with_hystart(opts.hystart)),
@@ -279,6 +307,7 @@ impl Cc {
             CcKind::Highspeed => Cc::Highspeed(highspeed::HighSpeed::default()),
             CcKind::Scalable => Cc::Scalable(scalable::Scalable),
             CcKind::Vegas => Cc::Vegas(vegas::Vegas::default()),
+            CcKind::Bbr => Cc::Bbr(bbr::Bbr::new(seed)),
         }
     }
 
@@ -294,6 +323,7 @@ impl Cc {
             Cc::Highspeed(c) => c,
             Cc::Scalable(c) => c,
             Cc::Vegas(c) => c,
+            Cc::Bbr(c) => c,
         }
     }
 
@@ -317,6 +347,18 @@ impl Cc {
     }
     pub fn in_ack_event(&mut self, w: &mut Window, ack: &AckSample) {
         self.inner().in_ack_event(w, ack)
+    }
+    pub fn cong_control(&mut self, w: &mut Window, c: &ControlSample) -> bool {
+        self.inner().cong_control(w, c)
+    }
+    pub fn has_cong_control(&self) -> bool {
+        matches!(self, Cc::Bbr(_))
+    }
+    pub fn wants_app_limited(&mut self) -> bool {
+        self.inner().wants_app_limited()
+    }
+    pub fn pacing_bps(&mut self) -> Option<f64> {
+        self.inner().pacing_bps()
     }
     pub fn metrics(&mut self, w: &Window) -> CcMetrics {
         CcMetrics { cwnd: w.cwnd, ssthresh: w.ssthresh, pacing_bps: self.inner().pacing_bps() }

@@ -1,0 +1,323 @@
+//! The SACK scoreboard: one entry per segment from the cumulative ACK (`una`) to the next new
+//! segment (`nxt`), with what the sender knows of each (RFC 6675 §2–4; Linux keeps the same
+//! facts in `TCP_SKB_CB(skb)->sacked`).
+//!
+//! The counters `pipe` (segments believed in the network, Linux `tcp_packets_in_flight`) and
+//! `sacked_out` are kept in step with the flags; `check_counts` recounts them for audits.
+
+use super::rate::TxSnapshot;
+use crate::sim::SimTime;
+use std::collections::VecDeque;
+
+/// The receiver has SACKed the segment.
+pub const SACKED: u8 = 1;
+/// Believed lost and not yet sent again.
+pub const LOST: u8 = 2;
+/// Counted in `pipe`: its latest transmission is believed to be in the network.
+pub const IN_FLIGHT: u8 = 4;
+/// Retransmitted at least once: no RTT sample from it (Karn).
+pub const RETRANSMITTED: u8 = 8;
+/// Marked lost by a retransmission timeout (not by loss detection).
+pub const RTO_LOST: u8 = 16;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Segment {
+    pub last_sent: SimTime,
+    pub first_sent: SimTime,
+    pub flags: u8,
+    /// Delivery-rate state when it was last sent.
+    pub tx: TxSnapshot,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Scoreboard {
+    segs: VecDeque<Segment>,
+    /// Oldest unacknowledged segment and the next new one.
+    pub una: u64,
+    pub nxt: u64,
+    pub pipe: u32,
+    pub sacked_out: u32,
+    /// One past the highest SACKed segment.
+    pub high_sacked: u64,
+    /// Segments below this were already considered by the DupThresh rule.
+    lost_scan: u64,
+    /// Lowest segment that may be waiting for a retransmission.
+    rtx_scan: u64,
+    /// SACK ranges (in segments) reported by the previous ACK: their segments are already marked.
+    sack_cache: [(u64, u64); 3],
+}
+
+impl Scoreboard {
+    pub fn get(&self, s: u64) -> Option<&Segment> {
+        s.checked_sub(self.una).and_then(|i| self.segs.get(i as usize))
+    }
+
+    fn seg(&mut self, s: u64) -> &mut Segment {
+        let i = (s - self.una) as usize;
+        &mut self.segs[i]
+    }
+
+    /// Cuts the next new segment.
+    pub fn push_new(&mut self, now: SimTime) {
+        self.segs.push_back(Segment { last_sent: now, first_sent: now, flags: 0, tx: TxSnapshot::default() });
+        self.nxt += 1;
+    }
+
+    /// Records a (re)transmission of `s`; returns when its bytes were first sent.
+    pub fn on_sent(&mut self, s: u64, now: SimTime, tx: TxSnapshot, retransmission: bool) -> SimTime {
+        let seg = self.seg(s);
+        let was_in_flight = seg.flags & IN_FLIGHT != 0;
+        seg.last_sent = now;
+        seg.tx = tx;
+        seg.flags = (seg.flags & !(LOST | RTO_LOST)) | IN_FLIGHT;
+        if retransmission {
+            seg.flags |= RETRANSMITTED;
+        }
+        let first = seg.first_sent;
+        if !was_in_flight {
+            self.pipe += 1;
+        }
+        first
+    }
+
+    /// The lowest segment marked lost and not yet sent again (RFC 6675 NextSeg rule 1).
+    pub fn next_retransmission(&mut self) -> Option<u64> {
+        self.rtx_scan = self.rtx_scan.max(self.una);
+        while self.rtx_scan < self.nxt {
+            let f = self.seg(self.rtx_scan).flags;
+            if f & LOST != 0 && f & (SACKED | IN_FLIGHT) == 0 {
+                return Some(self.rtx_scan);
+            }
+            // Anything marked lost later lowers `rtx_scan` again (see `mark_lost`).
+            self.rtx_scan += 1;
+        }
+        None
+    }
+
+    /// Whether the oldest outstanding segment is waiting for a retransmission.
+    pub fn head_lost(&self) -> bool {
+        self.segs.front().is_some_and(|s| s.flags & LOST != 0 && s.flags & IN_FLIGHT == 0)
+    }
+
+    /// The highest segment the receiver has not SACKed (a tail loss probe's retransmission).
+    pub fn highest_unsacked(&self) -> Option<u64> {
+        (self.una..self.nxt).rev().find(|&s| self.get(s).is_some_and(|g| g.flags & SACKED == 0))
+    }
+
+    /// Marks `[lo, hi)` SACKed; calls `delivered` for each segment newly SACKed.
+    pub fn mark_sacked(&mut self, lo: u64, hi: u64, delivered: &mut impl FnMut(u64, &Segment)) -> u32 {
+        let mut count = 0;
+        let mut s = lo;
+        while s < hi {
+            // Skip what the previous ACK's blocks already covered.
+            if let Some(&(_, ce)) = self.sack_cache.iter().find(|&&(cs, ce)| cs <= s && s < ce) {
+                s = ce;
+                continue;
+            }
+            let seg = self.seg(s);
+            if seg.flags & SACKED == 0 {
+                let f = seg.flags;
+                seg.flags = (f | SACKED) & !(IN_FLIGHT | LOST);
+                let copy = *seg;
+                if f & IN_FLIGHT != 0 {
+                    self.pipe -= 1;
+                }
+                self.sacked_out += 1;
+                count += 1;
+                delivered(s, &copy);
+            }
+            s += 1;
+        }
+        self.high_sacked = self.high_sacked.max(hi);
+        count
+    }
+
+    /// Remembers the ranges this ACK reported, so the next ACK skips them.
+    pub fn set_sack_cache(&mut self, ranges: [(u64, u64); 3]) {
+        self.sack_cache = ranges;
+    }
+
+    /// Advances the cumulative ACK to `ack_seg`; calls `delivered` for each segment newly
+    /// acknowledged that was not SACKed before. Returns how many those were.
+    pub fn ack_to(&mut self, ack_seg: u64, delivered: &mut impl FnMut(u64, &Segment)) -> u32 {
+        let mut newly = 0;
+        while self.una < ack_seg {
+            let seg = self.segs.pop_front().expect("scoreboard covers una..nxt");
+            let s = self.una;
+            self.una += 1;
+            if seg.flags & IN_FLIGHT != 0 {
+                self.pipe -= 1;
+            }
+            if seg.flags & SACKED != 0 {
+                self.sacked_out -= 1;
+            } else {
+                newly += 1;
+                delivered(s, &seg);
+            }
+        }
+        newly
+    }
+
+    /// Marks `s` lost (it leaves `pipe`) unless it is SACKed, already waiting, or — for the
+    /// DupThresh rule, which cannot tell — a retransmission still in flight. Returns whether
+    /// it was newly marked.
+    pub fn mark_lost_with(&mut self, s: u64, remark_retransmissions: bool) -> bool {
+        if s < self.una || s >= self.nxt {
+            return false;
+        }
+        let seg = self.seg(s);
+        let f = seg.flags;
+        if f & SACKED != 0 || f & IN_FLIGHT == 0 {
+            return false;
+        }
+        if f & RETRANSMITTED != 0 && !remark_retransmissions {
+            return false;
+        }
+        seg.flags = (f | LOST) & !IN_FLIGHT;
+        self.pipe -= 1;
+        self.rtx_scan = self.rtx_scan.min(s);
+        true
+    }
+
+    /// RACK's marking: its time rule already keeps a retransmission from being re-marked
+    /// within a round trip.
+    pub fn mark_lost(&mut self, s: u64) -> bool {
+        self.mark_lost_with(s, true)
+    }
+
+    /// RFC 6675 IsLost: a segment with DupThresh SACKed segments above it is lost. Returns how
+    /// many segments were newly marked.
+    pub fn mark_lost_by_sack(&mut self, dup_thresh: u32) -> u32 {
+        if self.sacked_out < dup_thresh || self.high_sacked <= self.una {
+            return 0;
+        }
+        let mut found = 0;
+        let mut p = self.high_sacked.min(self.nxt);
+        while p > self.una {
+            p -= 1;
+            if self.seg(p).flags & SACKED != 0 {
+                found += 1;
+                if found == dup_thresh {
+                    break;
+                }
+            }
+        }
+        if found < dup_thresh {
+            return 0;
+        }
+        let from = self.lost_scan.max(self.una);
+        let mut n = 0;
+        for s in from..p {
+            n += self.mark_lost_with(s, false) as u32;
+        }
+        self.lost_scan = self.lost_scan.max(p);
+        n
+    }
+
+    /// An RTO: every segment not SACKed is lost, except those `keep` says are too recent
+    /// (never the head). Returns how many were marked.
+    pub fn mark_all_lost_on_rto(&mut self, keep: impl Fn(SimTime) -> bool) -> u32 {
+        let mut n = 0;
+        for i in 0..self.segs.len() {
+            let seg = &mut self.segs[i];
+            if seg.flags & SACKED != 0 || (i > 0 && seg.flags & IN_FLIGHT != 0 && keep(seg.last_sent)) {
+                continue;
+            }
+            if seg.flags & IN_FLIGHT != 0 {
+                self.pipe -= 1;
+            }
+            seg.flags = (seg.flags & !IN_FLIGHT) | LOST | RTO_LOST;
+            n += 1;
+        }
+        self.rtx_scan = self.una;
+        self.lost_scan = self.nxt;
+        n
+    }
+
+    /// Recounts `pipe` and `sacked_out` from the flags.
+    pub fn check_counts(&self) -> Result<(), String> {
+        let pipe = self.segs.iter().filter(|s| s.flags & IN_FLIGHT != 0).count() as u32;
+        let sacked = self.segs.iter().filter(|s| s.flags & SACKED != 0).count() as u32;
+        if pipe != self.pipe || sacked != self.sacked_out {
+            return Err(format!(
+                "scoreboard counters drifted: pipe {} (recount {pipe}), sacked_out {} (recount {sacked})",
+                self.pipe, self.sacked_out
+            ));
+        }
+        if self.segs.len() as u64 != self.nxt - self.una {
+            return Err("scoreboard does not cover una..nxt".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(n: u64) -> Scoreboard {
+        let mut sb = Scoreboard::default();
+        for s in 0..n {
+            sb.push_new(SimTime(s));
+            sb.on_sent(s, SimTime(s), TxSnapshot::default(), false);
+        }
+        sb
+    }
+
+    #[test]
+    fn three_sacked_segments_above_a_hole_mark_it_lost() {
+        let mut sb = sent(6);
+        sb.mark_sacked(1, 3, &mut |_, _| {});
+        assert_eq!(sb.mark_lost_by_sack(3), 0, "two SACKed segments are not enough");
+        sb.mark_sacked(3, 4, &mut |_, _| {});
+        assert_eq!(sb.mark_lost_by_sack(3), 1);
+        assert!(sb.head_lost());
+        assert_eq!(sb.next_retransmission(), Some(0));
+        assert_eq!(sb.pipe, 2, "segments 4 and 5 are still in flight");
+        sb.check_counts().unwrap();
+    }
+
+    #[test]
+    fn a_sacked_segment_is_never_offered_for_retransmission() {
+        let mut sb = sent(4);
+        sb.mark_all_lost_on_rto(|_| false);
+        sb.mark_sacked(1, 2, &mut |_, _| {});
+        let mut offered = vec![];
+        while let Some(s) = sb.next_retransmission() {
+            offered.push(s);
+            sb.on_sent(s, SimTime(10), TxSnapshot::default(), true);
+        }
+        assert_eq!(offered, vec![0, 2, 3]);
+        sb.check_counts().unwrap();
+    }
+
+    #[test]
+    fn dupthresh_does_not_remark_a_retransmission_in_flight_but_rack_may() {
+        let mut sb = sent(2);
+        assert!(sb.mark_lost(0));
+        sb.on_sent(0, SimTime(5), TxSnapshot::default(), true);
+        assert!(!sb.mark_lost_with(0, false));
+        assert!(sb.mark_lost(0));
+        sb.check_counts().unwrap();
+    }
+
+    #[test]
+    fn an_rto_keeps_recent_segments_in_flight_but_always_marks_the_head() {
+        let mut sb = sent(4);
+        let marked = sb.mark_all_lost_on_rto(|_| true);
+        assert_eq!(marked, 1);
+        assert_eq!(sb.pipe, 3);
+        sb.check_counts().unwrap();
+    }
+
+    #[test]
+    fn the_cumulative_ack_reports_only_segments_not_sacked_before() {
+        let mut sb = sent(5);
+        sb.mark_sacked(2, 4, &mut |_, _| {});
+        let mut seen = vec![];
+        let newly = sb.ack_to(5, &mut |s, _| seen.push(s));
+        assert_eq!(newly, 3);
+        assert_eq!(seen, vec![0, 1, 4]);
+        assert_eq!((sb.pipe, sb.sacked_out), (0, 0));
+    }
+}
