@@ -152,7 +152,7 @@ fn ctcp_fig2_tcp_variants_collapse_as_per_grows() {
         .into_iter()
         .filter(|j| point(j, "topology.links[1].delay_ms").as_f64() == Some(250.0) && j.run < 2)
         .collect();
-    assert_eq!(jobs.len(), 6 * 11 * 2);
+    assert_eq!(jobs.len(), 7 * 11 * 2, "the paper's six variants and BBR");
     // (cc, PER in thousandths) -> mean goodput.
     let g = mean_goodput_by(&jobs, |j| {
         let cc = point(j, "flows[0].cc").as_str().unwrap().to_string();

@@ -202,3 +202,52 @@ fn the_receiver_counts_duplicates_as_spurious_retransmissions() {
     let rw = rack.result.flows[0].wire.clone().unwrap();
     assert!(rw.spurious * 10 <= w.spurious.max(1), "RACK {rw:?} against DupThresh {w:?}");
 }
+
+#[test]
+fn the_ns3_profile_takes_ns3_defaults_and_each_stays_settable() {
+    use orbitcp_core::scenario::Flow;
+    use orbitcp_core::tcp::rtt::RtoFlavor;
+    use orbitcp_core::tcp::sender::{LossDetection, Recovery};
+    let settings = |flow: Value| {
+        let v = common::one_hop(10.0, 250.0, None, 0.0, 10.0, vec![flow]);
+        let sc = scenario::from_value(v).unwrap();
+        let Flow::Tcp(t) = &sc.flows[0] else { panic!("a TCP flow") };
+        t.settings()
+    };
+    let ns3 = settings(json!({ "transport": "tcp", "cc": "reno", "profile": "ns3" }));
+    assert!(ns3.delayed_ack && ns3.delack_ms == 200.0, "DelAckCount 2, DelAckTimeout 200 ms");
+    assert_eq!((ns3.rto_flavor, ns3.rto_min_ms), (RtoFlavor::Rfc6298, 1000.0), "MinRto 1 s");
+    assert_eq!((ns3.recovery, ns3.loss_detection), (Recovery::Prr, LossDetection::Dupack));
+    assert!(!ns3.rcv_autotune && ns3.per_ack_growth);
+    let linux = settings(common::tcp("reno", None));
+    assert!(!linux.delayed_ack && linux.delack_ms == 40.0);
+    assert_eq!((linux.rto_flavor, linux.rto_min_ms), (RtoFlavor::Linux, 200.0));
+    assert_eq!((linux.recovery, linux.loss_detection), (Recovery::Prr, LossDetection::Rack));
+    assert!(linux.rcv_autotune && !linux.per_ack_growth);
+    let mixed = settings(json!({ "transport": "tcp", "cc": "reno", "profile": "ns3", "delayed_ack": false,
+                                 "loss_detection": "rack", "recovery": "rfc6675" }));
+    assert!(!mixed.delayed_ack);
+    assert_eq!((mixed.recovery, mixed.loss_detection), (Recovery::Rfc6675, LossDetection::Rack));
+}
+
+#[test]
+fn ns3_slow_start_with_delayed_acks_grows_one_and_a_half_times_per_rtt() {
+    // ns-3 adds one segment per ACK; with an ACK per two segments the window grows 1.5x per
+    // round trip. Linux counts segments: 2x with the same ACKs.
+    let growth = |profile: &str| {
+        let mut f = common::tcp("reno", None);
+        f["profile"] = profile.into();
+        f["delayed_ack"] = true.into();
+        f["rcv_autotune"] = false.into();
+        let mut v = common::one_hop(1000.0, 100.0, None, 0.0, 3.0, vec![f]);
+        v["trace"] = json!({ "max_points": 100000 });
+        let r = common::run(&v, true);
+        let (t, cwnd) = common::column(&r, 0, "cwnd");
+        // Rounds 3 to 6 after the handshake (RTT 200 ms), read mid-round.
+        let w = |n: f64| common::at(&t, &cwnd, 0.2 + 0.2 * n + 0.1);
+        (w(6.0) / w(3.0)).powf(1.0 / 3.0)
+    };
+    let (ns3, linux) = (growth("ns3"), growth("linux"));
+    assert!((1.4..1.6).contains(&ns3), "ns-3 grew {ns3:.3}x per RTT");
+    assert!((1.9..2.1).contains(&linux), "Linux grew {linux:.3}x per RTT");
+}

@@ -24,6 +24,9 @@ export function SummaryTable({ summary, scenario }: { summary: RunSummary; scena
             <th scope="col">goodput (Mbit/s)</th>
             {paperGoodput.length > 0 && <th scope="col">paper (Mbit/s)</th>}
             <th scope="col">retransmissions</th>
+            <th scope="col" title="Data packets sent, and per delivered packet: retransmitted and spurious (arrived twice; CTCP: non-innovative)">
+              on the wire: sent (rtx / spurious per delivered)
+            </th>
             <th scope="col">timeouts</th>
             <th scope="col">one-way delay mean / p5 / p95 (ms)</th>
             <th scope="col">jitter (ms)</th>
@@ -43,6 +46,15 @@ export function SummaryTable({ summary, scenario }: { summary: RunSummary; scena
               <td title={f.transport === 'ctcp' ? 'coded packets sent' : undefined}>
                 {f.retransmissions}
                 {f.transport === 'ctcp' && ' coded'}
+              </td>
+              <td data-testid={`wire-${f.id}`}>
+                {f.wire ? (
+                  <>
+                    {f.wire.data_sent.toLocaleString('en')} ({fmt(f.wire.retransmitted_per_delivered)} / {fmt(f.wire.spurious_per_delivered)})
+                  </>
+                ) : (
+                  '–'
+                )}
               </td>
               <td>{f.timeouts}</td>
               <td>

@@ -7,13 +7,13 @@
 // (see ErrorRouter in model.ts). The help texts follow scenarios/README.md.
 
 import { useState, type ReactNode } from 'react';
-import type { CcKind, CodingMode, CtcpVariant, LossAtSpec, LossSpec, RtoFlavor } from '../scenario/types.gen';
+import type { CcKind, CodingMode, CtcpVariant, LossAtSpec, LossDetection, LossSpec, Recovery, RtoFlavor, TcpProfile } from '../scenario/types.gen';
 import { CheckInput, FieldErrors, ListInput, NumberInput, SelectInput, StringInput, TextInput, type Option } from './fields';
 import { ErrorRouter, formatValue, isObject, switchTransport, type Json, type JsonObject, type Transport } from './model';
 
 /** Every congestion control the core knows (CcKind in types.gen.ts). The `satisfies` makes a
  * new kind in the generated types a compile error here until it is listed. */
-const CC_KINDS = ['reno', 'cubic', 'hybla', 'htcp', 'veno', 'westwood', 'bic', 'highspeed', 'scalable', 'vegas'] as const satisfies readonly CcKind[];
+const CC_KINDS = ['reno', 'cubic', 'hybla', 'htcp', 'veno', 'westwood', 'bic', 'highspeed', 'scalable', 'vegas', 'bbr'] as const satisfies readonly CcKind[];
 type MissingCc = Exclude<CcKind, (typeof CC_KINDS)[number]>;
 const ccComplete: MissingCc extends never ? true : false = true;
 void ccComplete;
@@ -29,6 +29,7 @@ const CC_LABELS: Record<CcKind, string> = {
   highspeed: 'HighSpeed',
   scalable: 'Scalable',
   vegas: 'Vegas',
+  bbr: 'BBR v1',
 };
 const CC_OPTIONS: Option[] = CC_KINDS.map((k) => ({ value: k, label: CC_LABELS[k] }));
 
@@ -70,10 +71,18 @@ const ROUTE_CHANGE_OPTIONS: Option[] = [
   { value: 'deliver', label: 'deliver along the old route' },
   { value: 'drop', label: 'drop' },
 ];
-const RTO_OPTIONS: { value: RtoFlavor; label: string }[] = [
+const RTO_OPTIONS: { value: RtoFlavor | ''; label: string }[] = [
+  { value: '', label: 'by profile' },
   { value: 'linux', label: 'Linux' },
   { value: 'rfc6298', label: 'RFC 6298' },
 ];
+/** TCP machinery; '' leaves the choice to the flow's profile. */
+const PROFILE_LABELS = { linux: 'Linux', ns3: 'ns-3' } satisfies Record<TcpProfile, string>;
+const PROFILE_OPTIONS: Option[] = Object.entries(PROFILE_LABELS).map(([value, label]) => ({ value, label }));
+const RECOVERY_LABELS = { prr: 'PRR (RFC 6937)', rfc6675: 'RFC 6675' } satisfies Record<Recovery, string>;
+const RECOVERY_OPTIONS: Option[] = [{ value: '', label: 'by profile' }, ...Object.entries(RECOVERY_LABELS).map(([value, label]) => ({ value, label }))];
+const DETECTION_LABELS = { rack: 'RACK-TLP (RFC 8985)', dupack: 'Three duplicate ACKs' } satisfies Record<LossDetection, string>;
+const DETECTION_OPTIONS: Option[] = [{ value: '', label: 'by profile' }, ...Object.entries(DETECTION_LABELS).map(([value, label]) => ({ value, label }))];
 
 const PROB = 'A probability between 0 and 1.';
 
@@ -164,6 +173,10 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
       errors={router.take(path)}
       onChange={set(path)}
     />
+  );
+  /** A select whose empty choice removes the field (the default applies). */
+  const choose = (path: string, label: string, options: readonly Option[], hint: string) => (
+    <SelectInput key={path} label={label} hint={hint} value={get(path) ?? ''} options={options} errors={router.take(path)} onChange={(v) => set(path)(v === '' ? undefined : v)} />
   );
   const check = (path: string, label: string, fallback: boolean, hint?: string) => (
     <CheckInput key={path} label={label} hint={hint} value={get(path)} fallback={fallback} errors={router.take(path)} onChange={set(path)} />
@@ -590,12 +603,16 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
           {num(`${fp}.mss_bytes`, 'MSS', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1448', hint: 'Payload per segment, 64 to 65000; each packet adds 52 bytes of headers.' })}
           {num(`${fp}.initial_cwnd_pkts`, 'Initial window', { unit: 'packets', integer: true, empty: 'remove', placeholder: '10', hint: 'Linux since 2.6.39 uses 10; older kernels 2 to 4.' })}
           {num(`${fp}.initial_ssthresh_pkts`, 'Initial ssthresh', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'infinite', hint: 'Empty: infinite, as in Linux.' })}
-          {num(`${fp}.rwnd_pkts`, 'Receive window', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'unlimited', hint: 'At most this many segments outstanding.' })}
+          <SelectInput label="Profile" hint="Whose defaults the flow takes for what it does not set: a Linux host, or ns-3's TcpSocketBase." value={get(`${fp}.profile`) ?? 'linux'} options={PROFILE_OPTIONS} errors={router.take(`${fp}.profile`)} onChange={set(`${fp}.profile`)} />
+          {choose(`${fp}.recovery`, 'Recovery', RECOVERY_OPTIONS, 'How cwnd is cut in fast recovery. PRR spreads the cut over a round trip; RFC 6675 sets cwnd = ssthresh at once.')}
+          {choose(`${fp}.loss_detection`, 'Loss detection', DETECTION_OPTIONS, "RACK-TLP finds losses by time (Linux's default); the ns-3 profile counts three duplicate ACKs.")}
+          {num(`${fp}.rwnd_pkts`, 'Receive window', { unit: 'packets', integer: true, empty: 'remove', placeholder: 'autotuned', hint: 'A fixed window: at most this many segments outstanding. Empty: Linux autotuning (64 KB, growing to 3 MB).' })}
+          {check(`${fp}.rcv_autotune`, 'Receive autotuning', true, "Linux's receive-buffer autotuning (tcp_rmem 4096/131072/6291456). Off with no fixed window: the receiver never limits.")}
           {check(`${fp}.sack`, 'SACK', true, 'SACK loss recovery (RFC 6675); off gives NewReno (RFC 6582).')}
           {check(`${fp}.hystart`, 'HyStart', true, "CUBIC's HyStart slow-start exit (Linux 2.6.29 and later); other algorithms ignore it.")}
-          {check(`${fp}.delayed_ack`, 'Delayed ACKs', false, 'One ACK per two segments (or per delayed-ACK timer) instead of one per segment.')}
-          {num(`${fp}.delack_ms`, 'Delayed-ACK timer', { unit: 'ms', empty: 'remove', placeholder: '40', hint: 'At most 500 ms.' })}
-          <SelectInput label="RTO" hint="How the retransmission timeout is formed from SRTT and RTTVAR." value={get(`${fp}.rto_flavor`) ?? 'linux'} options={RTO_OPTIONS} errors={router.take(`${fp}.rto_flavor`)} onChange={set(`${fp}.rto_flavor`)} />
+          {check(`${fp}.delayed_ack`, 'Delayed ACKs', get(`${fp}.profile`) === 'ns3', 'One ACK per two segments (or per delayed-ACK timer) instead of one per segment. Default: off (Linux), on (ns-3).')}
+          {num(`${fp}.delack_ms`, 'Delayed-ACK timer', { unit: 'ms', empty: 'remove', placeholder: 'by profile', hint: 'At most 500 ms. Default: 40 (Linux), 200 (ns-3).' })}
+          <SelectInput label="RTO" hint="How the retransmission timeout is formed from SRTT and RTTVAR." value={get(`${fp}.rto_flavor`) ?? ''} options={RTO_OPTIONS} errors={router.take(`${fp}.rto_flavor`)} onChange={(v) => set(`${fp}.rto_flavor`)(v === '' ? undefined : v)} />
           {num(`${fp}.rto_min_ms`, 'Minimum RTO', { unit: 'ms', empty: 'remove', placeholder: 'by flavor', hint: 'Default: 200 (Linux) or 1000 (RFC 6298).' })}
           {nodesAndLabel()}
         </>

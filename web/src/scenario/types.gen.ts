@@ -161,19 +161,41 @@ export type Flow =
        */
       hystart?: boolean;
       /**
-       * One ACK per two segments (or per `delack_ms`) instead of one per segment.
+       * One ACK per two segments (or per `delack_ms`) instead of one per segment. Default: off (`linux`), on (`ns3`).
        */
-      delayed_ack?: boolean;
-      delack_ms?: number;
-      rto_flavor?: RtoFlavor & string;
+      delayed_ack?: boolean | null;
+      /**
+       * The delayed-ACK timer in ms. Default: 40 (`linux`, `TCP_DELACK_MIN`), 200 (`ns3`).
+       */
+      delack_ms?: number | null;
+      /**
+       * How the RTO is formed. Default: `linux` (`linux`), `rfc6298` (`ns3`).
+       */
+      rto_flavor?: RtoFlavor | null;
       /**
        * Minimum RTO in ms. Default: 200 (Linux) or 1000 (RFC 6298) by `rto_flavor`.
        */
       rto_min_ms?: number | null;
       /**
-       * Receiver window in packets; default: never limits.
+       * A fixed receiver window in packets (turns autotuning off).
        */
       rwnd_pkts?: number | null;
+      /**
+       * Whose defaults the flow takes for what it does not set: `linux` (a current Linux host) or `ns3` (ns-3's `TcpSocketBase`); see scenarios/README.md, "TCP profiles".
+       */
+      profile?: TcpProfile & string;
+      /**
+       * How cwnd is reduced in Recovery: `prr` (RFC 6937, the default of both profiles) or `rfc6675` (cwnd = ssthresh at once).
+       */
+      recovery?: Recovery | null;
+      /**
+       * How losses are found: `rack` (RACK-TLP, RFC 8985; Linux's default) or `dupack` (three SACKed segments above a hole, RFC 6675; ns-3's default).
+       */
+      loss_detection?: LossDetection | null;
+      /**
+       * Linux receive-buffer autotuning (tcp_rmem 4096/131072/6291456): the window starts at 64 KB and follows twice what arrives per RTT up to 3 MB. Default: on (`linux`, unless `rwnd_pkts` is set), off (`ns3`: the window never limits).
+       */
+      rcv_autotune?: boolean | null;
       /**
        * Sender node (default 0) and receiver node (default the last).
        */
@@ -297,20 +319,35 @@ export type Flow =
  * The congestion controls a scenario can name.
  */
 export type CcKind =
-  | 'reno'
-  | 'cubic'
-  | 'hybla'
-  | 'htcp'
-  | 'veno'
-  | 'westwood'
-  | 'bic'
-  | 'highspeed'
-  | 'scalable'
-  | 'vegas';
+  | (
+      | 'reno'
+      | 'cubic'
+      | 'hybla'
+      | 'htcp'
+      | 'veno'
+      | 'westwood'
+      | 'bic'
+      | 'highspeed'
+      | 'scalable'
+      | 'vegas'
+    )
+  | 'bbr';
 /**
  * How the RTO is formed from SRTT and RTTVAR.
  */
 export type RtoFlavor = 'linux' | 'rfc6298';
+/**
+ * Whose defaults a TCP flow takes.
+ */
+export type TcpProfile = 'linux' | 'ns3';
+/**
+ * How cwnd is set while in Recovery.
+ */
+export type Recovery = 'prr' | 'rfc6675';
+/**
+ * How lost segments are found.
+ */
+export type LossDetection = 'rack' | 'dupack';
 export type CtcpVariant = 'v1' | 'v2';
 export type CodingMode = 'full' | 'rank-only';
 /**

@@ -41,6 +41,23 @@ export interface HopSummary {
   max_queue_bytes: number;
 }
 
+/** What a TCP or CTCP sender put on the wire against what was delivered (absent for INTCP). */
+export interface WireSummary {
+  /** Data packets sent, retransmissions (TCP) or coded packets (CTCP) included. */
+  data_sent: number;
+  /** TCP: retransmitted segments. CTCP: packets beyond one per source packet delivered. */
+  retransmitted: number;
+  /** Packets that arrived and brought nothing new (duplicates; CTCP: non-innovative). */
+  spurious: number;
+  delivered: number;
+  retransmitted_per_delivered: number;
+  spurious_per_delivered: number;
+  loss_probes?: number;
+  dsacks?: number;
+  max_cwnd_pkts?: number;
+  max_inflight_pkts?: number;
+}
+
 export interface FlowSummary {
   id: number;
   transport: string;
@@ -60,6 +77,7 @@ export interface FlowSummary {
   jitter_ms: number;
   incomplete_reason?: string;
   error?: string;
+  wire?: WireSummary;
   coding?: CodingSummary;
   hops?: HopSummary[];
 }
