@@ -236,12 +236,8 @@ fn goodput(v: &[(String, f64)], cc: &str) -> f64 {
 fn winds_table4_51mbps_hybla_first_vegas_and_westwood_last() {
     let v = table4(preset!("winds-table4-51mbps.json"));
     eprintln!("51 Mbit/s: {v:.2?}");
-    // Hybla is first by a clear margin: 1.5x the runner-up (the simulator gives about 2x over
-    // seeds 1-5, because it has no receive-buffer autotuning to hold Hybla back; the paper's
-    // margin is 1.04x, see the README).
-    let (top, runner_up) = (&v[9], &v[8]);
-    assert_eq!(top.0, "hybla", "{v:?}");
-    assert!(top.1 > 1.5 * runner_up.1, "{v:?}");
+    // Hybla is first (paper 8.5 against H-TCP's 8.2); its margin is the known gap below.
+    assert_eq!(v[9].0, "hybla", "{v:?}");
     // Vegas (2.6) and Westwood (3.5) are the paper's two lowest, and the simulator's.
     let mut lowest = [v[0].0.as_str(), v[1].0.as_str()];
     lowest.sort();
@@ -249,6 +245,17 @@ fn winds_table4_51mbps_hybla_first_vegas_and_westwood_last() {
     // Vegas is well below Reno (paper 2.6 vs 7.5): jitter reads as queueing to Vegas. Half of
     // Reno leaves room for the 10-run mean's standard error (about 1.2 Mbit/s for Reno).
     assert!(goodput(&v, "vegas") < 0.5 * goodput(&v, "reno"), "{v:?}");
+}
+
+/// The paper's Hybla leads the runner-up by 4 % at 51 Mbit/s (8.5 against 8.2).
+#[test]
+#[ignore = "known gap: Hybla leads by 1.44x (12.7 against Scalable's 8.9 Mbit/s, means of 10 \
+            runs): with autotuning its window still triples per round trip while Reno-like \
+            variants double theirs, and the paper's single trial is one draw from a 2-4 Mbit/s \
+            spread"]
+fn winds_table4_51mbps_hybla_leads_by_the_papers_margin() {
+    let v = table4(preset!("winds-table4-51mbps.json"));
+    assert!(v[9].1 <= 1.15 * v[8].1, "{v:?}");
 }
 
 /// At 24 Mbit/s the paper's lowest is Vegas and Hybla beats Reno; the simulator agrees.
@@ -292,23 +299,29 @@ fn winds_table5_two_hybla_flows_are_fair() {
     }
 }
 
-/// Hybla starves Reno, as Table 5 measures it: Jain's index within 0.06 of the paper's, for
-/// Reno x1 + Hybla x2 (paper 0.72, the simulator 0.74) and Reno x5 + Hybla x2 (paper 0.31, the
-/// simulator 0.36), and every Reno flow gets under a sixth of the slower Hybla flow's goodput
-/// (the simulator: a ninth; the paper plots, but does not tabulate, per-flow throughputs).
+/// Hybla starves Reno, as Table 5 measures it. The paper ran one trial per mix; here the median
+/// of Jain's index over seeds 1-10 must be within 0.06 of it: Reno x1 + Hybla x2 (paper 0.72,
+/// the simulator 0.73) and Reno x5 + Hybla x2 (paper 0.31, the simulator 0.37). Over those runs
+/// a Reno flow gets on average under a quarter of what a Hybla flow gets (the simulator: 0.10 to
+/// 0.16; the paper plots, but does not tabulate, per-flow throughputs).
 #[test]
 fn winds_table5_hybla_starves_reno() {
     for (text, paper) in
         [(preset!("winds-table5-reno-x1-hybla-x2.json"), 0.72), (preset!("winds-table5-reno-x5-hybla-x2.json"), 0.31)]
     {
         let sc = parse(text);
-        let r = run(&sc, false);
-        let reno: Vec<f64> = r.flows.iter().filter(|f| f.cc == "reno").map(|f| f.goodput_mbps).collect();
-        let hybla: Vec<f64> = r.flows.iter().filter(|f| f.cc == "hybla").map(|f| f.goodput_mbps).collect();
-        let hybla_min = hybla.iter().copied().fold(f64::INFINITY, f64::min);
-        for g in &reno {
-            assert!(*g < hybla_min / 6.0, "{}: Reno {g} vs Hybla {hybla:?}", sc.name);
+        let (mut j, mut reno, mut hybla) = (Vec::new(), Vec::new(), Vec::new());
+        for seed in 1..=10 {
+            let r = run_seed(&sc, seed, false);
+            for f in &r.flows {
+                if f.cc == "reno" { &mut reno } else { &mut hybla }.push(f.goodput_mbps);
+            }
+            j.push(r.fairness_jain);
         }
-        assert!((r.fairness_jain - paper).abs() <= 0.06, "{}: Jain {} (paper {paper})", sc.name, r.fairness_jain);
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        assert!(mean(&reno) < mean(&hybla) / 4.0, "{}: Reno {} vs Hybla {} Mbit/s", sc.name, mean(&reno), mean(&hybla));
+        j.sort_by(f64::total_cmp);
+        let median = (j[4] + j[5]) / 2.0;
+        assert!((median - paper).abs() <= 0.06, "{}: Jain over seeds 1-10 {j:.3?} (paper {paper})", sc.name);
     }
 }
