@@ -1024,6 +1024,32 @@ fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
                     || at("outages.duration_s"),
                     || format!("must be shorter than every_s ({})", o.every_s),
                 );
+                // Simulated time counts whole nanoseconds: a period that rounds to 0 would switch
+                // the outages off, and one that rounds to its duration would leave the link down.
+                let (every_ns, duration_ns) = (nanos(o.every_s), nanos(o.duration_s));
+                let in_range = |v: f64| v.is_finite() && v > 0.0;
+                if in_range(o.every_s) && in_range(o.duration_s) && o.duration_s < o.every_s {
+                    p.check(
+                        every_ns >= 2,
+                        || at("outages.every_s"),
+                        || {
+                            format!(
+                                "must be at least 2e-9 s: simulated time counts whole nanoseconds (got {})",
+                                o.every_s
+                            )
+                        },
+                    );
+                    p.check(
+                        every_ns < 2 || (1..every_ns).contains(&duration_ns),
+                        || at("outages.duration_s"),
+                        || {
+                            format!(
+                            "rounds to {duration_ns} ns against every_s's {every_ns} ns: simulated time counts whole \
+                             nanoseconds, and an outage must last at least 1 ns and less than every_s"
+                        )
+                        },
+                    );
+                }
                 if let Some(f) = o.first_s {
                     p.non_negative(f, || at("outages.first_s"));
                 }
@@ -1031,6 +1057,11 @@ fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
             None => {}
         }
     }
+}
+
+/// Seconds as the simulator's whole nanoseconds.
+fn nanos(s: f64) -> u64 {
+    crate::sim::SimDuration::from_secs_f64(s).0
 }
 
 /// The most routing steps a run may have (a week at 1 s).
@@ -1295,6 +1326,17 @@ mod tests {
     fn an_empty_sweep_grid_is_rejected() {
         let e = with("sweep", serde_json::json!({"grid":{}})).unwrap_err();
         assert_eq!(e, "sweep.grid: needs at least one path to vary");
+    }
+
+    #[test]
+    fn a_periodic_outage_period_that_rounds_to_zero_nanoseconds_is_refused() {
+        let e =
+            with("topology.links[0].outages", serde_json::json!({"every_s": 4e-10, "duration_s": 1e-10})).unwrap_err();
+        assert!(e.starts_with("topology.links[0].outages.every_s: must be at least 2e-9 s"), "{e}");
+        let e =
+            with("topology.links[0].outages", serde_json::json!({"every_s": 1e-6, "duration_s": 1e-10})).unwrap_err();
+        assert!(e.starts_with("topology.links[0].outages.duration_s: rounds to 0 ns"), "{e}");
+        assert!(with("topology.links[0].outages", serde_json::json!({"every_s": 2e-9, "duration_s": 1e-9})).is_ok());
     }
 
     #[test]
