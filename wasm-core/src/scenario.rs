@@ -16,6 +16,8 @@ use serde_json::Value;
 pub const FORMAT_VERSION: u32 = 1;
 /// Longest simulated duration accepted: a week.
 pub const MAX_DURATION_S: f64 = 7.0 * 86_400.0;
+/// Most runs a sweep may have (grid points × `runs`).
+pub const MAX_SWEEP_RUNS: u64 = 100_000;
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -945,6 +947,24 @@ impl Scenario {
                 || "sweep.runs".into(),
                 || format!("must be between 1 and 10000 (got {})", s.runs),
             );
+            let lens: Vec<u64> = s.grid.values().map(|v| v.as_array().map_or(1, |a| a.len() as u64)).collect();
+            let total = lens.iter().try_fold(s.runs as u64, |acc, &n| acc.checked_mul(n));
+            p.check(
+                total.is_some_and(|t| t <= MAX_SWEEP_RUNS),
+                || "sweep.grid".into(),
+                || {
+                    let sizes = lens.iter().map(u64::to_string).collect::<Vec<_>>().join(" × ");
+                    let runs = if s.runs == 1 { "1 run".to_string() } else { format!("{} runs", s.runs) };
+                    let product = match total {
+                        Some(t) => t.to_string(),
+                        None => format!("{:.3e}", lens.iter().map(|&n| n as f64).product::<f64>() * s.runs as f64),
+                    };
+                    format!(
+                        "{sizes} values × {runs} per point = {product} runs; at most {MAX_SWEEP_RUNS} are \
+                         supported (vary fewer paths, give them fewer values, or lower sweep.runs)"
+                    )
+                },
+            );
         }
         p.check(self.trace.max_points >= 2, || "trace.max_points".into(), || "must be at least 2".into());
         p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
@@ -1337,6 +1357,19 @@ mod tests {
             with("topology.links[0].outages", serde_json::json!({"every_s": 1e-6, "duration_s": 1e-10})).unwrap_err();
         assert!(e.starts_with("topology.links[0].outages.duration_s: rounds to 0 ns"), "{e}");
         assert!(with("topology.links[0].outages", serde_json::json!({"every_s": 2e-9, "duration_s": 1e-9})).is_ok());
+    }
+
+    #[test]
+    fn a_sweep_grid_whose_size_overflows_is_refused_with_its_size() {
+        // 256^8 overflows 64 bits; the product used to wrap to 0 ("valid (0 runs)").
+        let values: Vec<Value> = (0..256).map(|v| Value::from(v + 1)).collect();
+        let grid: serde_json::Map<String, Value> =
+            (0..8).map(|i| (format!("flows[0].p{i}"), Value::Array(values.clone()))).collect();
+        let e = with("sweep", serde_json::json!({ "grid": grid })).unwrap_err();
+        assert!(e.starts_with("sweep.grid: 256 × 256 × 256 × 256 × 256 × 256 × 256 × 256 values × 1 run per point = 1.845e19 runs; at most 100000 are supported"), "{e}");
+        let e = with("sweep", serde_json::json!({ "grid": { "seed": values }, "runs": 1000 })).unwrap_err();
+        assert!(e.starts_with("sweep.grid: 256 values × 1000 runs per point = 256000 runs; at most 100000"), "{e}");
+        assert!(with("sweep", serde_json::json!({ "grid": { "seed": values }, "runs": 390 })).is_ok());
     }
 
     #[test]

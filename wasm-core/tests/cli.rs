@@ -101,3 +101,20 @@ fn csv_export_writes_every_trace() {
     assert!(sender.lines().count() > 10);
     assert!(dir.join("link0_queue.csv").exists());
 }
+
+#[test]
+fn an_overflowing_sweep_grid_is_an_error_not_zero_runs() {
+    let values: Vec<u32> = (1..=256).collect();
+    let grid: serde_json::Map<String, serde_json::Value> =
+        (0..8).map(|i| (format!("topology.links[0].p{i}"), serde_json::json!(values))).collect();
+    let mut v: serde_json::Value = serde_json::from_str(SMALL).unwrap();
+    v["sweep"] = serde_json::json!({ "grid": grid });
+    let f = write_tmp("overflow.json", &v.to_string());
+    for cmd in ["validate", "sweep"] {
+        let o = orbitcp(&[cmd, &f]);
+        assert!(!o.status.success(), "{cmd} accepted an overflowing grid");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("sweep.grid: 256 × 256") && err.contains("at most 100000"), "{cmd}: {err}");
+        assert!(o.stdout.is_empty(), "{cmd} printed {}", String::from_utf8_lossy(&o.stdout));
+    }
+}

@@ -3,7 +3,7 @@
 //! Flags are few and fixed, so they are parsed by hand rather than with an argument crate.
 
 use orbitcp_core::metrics::mean_std;
-use orbitcp_core::runner::{self, RunResult, SweepJob};
+use orbitcp_core::runner::{self, RunResult, SweepPlan};
 use orbitcp_core::scenario::{self, Scenario};
 use serde_json::Value;
 use std::io::{IsTerminal, Write};
@@ -223,7 +223,7 @@ fn cmd_validate(args: &[String]) -> Result<(), String> {
     let (path, text) = read_file(&o)?;
     runner::validate_json(&text).map_err(|e| format!("{path}:\n{e}"))?;
     let n = if scenario::parse(&text).map(|s| s.sweep.is_some()).unwrap_or(false) {
-        runner::sweep_jobs(&text)?.len()
+        SweepPlan::new(&text)?.len()
     } else {
         1
     };
@@ -231,25 +231,27 @@ fn cmd_validate(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs jobs on `threads` threads; results come back in job order, whatever the scheduling.
-fn run_parallel(jobs: &[SweepJob], threads: usize, progress: bool) -> Result<Vec<RunResult>, String> {
+/// Runs a sweep's jobs on `threads` threads, each job expanded when a thread takes it; results
+/// come back in job order, whatever the scheduling.
+fn run_parallel(plan: &SweepPlan, threads: usize, progress: bool) -> Result<Vec<RunResult>, String> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<RunResult, String>>>> = Mutex::new(vec![None; jobs.len()]);
+    let total = plan.len();
+    let results: Mutex<Vec<Option<Result<RunResult, String>>>> = Mutex::new(vec![None; total]);
     std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads.clamp(1, total.max(1)) {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= jobs.len() {
+                if i >= total {
                     break;
                 }
-                let r = runner::run_job(&jobs[i]);
+                let r = plan.job(i).and_then(|job| runner::run_job(&job));
                 results.lock().expect("no panics while holding the lock")[i] = Some(r);
                 let d = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if progress {
                     let width = 40;
-                    let filled = d * width / jobs.len();
-                    eprint!("\r[{}{}] {d}/{} runs", "#".repeat(filled), " ".repeat(width - filled), jobs.len());
+                    let filled = d * width / total;
+                    eprint!("\r[{}{}] {d}/{total} runs", "#".repeat(filled), " ".repeat(width - filled));
                     let _ = std::io::stderr().flush();
                 }
             });
@@ -299,10 +301,11 @@ fn cmd_sweep(args: &[String]) -> Result<(), String> {
     let o = parse_opts(args, &["--aggregate", "--threads"])?;
     let (path, text) = read_file(&o)?;
     let base = scenario::parse(&text).map_err(|e| format!("{path}:\n{e}"))?;
-    let jobs = runner::sweep_jobs(&text).map_err(|e| format!("{path}: {e}"))?;
+    let plan = SweepPlan::new(&text).map_err(|e| format!("{path}: {e}"))?;
+    plan.validate().map_err(|e| format!("{path}: {e}"))?;
     let threads = o.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let results = run_parallel(&jobs, threads, std::io::stderr().is_terminal())?;
-    let paths: Vec<String> = jobs.first().map(|j| j.point.iter().map(|(p, _)| p.clone()).collect()).unwrap_or_default();
+    let results = run_parallel(&plan, threads, std::io::stderr().is_terminal())?;
+    let paths = plan.paths();
     let has_paper = base.paper.as_ref().is_some_and(|p| !p.points.is_empty());
     let mut out = String::new();
     let header_paths = paths.iter().map(|p| csv_field(&Value::String(p.clone()))).collect::<Vec<_>>().join(",");
@@ -310,15 +313,15 @@ fn cmd_sweep(args: &[String]) -> Result<(), String> {
     if aggregate {
         out += &format!("{header_paths},flow,transport,cc,runs,goodput_mbps_mean,goodput_mbps_std,completion_s_mean,retransmissions_mean,completed_runs");
         out += if has_paper { ",paper_goodput_mbps\n" } else { "\n" };
-        let runs = base.sweep.as_ref().map_or(1, |s| s.runs) as usize;
-        for (chunk_jobs, chunk) in jobs.chunks(runs).zip(results.chunks(runs)) {
-            let job = &chunk_jobs[0];
+        let runs = plan.runs() as usize;
+        for (p, chunk) in results.chunks(runs).enumerate() {
+            let point = plan.point(p);
             for (fi, f0) in chunk[0].flows.iter().enumerate() {
                 let g: Vec<f64> = chunk.iter().map(|r| r.flows[fi].goodput_mbps).collect();
                 let c: Vec<f64> = chunk.iter().filter_map(|r| r.flows[fi].completion_s).collect();
                 let rt: Vec<f64> = chunk.iter().map(|r| r.flows[fi].retransmissions as f64).collect();
                 let (gm, gs) = mean_std(&g);
-                let vals = job.point.iter().map(|(_, v)| csv_field(v)).collect::<Vec<_>>().join(",");
+                let vals = point.iter().map(|(_, v)| csv_field(v)).collect::<Vec<_>>().join(",");
                 out += &format!(
                     "{vals},{},{},{},{},{gm:.6},{gs:.6},{},{:.1},{}",
                     f0.id,
@@ -330,8 +333,7 @@ fn cmd_sweep(args: &[String]) -> Result<(), String> {
                     c.len()
                 );
                 if has_paper {
-                    out +=
-                        &format!(",{}", paper_value(&base, &job.point, f0.id).map_or(String::new(), |v| v.to_string()));
+                    out += &format!(",{}", paper_value(&base, &point, f0.id).map_or(String::new(), |v| v.to_string()));
                 }
                 out.push('\n');
             }
@@ -339,13 +341,16 @@ fn cmd_sweep(args: &[String]) -> Result<(), String> {
     } else {
         out += &format!("{header_paths},run,seed,flow,transport,cc,goodput_mbps,completion_s,delivered_bytes,retransmissions,timeouts");
         out += if has_paper { ",paper_goodput_mbps\n" } else { "\n" };
-        for (job, r) in jobs.iter().zip(&results) {
-            let vals = job.point.iter().map(|(_, v)| csv_field(v)).collect::<Vec<_>>().join(",");
+        let runs = plan.runs() as usize;
+        for (i, r) in results.iter().enumerate() {
+            let point = plan.point(i / runs);
+            let run = (i % runs) as u32;
+            let vals = point.iter().map(|(_, v)| csv_field(v)).collect::<Vec<_>>().join(",");
             for f in &r.flows {
                 out += &format!(
                     "{vals},{},{},{},{},{},{:.6},{},{},{},{}",
-                    job.run,
-                    job.seed,
+                    run,
+                    plan.run_seed(run),
                     f.id,
                     f.transport,
                     f.cc,
@@ -356,8 +361,7 @@ fn cmd_sweep(args: &[String]) -> Result<(), String> {
                     f.timeouts
                 );
                 if has_paper {
-                    out +=
-                        &format!(",{}", paper_value(&base, &job.point, f.id).map_or(String::new(), |v| v.to_string()));
+                    out += &format!(",{}", paper_value(&base, &point, f.id).map_or(String::new(), |v| v.to_string()));
                 }
                 out.push('\n');
             }
@@ -404,13 +408,13 @@ fn cmd_bench(args: &[String]) -> Result<(), String> {
     let scenario::Flow::Tcp(flow) = &mut peer.flows[0] else { return Err("the benchmark flow is TCP".into()) };
     flow.cc = orbitcp_core::tcp::congestion::CcKind::Reno;
     time_transfer(&peer)?;
-    let jobs = runner::sweep_jobs(BENCH_SWEEP)?;
+    let plan = SweepPlan::new(BENCH_SWEEP)?;
     let threads = o.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let t = Instant::now();
-    let results = run_parallel(&jobs, threads, false)?;
+    let results = run_parallel(&plan, threads, false)?;
     let dt = t.elapsed().as_secs_f64();
     let total_events: u64 = results.iter().map(|r| r.events).sum();
-    emit(&format!("sweep: {} ({} runs on {threads} threads)\n", jobs[0].scenario.name, jobs.len()));
+    emit(&format!("sweep: {} ({} runs on {threads} threads)\n", plan.point_scenario(0)?.name, plan.len()));
     emit(&format!("  wall time: {dt:.2} s\n"));
     emit(&format!("  events: {total_events} ({:.2} million per second)\n", total_events as f64 / dt / 1e6));
     if let Some(kib) = peak_memory_kib() {
