@@ -178,7 +178,7 @@ pub enum LossSpec {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum RateScheduleSpec {
     Steps(Vec<RateStep>),
     Square { square: SquareWave },
@@ -799,6 +799,9 @@ fn explain(msg: String) -> String {
     if msg.contains("untagged enum RateScheduleSpec") {
         return "expected a list of {\"at_s\", \"rate_mbps\"} steps or {\"square\": {\"low_mbps\", \"high_mbps\", \"period_s\"}}".into();
     }
+    if msg.contains("untagged enum Place") {
+        return "expected a city name or {\"name\", \"lat_deg\", \"lon_deg\"} and no other field".into();
+    }
     if msg.contains("untagged enum OutagesSpec") {
         return "expected a list of {\"start_s\", \"duration_s\"} or {\"every_s\", \"duration_s\"}".into();
     }
@@ -889,12 +892,21 @@ impl Scenario {
                     continue;
                 }
                 Flow::Intcp(c) => {
+                    // The run looks caches up by the node's number written out ("1"): any other
+                    // spelling ("01", "+1") would be silently ignored.
+                    let (lo, hi) = (from.min(to), from.max(to));
                     for node in c.node_cache_bytes.keys() {
-                        p.check(
-                            node.parse::<u32>().is_ok_and(|n| n <= last_node),
-                            || at(&format!("node_cache_bytes.{node}")),
-                            || format!("no such node ({nodes})"),
-                        );
+                        let path = || at(&format!("node_cache_bytes.{node}"));
+                        match node.parse::<u32>() {
+                            Ok(n) if n.to_string() != *node => p.check(false, path, || {
+                                format!("write the node number as \"{n}\" (the key must be a plain node number)")
+                            }),
+                            Ok(n) if n > last_node => p.check(false, path, || format!("no such node ({nodes})")),
+                            Ok(n) => p.check((lo..=hi).contains(&n), path, || {
+                                format!("node {n} is not on the flow's path (nodes {lo} to {hi})")
+                            }),
+                            Err(_) => p.check(false, path, || format!("is not a node number ({nodes})")),
+                        }
                     }
                     if matches!(self.topology, Topology::Constellation(_)) {
                         p.check(
@@ -1370,6 +1382,63 @@ mod tests {
         let e = with("sweep", serde_json::json!({ "grid": { "seed": values }, "runs": 1000 })).unwrap_err();
         assert!(e.starts_with("sweep.grid: 256 values × 1000 runs per point = 256000 runs; at most 100000"), "{e}");
         assert!(with("sweep", serde_json::json!({ "grid": { "seed": values }, "runs": 390 })).is_ok());
+    }
+
+    #[test]
+    fn node_cache_bytes_keys_must_be_plain_node_numbers_on_the_flows_path() {
+        let two_hops = r#"{"version":1,"name":"t","duration_s":10,
+            "topology":{"kind":"chain","links":[{"rate_mbps":10,"delay_ms":5},{"rate_mbps":10,"delay_ms":5},
+                {"rate_mbps":10,"delay_ms":5}]},
+            "flows":[{"transport":"intcp","bytes":1000,"to_node":2}]}"#;
+        let with_caches = |caches: Value| {
+            let mut v: Value = serde_json::from_str(two_hops).unwrap();
+            v["flows"][0]["node_cache_bytes"] = caches;
+            from_value(v)
+        };
+        assert!(with_caches(serde_json::json!({"1": 0, "2": 5})).is_ok());
+        let e = with_caches(serde_json::json!({"01": 0})).unwrap_err();
+        assert_eq!(
+            e,
+            "flows[0].node_cache_bytes.01: write the node number as \"1\" (the key must be a plain node number)"
+        );
+        assert!(with_caches(serde_json::json!({"+1": 0})).unwrap_err().contains("as \"1\""));
+        let e = with_caches(serde_json::json!({"3": 0})).unwrap_err();
+        assert_eq!(e, "flows[0].node_cache_bytes.3: node 3 is not on the flow's path (nodes 0 to 2)");
+        let e = with_caches(serde_json::json!({"9": 0})).unwrap_err();
+        assert_eq!(e, "flows[0].node_cache_bytes.9: no such node (the chain has nodes 0 to 3)");
+        let e = with_caches(serde_json::json!({"one": 0})).unwrap_err();
+        assert_eq!(e, "flows[0].node_cache_bytes.one: is not a node number (the chain has nodes 0 to 3)");
+    }
+
+    #[test]
+    fn a_point_place_with_an_unknown_field_is_refused() {
+        let leo = |src: Value| {
+            from_value(serde_json::json!({"version":1,"name":"t","duration_s":10,
+                "topology":{"kind":"constellation","constellation":{"geo_longitudes_deg":[0]},
+                    "src": src, "dst":"London", "min_elevation_deg": 0},
+                "flows":[{"transport":"tcp","cc":"reno","bytes":1000}]}))
+        };
+        let point = serde_json::json!({"name":"p","lat_deg":1,"lon_deg":2});
+        assert!(leo(point.clone()).is_ok(), "{:?}", leo(point.clone()).err());
+        let mut with_alt = point;
+        with_alt["alt_km"] = 1.into();
+        let e = leo(with_alt).unwrap_err();
+        assert!(
+            e.starts_with(
+                "topology.src: expected a city name or {\"name\", \"lat_deg\", \"lon_deg\"} and no other field"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_square_rate_schedule_with_an_unknown_field_is_refused() {
+        let sq = serde_json::json!({"square": {"low_mbps": 1, "high_mbps": 2, "period_s": 1}});
+        assert!(with("topology.links[0].rate_schedule", sq.clone()).is_ok());
+        let mut extra = sq;
+        extra["phase_s"] = 1.into();
+        let e = with("topology.links[0].rate_schedule", extra).unwrap_err();
+        assert!(e.starts_with("topology.links[0].rate_schedule: expected a list"), "{e}");
     }
 
     #[test]

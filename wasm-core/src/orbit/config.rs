@@ -158,9 +158,9 @@ pub struct ConstellationSpec {
     pub geo_longitudes_deg: Vec<f64>,
 }
 
-/// A city name from the table, or a named point.
+/// A city name from the table, or a named point (no other fields).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum Place {
     City(String),
     Point { name: String, lat_deg: f64, lon_deg: f64 },
