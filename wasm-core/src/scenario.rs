@@ -1103,7 +1103,12 @@ pub const MAX_ROUTE_STEPS: f64 = 604_800.0;
 /// unknown cities, Walker parameters), each under its `topology.` path.
 fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Problems) {
     let at = |f: &str| format!("topology.{f}");
-    p.between(c.min_elevation_deg, 0.0, 90.0, || at("min_elevation_deg"));
+    // The router needs the mask below the zenith (RouteConfig::check, which build() runs too).
+    p.check(
+        (0.0..90.0).contains(&c.min_elevation_deg),
+        || at("min_elevation_deg"),
+        || format!("must be at least 0° and below 90° (got {})", c.min_elevation_deg),
+    );
     p.between(c.step_s, 0.01, 3600.0, || at("step_s"));
     if c.step_s > 0.0 && duration_s.is_finite() {
         let steps = duration_s / c.step_s;

@@ -259,6 +259,7 @@ impl ConstellationTopology {
             links: self.links.clone().unwrap_or_default(),
             relays,
         };
+        cfg.check()?;
         Ok(Built { constellation: c, src, dst, cfg, t0_s: self.start_s, t1_s: self.start_s + duration_s })
     }
 }
