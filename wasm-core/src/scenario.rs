@@ -18,6 +18,16 @@ pub const FORMAT_VERSION: u32 = 1;
 pub const MAX_DURATION_S: f64 = 7.0 * 86_400.0;
 /// Most runs a sweep may have (grid points × `runs`).
 pub const MAX_SWEEP_RUNS: u64 = 100_000;
+/// Fastest link, Mbit/s (100 Gbit/s): every packet then takes at least a nanosecond on the wire.
+pub const MAX_RATE_MBPS: f64 = 100_000.0;
+/// Most links of a chain: the routing table grows with the square of the nodes.
+pub const MAX_CHAIN_LINKS: usize = 1000;
+/// Most points per trace (`trace.max_points`; also the delay CDFs' length).
+pub const MAX_TRACE_POINTS: u32 = 1_000_000;
+/// Most goodput bins per flow (`duration_s` / `trace.goodput_interval_s`).
+pub const MAX_GOODPUT_BINS: u64 = 1_000_000;
+/// Default event budget of a run (`max_events`): minutes of simulation on one core.
+pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000_000;
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -33,6 +43,10 @@ pub struct Scenario {
     /// Simulated time limit in seconds. Flows that have not finished by then are reported as
     /// incomplete, with the reason.
     pub duration_s: f64,
+    /// Event budget of a run (each simulation, with `flows_alone`): a run that reaches it stops
+    /// there, and flows that had not finished say so in `incomplete_reason`. Default 2e9.
+    #[serde(default = "default_max_events", skip_serializing_if = "is_default_max_events")]
+    pub max_events: u64,
     pub topology: Topology,
     pub flows: Vec<Flow>,
     /// Run each flow alone, in its own simulation of the same network with the same seed, and
@@ -50,6 +64,14 @@ pub struct Scenario {
 
 fn default_seed() -> u64 {
     1
+}
+
+fn default_max_events() -> u64 {
+    DEFAULT_MAX_EVENTS
+}
+
+fn is_default_max_events(v: &u64) -> bool {
+    *v == DEFAULT_MAX_EVENTS
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -828,6 +850,18 @@ impl Problems {
             format!("must be between {lo} and {hi} (got {v})")
         });
     }
+    /// A link rate in Mbit/s: positive, and at most `MAX_RATE_MBPS`.
+    fn rate(&mut self, v: f64, path: impl FnOnce() -> String) {
+        if v > MAX_RATE_MBPS && v.is_finite() {
+            self.0.push(format!(
+                "{}: must be at most {MAX_RATE_MBPS} Mbit/s (got {v}): faster links would send packets in less than \
+                 a nanosecond, the simulator's clock step",
+                path()
+            ));
+        } else {
+            self.positive(v, path);
+        }
+    }
     fn probability(&mut self, v: f64, path: impl FnOnce() -> String) {
         self.check((0.0..=1.0).contains(&v), path, || format!("must be a probability between 0 and 1 (got {v})"));
     }
@@ -978,9 +1012,29 @@ impl Scenario {
                 },
             );
         }
-        p.check(self.trace.max_points >= 2, || "trace.max_points".into(), || "must be at least 2".into());
+        p.check(self.max_events >= 1, || "max_events".into(), || "must be at least 1".into());
+        p.check(
+            (2..=MAX_TRACE_POINTS).contains(&self.trace.max_points),
+            || "trace.max_points".into(),
+            || format!("must be between 2 and {MAX_TRACE_POINTS} (got {})", self.trace.max_points),
+        );
         p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
         p.positive(self.trace.goodput_interval_s, || "trace.goodput_interval_s".into());
+        if self.trace.goodput_interval_s > 0.0 && self.duration_s.is_finite() && self.duration_s > 0.0 {
+            // Bins of whole nanoseconds, one per interval from time 0 to the end.
+            let bins = nanos(self.duration_s) / nanos(self.trace.goodput_interval_s).max(1);
+            p.check(
+                bins <= MAX_GOODPUT_BINS,
+                || "trace.goodput_interval_s".into(),
+                || {
+                    format!(
+                        "gives {bins} goodput bins over duration_s; at most {MAX_GOODPUT_BINS} are supported \
+                         (make the interval at least {} s)",
+                        self.duration_s / MAX_GOODPUT_BINS as f64
+                    )
+                },
+            );
+        }
         p.0
     }
 }
@@ -988,11 +1042,22 @@ impl Scenario {
 /// Range problems of a chain's links.
 fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
     p.check(!links.is_empty(), || "topology.links".into(), || "needs at least one link".into());
+    p.check(
+        links.len() <= MAX_CHAIN_LINKS,
+        || "topology.links".into(),
+        || {
+            format!(
+                "has {} links; at most {MAX_CHAIN_LINKS} are supported (the routing table grows with the square of \
+                 the nodes): use fewer links",
+                links.len()
+            )
+        },
+    );
     for (i, l) in links.iter().enumerate() {
         let at = |f: &str| format!("topology.links[{i}].{f}");
-        p.positive(l.rate_mbps, || at("rate_mbps"));
+        p.rate(l.rate_mbps, || at("rate_mbps"));
         if let Some(r) = l.reverse_rate_mbps {
-            p.positive(r, || at("reverse_rate_mbps"));
+            p.rate(r, || at("reverse_rate_mbps"));
         }
         p.non_negative(l.delay_ms, || at("delay_ms"));
         p.non_negative(l.jitter_ms, || at("jitter_ms"));
@@ -1024,7 +1089,7 @@ fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
                 p.check(!steps.is_empty(), || at("rate_schedule"), || "needs at least one step".into());
                 for (k, s) in steps.iter().enumerate() {
                     p.non_negative(s.at_s, || at(&format!("rate_schedule[{k}].at_s")));
-                    p.positive(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
+                    p.rate(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
                     if k > 0 {
                         p.check(
                             s.at_s > steps[k - 1].at_s,
@@ -1035,8 +1100,8 @@ fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
                 }
             }
             Some(RateScheduleSpec::Square { square }) => {
-                p.positive(square.low_mbps, || at("rate_schedule.square.low_mbps"));
-                p.positive(square.high_mbps, || at("rate_schedule.square.high_mbps"));
+                p.rate(square.low_mbps, || at("rate_schedule.square.low_mbps"));
+                p.rate(square.high_mbps, || at("rate_schedule.square.high_mbps"));
                 p.positive(square.period_s, || at("rate_schedule.square.period_s"));
             }
             None => {}
@@ -1129,7 +1194,7 @@ fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Pr
     }
     p.check(c.buffer_pkts >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
     if let Some(a) = &c.access {
-        p.positive(a.rate_mbps, || at("access.rate_mbps"));
+        p.rate(a.rate_mbps, || at("access.rate_mbps"));
         p.non_negative(a.delay_ms, || at("access.delay_ms"));
         p.probability(a.loss, || at("access.loss"));
     }
@@ -1137,7 +1202,7 @@ fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Pr
         for (name, t) in [("gsl", &m.gsl), ("isl", &m.isl)] {
             let at = |f: &str| format!("topology.links.{name}.{f}");
             match &t.capacity {
-                Capacity::FixedMbps(r) => p.positive(*r, || at("capacity.fixed_mbps")),
+                Capacity::FixedMbps(r) => p.rate(*r, || at("capacity.fixed_mbps")),
                 Capacity::Budget(b) => {
                     p.positive(b.frequency_ghz, || at("capacity.budget.frequency_ghz"));
                     p.positive(b.bandwidth_mhz, || at("capacity.budget.bandwidth_mhz"));
@@ -1444,6 +1509,29 @@ mod tests {
         extra["phase_s"] = 1.into();
         let e = with("topology.links[0].rate_schedule", extra).unwrap_err();
         assert!(e.starts_with("topology.links[0].rate_schedule: expected a list"), "{e}");
+    }
+
+    #[test]
+    fn unbounded_costs_are_refused_with_what_to_change() {
+        let e = with("trace", serde_json::json!({"goodput_interval_s": 1e-9})).unwrap_err();
+        assert_eq!(
+            e,
+            "trace.goodput_interval_s: gives 10000000000 goodput bins over duration_s; at most 1000000 are \
+             supported (make the interval at least 0.00001 s)"
+        );
+        let e = with("trace", serde_json::json!({"max_points": 4294967295u32})).unwrap_err();
+        assert_eq!(e, "trace.max_points: must be between 2 and 1000000 (got 4294967295)");
+        let e = with("topology.links[0].rate_mbps", 1e9.into()).unwrap_err();
+        assert!(e.starts_with("topology.links[0].rate_mbps: must be at most 100000 Mbit/s (got 1000000000)"), "{e}");
+        let e =
+            with("topology.links[0].rate_schedule", serde_json::json!([{"at_s": 0, "rate_mbps": 2e5}])).unwrap_err();
+        assert!(e.starts_with("topology.links[0].rate_schedule[0].rate_mbps: must be at most 100000"), "{e}");
+        let link = serde_json::json!({"rate_mbps": 10, "delay_ms": 1});
+        let e = with("topology.links", Value::Array(vec![link.clone(); 23170])).unwrap_err();
+        assert!(e.starts_with("topology.links: has 23170 links; at most 1000 are supported"), "{e}");
+        assert!(with("topology.links", Value::Array(vec![link; 1000])).is_ok());
+        assert_eq!(with("max_events", 0.into()).unwrap_err(), "max_events: must be at least 1");
+        assert_eq!(parse(MINIMAL).unwrap().max_events, DEFAULT_MAX_EVENTS);
     }
 
     #[test]

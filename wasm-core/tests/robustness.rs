@@ -43,7 +43,7 @@ fn loss_model() -> impl Strategy<Value = Value> {
 }
 
 fn rate() -> impl Strategy<Value = f64> {
-    prop_oneof![0.01..1.0f64, 1.0..60.0f64]
+    prop_oneof![8 => 0.01..1.0f64, 8 => 1.0..60.0f64, 1 => Just(100_000.0)]
 }
 
 fn schedule(duration: f64) -> impl Strategy<Value = Value> {
@@ -173,13 +173,17 @@ fn chain_scenario() -> impl Strategy<Value = Value> {
         (
             prop::collection::vec(link(duration), n as usize),
             prop::collection::vec(flow(n, duration), 1..4),
-            (any::<u64>(), prop::bool::weighted(0.2)),
+            (any::<u64>(), prop::bool::weighted(0.2), maybe(1u64..100_000)),
             (2u32..3000, prop_oneof![Just(0.0), 0.0..0.5f64], 0.005..2.0f64),
         )
-            .prop_map(move |(links, flows, (seed, alone), (points, interval, goodput))| {
-                json!({ "version": 1, "name": "prop", "seed": seed, "duration_s": duration, "flows_alone": alone,
-                        "topology": { "kind": "chain", "links": links }, "flows": flows,
-                        "trace": { "max_points": points, "interval_s": interval, "goodput_interval_s": goodput } })
+            .prop_map(move |(links, flows, (seed, alone, budget), (points, interval, goodput))| {
+                let mut s = json!({ "version": 1, "name": "prop", "seed": seed, "duration_s": duration,
+                        "flows_alone": alone, "topology": { "kind": "chain", "links": links }, "flows": flows,
+                        "trace": { "max_points": points, "interval_s": interval, "goodput_interval_s": goodput } });
+                if let Some(b) = budget {
+                    s["max_events"] = b.into();
+                }
+                s
             })
     })
 }
@@ -204,4 +208,75 @@ proptest! {
             prop_assert!(f.goodput_mbps.is_finite(), "flow {}: goodput {}\n{}", f.id, f.goodput_mbps, text);
         }
     }
+}
+
+/// A 3000 × 3000 Walker shell is 9 million satellites: validation says so before building any.
+#[test]
+fn a_walker_shell_over_the_satellite_limit_is_refused_before_it_is_built() {
+    let shell = |planes: u32, per_plane: u32| {
+        json!({ "version": 1, "name": "big", "duration_s": 1,
+            "topology": { "kind": "constellation", "src": "London", "dst": "Paris",
+                "constellation": { "walker": { "altitude_km": 550, "inclination_deg": 53,
+                    "planes": planes, "sats_per_plane": per_plane } } },
+            "flows": [{ "transport": "tcp", "cc": "reno", "bytes": 1000 }] })
+        .to_string()
+    };
+    let t = std::time::Instant::now();
+    let e = runner::validate_json(&shell(3000, 3000)).unwrap_err();
+    assert_eq!(
+        e,
+        "topology.constellation.walker.planes: 3000 × 3000 = 9000000 satellites; at most 100000 are supported \
+         (use fewer planes or satellites per plane)"
+    );
+    assert!(t.elapsed().as_secs_f64() < 1.0, "validation took {:?}", t.elapsed());
+    runner::validate_json(&shell(72, 22)).unwrap();
+}
+
+/// A run that spends its event budget stops there, and says so.
+#[test]
+fn a_run_that_reaches_max_events_stops_with_the_reason() {
+    let s = json!({ "version": 1, "name": "budget", "duration_s": 100, "max_events": 5000,
+        "topology": { "kind": "chain", "links": [{ "rate_mbps": 10, "delay_ms": 10 }] },
+        "flows": [{ "transport": "tcp", "cc": "cubic", "bytes": 100_000_000 }, { "transport": "intcp", "bytes": null }] });
+    let r = runner::run_scenario(&scenario::from_value(s.clone()).unwrap(), 1, true).unwrap();
+    assert_eq!(r.events, 5000);
+    assert!(r.end_s > 0.0 && r.end_s < 100.0, "stopped at {}", r.end_s);
+    for f in &r.flows {
+        let reason = f.incomplete_reason.as_deref().unwrap_or_default();
+        assert!(reason.starts_with("event budget: the run stopped after max_events (5000) events at"), "{reason}");
+        // Goodput is over the time simulated, not the whole duration_s.
+        assert!(f.goodput_mbps > 0.1, "flow {}: {} Mbit/s", f.id, f.goodput_mbps);
+    }
+    // A run that ends before its budget is not marked.
+    let mut short = s;
+    short["duration_s"] = 0.5.into();
+    short["max_events"] = 1_000_000.into();
+    let r = runner::run_scenario(&scenario::from_value(short).unwrap(), 1, false).unwrap();
+    assert!(r.flows[0].incomplete_reason.as_deref().unwrap().starts_with("time limit"));
+    assert!(r.flows[1].incomplete_reason.is_none());
+}
+
+/// The fastest link allowed with no propagation delay: simulated time still moves, and the
+/// run ends on its time limit.
+#[test]
+fn the_fastest_link_allowed_still_moves_simulated_time() {
+    let s = json!({ "version": 1, "name": "fast", "duration_s": 0.01,
+        "topology": { "kind": "chain", "links": [{ "rate_mbps": 100000, "delay_ms": 0 }] },
+        "flows": [{ "transport": "tcp", "cc": "reno", "bytes": null }] });
+    let r = runner::run_scenario(&scenario::from_value(s).unwrap(), 1, false).unwrap();
+    assert!(r.flows[0].delivered_bytes > 0);
+    assert!(r.flows[0].incomplete_reason.is_none());
+}
+
+/// The longest chain allowed builds its routes and runs in a moment.
+#[test]
+fn a_chain_of_the_most_links_allowed_builds_and_runs() {
+    let link = json!({ "rate_mbps": 1000, "delay_ms": 0.01 });
+    let s = json!({ "version": 1, "name": "long", "duration_s": 1,
+        "topology": { "kind": "chain", "links": vec![link; scenario::MAX_CHAIN_LINKS] },
+        "flows": [{ "transport": "tcp", "cc": "reno", "bytes": 10000 }] });
+    let t = std::time::Instant::now();
+    let r = runner::run_scenario(&scenario::from_value(s).unwrap(), 1, false).unwrap();
+    assert!(r.flows[0].completed, "{:?}", r.flows[0].incomplete_reason);
+    assert!(t.elapsed().as_secs_f64() < 5.0, "took {:?}", t.elapsed());
 }

@@ -323,8 +323,10 @@ impl Link {
             None => self.cfg.rate.rate_at(start),
         }
         .max(1.0);
-        // Adding 0.5 and truncating rounds a positive number, and is cheaper than `round`.
-        let tx = SimDuration((pkt.size as f64 * 8.0e9 / rate + 0.5) as u64);
+        // Adding 0.5 and truncating rounds a positive number, and is cheaper than `round`. At
+        // least 1 ns, so that simulated time moves on however fast the link (validation bounds
+        // scenario rates, but a link budget's Shannon capacity is not bounded).
+        let tx = SimDuration(((pkt.size as f64 * 8.0e9 / rate + 0.5) as u64).max(1));
         self.free_at = start + tx;
         if busy {
             self.waiting.push_back((start, pkt.size));
@@ -549,6 +551,17 @@ mod tests {
             let in_union = (at..=arrival).any(|x| outages.iter().any(|&(s, d)| s <= x && x < s + d));
             proptest::prop_assert_eq!(l.drops.outage == 1, in_union);
         }
+    }
+
+    #[test]
+    fn a_packet_takes_at_least_a_nanosecond_however_fast_the_link() {
+        // 1e15 bit/s: 1000 bytes would take 0.008 ns, which rounded to 0 and froze time.
+        let mut l = link(cfg(1e15, 0, Buffer::Unlimited));
+        assert_eq!(l.enqueue(SimTime::ZERO, pkt(1000)), Some(SimTime(1)));
+        l.enqueue(SimTime::ZERO, pkt(1000));
+        assert!(l.take_arrived(SimTime(1)).is_some());
+        assert!(l.take_arrived(SimTime(1)).is_none());
+        assert!(l.take_arrived(SimTime(2)).is_some());
     }
 
     #[test]

@@ -231,6 +231,16 @@ impl ConstellationTopology {
                 problem: "has no satellites: give walker shells, tle, omm or geo_longitudes_deg".into(),
             });
         }
+        if c.sats.len() > elements::MAX_SATELLITES {
+            return Err(OrbitError::Config {
+                field: "constellation".into(),
+                problem: format!(
+                    "has {} satellites; at most {} are supported (give fewer element sets or GEO longitudes)",
+                    c.sats.len(),
+                    elements::MAX_SATELLITES
+                ),
+            });
+        }
         let src = self.src.resolve()?;
         let dst = self.dst.resolve()?;
         let relays = match &self.relays {

@@ -313,6 +313,7 @@ impl Run {
         };
         let moving_nodes = net.moving.is_some().then_some(net.node_count);
         let mut sim = Simulation::new(net, SimTime::from_secs_f64(sc.duration_s));
+        sim.max_events = sc.max_events;
         let interval = SimDuration::from_secs_f64(sc.trace.interval_s);
         let mut flow_agents = Vec::new();
         // Caches of named INTCP flows, by (node, content name).
@@ -537,9 +538,20 @@ impl Run {
             let completed_at = parts.completed_at();
             let delivered = parts.delivered();
             let completion = completed_at.map(|c| (c - start).as_secs_f64());
-            let ran_for = completion.unwrap_or_else(|| (self.sim.end.max(end) - start).as_secs_f64());
+            // A run stopped on its event budget ran until `end`, not to the time limit.
+            let stop = if self.sim.out_of_events { end } else { self.sim.end.max(end) };
+            let ran_for = completion.unwrap_or_else(|| (stop - start).as_secs_f64());
             let goodput = if ran_for > 0.0 { delivered as f64 * 8.0 / ran_for / 1e6 } else { 0.0 };
             let incomplete_reason = match (flow.bytes(), completed_at) {
+                (bytes, None) if self.sim.out_of_events => Some(format!(
+                    "event budget: the run stopped after max_events ({}) events at {} s (duration_s is {} s), with {} \
+                     bytes delivered{} (raise max_events, or shorten or slow down the scenario)",
+                    self.scenario.max_events,
+                    end.as_secs_f64(),
+                    self.scenario.duration_s,
+                    delivered,
+                    bytes.map_or(String::new(), |b| format!(" of {b}"))
+                )),
                 (Some(b), None) => Some(format!(
                     "time limit: the run ended at {} s with {} of {} bytes delivered",
                     self.scenario.duration_s, delivered, b
