@@ -140,6 +140,11 @@ pub struct Simulation {
     pub net: Network,
     pub agents: Vec<Agent>,
     pub agent_node: Vec<NodeId>,
+    /// The run stops after this many events even if simulated time has not reached `end`
+    /// (`Scenario::max_events`).
+    pub max_events: u64,
+    /// Set when the run stopped on `max_events` with events still due before `end`.
+    pub out_of_events: bool,
     queue: EventQueue<Event>,
 }
 
@@ -151,6 +156,8 @@ impl Simulation {
             net,
             agents: Vec::new(),
             agent_node: Vec::new(),
+            max_events: u64::MAX,
+            out_of_events: false,
             queue: EventQueue::new(),
         }
     }
@@ -174,9 +181,14 @@ impl Simulation {
         self.queue.digest()
     }
 
-    /// Whether the run is over: no events left, or the next one is past the end time.
+    /// Whether the run is over: no events left, the next one is past the end time, or the event
+    /// budget is spent.
     pub fn finished(&mut self) -> bool {
-        self.queue.peek_time().is_none_or(|t| t > self.end)
+        let due = self.queue.peek_time().is_some_and(|t| t <= self.end);
+        if due && self.events_processed() >= self.max_events {
+            self.out_of_events = true;
+        }
+        !due || self.out_of_events
     }
 
     /// Processes one event. Returns false when the run is over.
@@ -208,7 +220,9 @@ impl Simulation {
     /// Runs every event up to and including time `t` (or the end of the run).
     pub fn step_until(&mut self, t: SimTime) {
         while self.queue.peek_time().is_some_and(|next| next <= t.min(self.end)) {
-            self.step();
+            if !self.step() {
+                return;
+            }
         }
         self.now = self.now.max(t.min(self.end));
     }

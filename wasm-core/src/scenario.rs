@@ -17,6 +17,18 @@ use serde_json::Value;
 pub const FORMAT_VERSION: u32 = 1;
 /// Longest simulated duration accepted: a week.
 pub const MAX_DURATION_S: f64 = 7.0 * 86_400.0;
+/// Most runs a sweep may have (grid points × `runs`).
+pub const MAX_SWEEP_RUNS: u64 = 100_000;
+/// Fastest link, Mbit/s (100 Gbit/s): every packet then takes at least a nanosecond on the wire.
+pub const MAX_RATE_MBPS: f64 = 100_000.0;
+/// Most links of a chain: the routing table grows with the square of the nodes.
+pub const MAX_CHAIN_LINKS: usize = 1000;
+/// Most points per trace (`trace.max_points`; also the delay CDFs' length).
+pub const MAX_TRACE_POINTS: u32 = 1_000_000;
+/// Most goodput bins per flow (`duration_s` / `trace.goodput_interval_s`).
+pub const MAX_GOODPUT_BINS: u64 = 1_000_000;
+/// Default event budget of a run (`max_events`): minutes of simulation on one core.
+pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000_000;
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -32,6 +44,10 @@ pub struct Scenario {
     /// Simulated time limit in seconds. Flows that have not finished by then are reported as
     /// incomplete, with the reason.
     pub duration_s: f64,
+    /// Event budget of a run (each simulation, with `flows_alone`): a run that reaches it stops
+    /// there, and flows that had not finished say so in `incomplete_reason`. Default 2e9.
+    #[serde(default = "default_max_events", skip_serializing_if = "is_default_max_events")]
+    pub max_events: u64,
     pub topology: Topology,
     pub flows: Vec<Flow>,
     /// Run each flow alone, in its own simulation of the same network with the same seed, and
@@ -49,6 +65,14 @@ pub struct Scenario {
 
 fn default_seed() -> u64 {
     1
+}
+
+fn default_max_events() -> u64 {
+    DEFAULT_MAX_EVENTS
+}
+
+fn is_default_max_events(v: &u64) -> bool {
+    *v == DEFAULT_MAX_EVENTS
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
@@ -177,7 +201,7 @@ pub enum LossSpec {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum RateScheduleSpec {
     Steps(Vec<RateStep>),
     Square { square: SquareWave },
@@ -861,6 +885,9 @@ fn explain(msg: String) -> String {
     if msg.contains("untagged enum RateScheduleSpec") {
         return "expected a list of {\"at_s\", \"rate_mbps\"} steps or {\"square\": {\"low_mbps\", \"high_mbps\", \"period_s\"}}".into();
     }
+    if msg.contains("untagged enum Place") {
+        return "expected a city name or {\"name\", \"lat_deg\", \"lon_deg\"} and no other field".into();
+    }
     if msg.contains("untagged enum OutagesSpec") {
         return "expected a list of {\"start_s\", \"duration_s\"} or {\"every_s\", \"duration_s\"}".into();
     }
@@ -886,6 +913,18 @@ impl Problems {
         self.check(v.is_finite() && (lo..=hi).contains(&v), path, || {
             format!("must be between {lo} and {hi} (got {v})")
         });
+    }
+    /// A link rate in Mbit/s: positive, and at most `MAX_RATE_MBPS`.
+    fn rate(&mut self, v: f64, path: impl FnOnce() -> String) {
+        if v > MAX_RATE_MBPS && v.is_finite() {
+            self.0.push(format!(
+                "{}: must be at most {MAX_RATE_MBPS} Mbit/s (got {v}): faster links would send packets in less than \
+                 a nanosecond, the simulator's clock step",
+                path()
+            ));
+        } else {
+            self.positive(v, path);
+        }
     }
     fn probability(&mut self, v: f64, path: impl FnOnce() -> String) {
         self.check((0.0..=1.0).contains(&v), path, || format!("must be a probability between 0 and 1 (got {v})"));
@@ -951,12 +990,21 @@ impl Scenario {
                     continue;
                 }
                 Flow::Intcp(c) => {
+                    // The run looks caches up by the node's number written out ("1"): any other
+                    // spelling ("01", "+1") would be silently ignored.
+                    let (lo, hi) = (from.min(to), from.max(to));
                     for node in c.node_cache_bytes.keys() {
-                        p.check(
-                            node.parse::<u32>().is_ok_and(|n| n <= last_node),
-                            || at(&format!("node_cache_bytes.{node}")),
-                            || format!("no such node ({nodes})"),
-                        );
+                        let path = || at(&format!("node_cache_bytes.{node}"));
+                        match node.parse::<u32>() {
+                            Ok(n) if n.to_string() != *node => p.check(false, path, || {
+                                format!("write the node number as \"{n}\" (the key must be a plain node number)")
+                            }),
+                            Ok(n) if n > last_node => p.check(false, path, || format!("no such node ({nodes})")),
+                            Ok(n) => p.check((lo..=hi).contains(&n), path, || {
+                                format!("node {n} is not on the flow's path (nodes {lo} to {hi})")
+                            }),
+                            Err(_) => p.check(false, path, || format!("is not a node number ({nodes})")),
+                        }
                     }
                     if matches!(self.topology, Topology::Constellation(_)) {
                         p.check(
@@ -1021,10 +1069,48 @@ impl Scenario {
                 || "sweep.runs".into(),
                 || format!("must be between 1 and 10000 (got {})", s.runs),
             );
+            let lens: Vec<u64> = s.grid.values().map(|v| v.as_array().map_or(1, |a| a.len() as u64)).collect();
+            let total = lens.iter().try_fold(s.runs as u64, |acc, &n| acc.checked_mul(n));
+            p.check(
+                total.is_some_and(|t| t <= MAX_SWEEP_RUNS),
+                || "sweep.grid".into(),
+                || {
+                    let sizes = lens.iter().map(u64::to_string).collect::<Vec<_>>().join(" × ");
+                    let runs = if s.runs == 1 { "1 run".to_string() } else { format!("{} runs", s.runs) };
+                    let product = match total {
+                        Some(t) => t.to_string(),
+                        None => format!("{:.3e}", lens.iter().map(|&n| n as f64).product::<f64>() * s.runs as f64),
+                    };
+                    format!(
+                        "{sizes} values × {runs} per point = {product} runs; at most {MAX_SWEEP_RUNS} are \
+                         supported (vary fewer paths, give them fewer values, or lower sweep.runs)"
+                    )
+                },
+            );
         }
-        p.check(self.trace.max_points >= 2, || "trace.max_points".into(), || "must be at least 2".into());
+        p.check(self.max_events >= 1, || "max_events".into(), || "must be at least 1".into());
+        p.check(
+            (2..=MAX_TRACE_POINTS).contains(&self.trace.max_points),
+            || "trace.max_points".into(),
+            || format!("must be between 2 and {MAX_TRACE_POINTS} (got {})", self.trace.max_points),
+        );
         p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
         p.positive(self.trace.goodput_interval_s, || "trace.goodput_interval_s".into());
+        if self.trace.goodput_interval_s > 0.0 && self.duration_s.is_finite() && self.duration_s > 0.0 {
+            // Bins of whole nanoseconds, one per interval from time 0 to the end.
+            let bins = nanos(self.duration_s) / nanos(self.trace.goodput_interval_s).max(1);
+            p.check(
+                bins <= MAX_GOODPUT_BINS,
+                || "trace.goodput_interval_s".into(),
+                || {
+                    format!(
+                        "gives {bins} goodput bins over duration_s; at most {MAX_GOODPUT_BINS} are supported \
+                         (make the interval at least {} s)",
+                        self.duration_s / MAX_GOODPUT_BINS as f64
+                    )
+                },
+            );
+        }
         p.0
     }
 }
@@ -1032,11 +1118,22 @@ impl Scenario {
 /// Range problems of a chain's links.
 fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
     p.check(!links.is_empty(), || "topology.links".into(), || "needs at least one link".into());
+    p.check(
+        links.len() <= MAX_CHAIN_LINKS,
+        || "topology.links".into(),
+        || {
+            format!(
+                "has {} links; at most {MAX_CHAIN_LINKS} are supported (the routing table grows with the square of \
+                 the nodes): use fewer links",
+                links.len()
+            )
+        },
+    );
     for (i, l) in links.iter().enumerate() {
         let at = |f: &str| format!("topology.links[{i}].{f}");
-        p.positive(l.rate_mbps, || at("rate_mbps"));
+        p.rate(l.rate_mbps, || at("rate_mbps"));
         if let Some(r) = l.reverse_rate_mbps {
-            p.positive(r, || at("reverse_rate_mbps"));
+            p.rate(r, || at("reverse_rate_mbps"));
         }
         p.non_negative(l.delay_ms, || at("delay_ms"));
         p.non_negative(l.jitter_ms, || at("jitter_ms"));
@@ -1068,7 +1165,7 @@ fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
                 p.check(!steps.is_empty(), || at("rate_schedule"), || "needs at least one step".into());
                 for (k, s) in steps.iter().enumerate() {
                     p.non_negative(s.at_s, || at(&format!("rate_schedule[{k}].at_s")));
-                    p.positive(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
+                    p.rate(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
                     if k > 0 {
                         p.check(
                             s.at_s > steps[k - 1].at_s,
@@ -1079,8 +1176,8 @@ fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
                 }
             }
             Some(RateScheduleSpec::Square { square }) => {
-                p.positive(square.low_mbps, || at("rate_schedule.square.low_mbps"));
-                p.positive(square.high_mbps, || at("rate_schedule.square.high_mbps"));
+                p.rate(square.low_mbps, || at("rate_schedule.square.low_mbps"));
+                p.rate(square.high_mbps, || at("rate_schedule.square.high_mbps"));
                 p.positive(square.period_s, || at("rate_schedule.square.period_s"));
             }
             None => {}
@@ -1100,6 +1197,32 @@ fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
                     || at("outages.duration_s"),
                     || format!("must be shorter than every_s ({})", o.every_s),
                 );
+                // Simulated time counts whole nanoseconds: a period that rounds to 0 would switch
+                // the outages off, and one that rounds to its duration would leave the link down.
+                let (every_ns, duration_ns) = (nanos(o.every_s), nanos(o.duration_s));
+                let in_range = |v: f64| v.is_finite() && v > 0.0;
+                if in_range(o.every_s) && in_range(o.duration_s) && o.duration_s < o.every_s {
+                    p.check(
+                        every_ns >= 2,
+                        || at("outages.every_s"),
+                        || {
+                            format!(
+                                "must be at least 2e-9 s: simulated time counts whole nanoseconds (got {})",
+                                o.every_s
+                            )
+                        },
+                    );
+                    p.check(
+                        every_ns < 2 || (1..every_ns).contains(&duration_ns),
+                        || at("outages.duration_s"),
+                        || {
+                            format!(
+                            "rounds to {duration_ns} ns against every_s's {every_ns} ns: simulated time counts whole \
+                             nanoseconds, and an outage must last at least 1 ns and less than every_s"
+                        )
+                        },
+                    );
+                }
                 if let Some(f) = o.first_s {
                     p.non_negative(f, || at("outages.first_s"));
                 }
@@ -1109,6 +1232,11 @@ fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
     }
 }
 
+/// Seconds as the simulator's whole nanoseconds.
+fn nanos(s: f64) -> u64 {
+    crate::sim::SimDuration::from_secs_f64(s).0
+}
+
 /// The most routing steps a run may have (a week at 1 s).
 pub const MAX_ROUTE_STEPS: f64 = 604_800.0;
 
@@ -1116,7 +1244,12 @@ pub const MAX_ROUTE_STEPS: f64 = 604_800.0;
 /// unknown cities, Walker parameters), each under its `topology.` path.
 fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Problems) {
     let at = |f: &str| format!("topology.{f}");
-    p.between(c.min_elevation_deg, 0.0, 90.0, || at("min_elevation_deg"));
+    // The router needs the mask below the zenith (RouteConfig::check, which build() runs too).
+    p.check(
+        (0.0..90.0).contains(&c.min_elevation_deg),
+        || at("min_elevation_deg"),
+        || format!("must be at least 0° and below 90° (got {})", c.min_elevation_deg),
+    );
     p.between(c.step_s, 0.01, 3600.0, || at("step_s"));
     if c.step_s > 0.0 && duration_s.is_finite() {
         let steps = duration_s / c.step_s;
@@ -1137,7 +1270,7 @@ fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Pr
     }
     p.check(c.buffer_pkts >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
     if let Some(a) = &c.access {
-        p.positive(a.rate_mbps, || at("access.rate_mbps"));
+        p.rate(a.rate_mbps, || at("access.rate_mbps"));
         p.non_negative(a.delay_ms, || at("access.delay_ms"));
         p.probability(a.loss, || at("access.loss"));
     }
@@ -1145,7 +1278,7 @@ fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Pr
         for (name, t) in [("gsl", &m.gsl), ("isl", &m.isl)] {
             let at = |f: &str| format!("topology.links.{name}.{f}");
             match &t.capacity {
-                Capacity::FixedMbps(r) => p.positive(*r, || at("capacity.fixed_mbps")),
+                Capacity::FixedMbps(r) => p.rate(*r, || at("capacity.fixed_mbps")),
                 Capacity::Budget(b) => {
                     p.positive(b.frequency_ghz, || at("capacity.budget.frequency_ghz"));
                     p.positive(b.bandwidth_mhz, || at("capacity.budget.bandwidth_mhz"));
@@ -1371,6 +1504,110 @@ mod tests {
     fn an_empty_sweep_grid_is_rejected() {
         let e = with("sweep", serde_json::json!({"grid":{}})).unwrap_err();
         assert_eq!(e, "sweep.grid: needs at least one path to vary");
+    }
+
+    #[test]
+    fn a_periodic_outage_period_that_rounds_to_zero_nanoseconds_is_refused() {
+        let e =
+            with("topology.links[0].outages", serde_json::json!({"every_s": 4e-10, "duration_s": 1e-10})).unwrap_err();
+        assert!(e.starts_with("topology.links[0].outages.every_s: must be at least 2e-9 s"), "{e}");
+        let e =
+            with("topology.links[0].outages", serde_json::json!({"every_s": 1e-6, "duration_s": 1e-10})).unwrap_err();
+        assert!(e.starts_with("topology.links[0].outages.duration_s: rounds to 0 ns"), "{e}");
+        assert!(with("topology.links[0].outages", serde_json::json!({"every_s": 2e-9, "duration_s": 1e-9})).is_ok());
+    }
+
+    #[test]
+    fn a_sweep_grid_whose_size_overflows_is_refused_with_its_size() {
+        // 256^8 overflows 64 bits; the product used to wrap to 0 ("valid (0 runs)").
+        let values: Vec<Value> = (0..256).map(|v| Value::from(v + 1)).collect();
+        let grid: serde_json::Map<String, Value> =
+            (0..8).map(|i| (format!("flows[0].p{i}"), Value::Array(values.clone()))).collect();
+        let e = with("sweep", serde_json::json!({ "grid": grid })).unwrap_err();
+        assert!(e.starts_with("sweep.grid: 256 × 256 × 256 × 256 × 256 × 256 × 256 × 256 values × 1 run per point = 1.845e19 runs; at most 100000 are supported"), "{e}");
+        let e = with("sweep", serde_json::json!({ "grid": { "seed": values }, "runs": 1000 })).unwrap_err();
+        assert!(e.starts_with("sweep.grid: 256 values × 1000 runs per point = 256000 runs; at most 100000"), "{e}");
+        assert!(with("sweep", serde_json::json!({ "grid": { "seed": values }, "runs": 390 })).is_ok());
+    }
+
+    #[test]
+    fn node_cache_bytes_keys_must_be_plain_node_numbers_on_the_flows_path() {
+        let two_hops = r#"{"version":1,"name":"t","duration_s":10,
+            "topology":{"kind":"chain","links":[{"rate_mbps":10,"delay_ms":5},{"rate_mbps":10,"delay_ms":5},
+                {"rate_mbps":10,"delay_ms":5}]},
+            "flows":[{"transport":"intcp","bytes":1000,"to_node":2}]}"#;
+        let with_caches = |caches: Value| {
+            let mut v: Value = serde_json::from_str(two_hops).unwrap();
+            v["flows"][0]["node_cache_bytes"] = caches;
+            from_value(v)
+        };
+        assert!(with_caches(serde_json::json!({"1": 0, "2": 5})).is_ok());
+        let e = with_caches(serde_json::json!({"01": 0})).unwrap_err();
+        assert_eq!(
+            e,
+            "flows[0].node_cache_bytes.01: write the node number as \"1\" (the key must be a plain node number)"
+        );
+        assert!(with_caches(serde_json::json!({"+1": 0})).unwrap_err().contains("as \"1\""));
+        let e = with_caches(serde_json::json!({"3": 0})).unwrap_err();
+        assert_eq!(e, "flows[0].node_cache_bytes.3: node 3 is not on the flow's path (nodes 0 to 2)");
+        let e = with_caches(serde_json::json!({"9": 0})).unwrap_err();
+        assert_eq!(e, "flows[0].node_cache_bytes.9: no such node (the chain has nodes 0 to 3)");
+        let e = with_caches(serde_json::json!({"one": 0})).unwrap_err();
+        assert_eq!(e, "flows[0].node_cache_bytes.one: is not a node number (the chain has nodes 0 to 3)");
+    }
+
+    #[test]
+    fn a_point_place_with_an_unknown_field_is_refused() {
+        let leo = |src: Value| {
+            from_value(serde_json::json!({"version":1,"name":"t","duration_s":10,
+                "topology":{"kind":"constellation","constellation":{"geo_longitudes_deg":[0]},
+                    "src": src, "dst":"London", "min_elevation_deg": 0},
+                "flows":[{"transport":"tcp","cc":"reno","bytes":1000}]}))
+        };
+        let point = serde_json::json!({"name":"p","lat_deg":1,"lon_deg":2});
+        assert!(leo(point.clone()).is_ok(), "{:?}", leo(point.clone()).err());
+        let mut with_alt = point;
+        with_alt["alt_km"] = 1.into();
+        let e = leo(with_alt).unwrap_err();
+        assert!(
+            e.starts_with(
+                "topology.src: expected a city name or {\"name\", \"lat_deg\", \"lon_deg\"} and no other field"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_square_rate_schedule_with_an_unknown_field_is_refused() {
+        let sq = serde_json::json!({"square": {"low_mbps": 1, "high_mbps": 2, "period_s": 1}});
+        assert!(with("topology.links[0].rate_schedule", sq.clone()).is_ok());
+        let mut extra = sq;
+        extra["phase_s"] = 1.into();
+        let e = with("topology.links[0].rate_schedule", extra).unwrap_err();
+        assert!(e.starts_with("topology.links[0].rate_schedule: expected a list"), "{e}");
+    }
+
+    #[test]
+    fn unbounded_costs_are_refused_with_what_to_change() {
+        let e = with("trace", serde_json::json!({"goodput_interval_s": 1e-9})).unwrap_err();
+        assert_eq!(
+            e,
+            "trace.goodput_interval_s: gives 10000000000 goodput bins over duration_s; at most 1000000 are \
+             supported (make the interval at least 0.00001 s)"
+        );
+        let e = with("trace", serde_json::json!({"max_points": 4294967295u32})).unwrap_err();
+        assert_eq!(e, "trace.max_points: must be between 2 and 1000000 (got 4294967295)");
+        let e = with("topology.links[0].rate_mbps", 1e9.into()).unwrap_err();
+        assert!(e.starts_with("topology.links[0].rate_mbps: must be at most 100000 Mbit/s (got 1000000000)"), "{e}");
+        let e =
+            with("topology.links[0].rate_schedule", serde_json::json!([{"at_s": 0, "rate_mbps": 2e5}])).unwrap_err();
+        assert!(e.starts_with("topology.links[0].rate_schedule[0].rate_mbps: must be at most 100000"), "{e}");
+        let link = serde_json::json!({"rate_mbps": 10, "delay_ms": 1});
+        let e = with("topology.links", Value::Array(vec![link.clone(); 23170])).unwrap_err();
+        assert!(e.starts_with("topology.links: has 23170 links; at most 1000 are supported"), "{e}");
+        assert!(with("topology.links", Value::Array(vec![link; 1000])).is_ok());
+        assert_eq!(with("max_events", 0.into()).unwrap_err(), "max_events: must be at least 1");
+        assert_eq!(parse(MINIMAL).unwrap().max_events, DEFAULT_MAX_EVENTS);
     }
 
     #[test]

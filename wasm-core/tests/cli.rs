@@ -1,9 +1,22 @@
 //! The command-line tool: exit codes, error messages and output shapes.
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 fn orbitcp(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_orbitcp")).args(args).output().expect("the CLI runs")
+}
+
+fn orbitcp_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orbitcp"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the CLI runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
 }
 
 fn write_tmp(name: &str, text: &str) -> String {
@@ -34,13 +47,13 @@ fn a_bad_scenario_exits_non_zero_naming_the_path() {
 fn malformed_json_and_missing_files_are_errors_not_panics() {
     let f = write_tmp("broken.json", "{\"version\": 1,");
     let o = orbitcp(&["run", &f]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2), "an invalid scenario");
     assert!(String::from_utf8_lossy(&o.stderr).contains("invalid JSON"));
     let o = orbitcp(&["run", "/nonexistent/x.json"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(1), "an I/O error");
     let o = orbitcp(&["frobnicate"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown command"));
+    assert_eq!(o.status.code(), Some(2), "a usage error");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unrecognized subcommand 'frobnicate'"));
 }
 
 #[test]
@@ -100,4 +113,111 @@ fn csv_export_writes_every_trace() {
     assert!(sender.starts_with("t_s,cwnd,ssthresh,srtt_ms,rtt_ms,acked_bytes,inflight,retransmissions,state\n"));
     assert!(sender.lines().count() > 10);
     assert!(dir.join("link0_queue.csv").exists());
+}
+
+#[test]
+fn an_overflowing_sweep_grid_is_an_error_not_zero_runs() {
+    let values: Vec<u32> = (1..=256).collect();
+    let grid: serde_json::Map<String, serde_json::Value> =
+        (0..8).map(|i| (format!("topology.links[0].p{i}"), serde_json::json!(values))).collect();
+    let mut v: serde_json::Value = serde_json::from_str(SMALL).unwrap();
+    v["sweep"] = serde_json::json!({ "grid": grid });
+    let f = write_tmp("overflow.json", &v.to_string());
+    for cmd in ["validate", "sweep"] {
+        let o = orbitcp(&[cmd, &f]);
+        assert!(!o.status.success(), "{cmd} accepted an overflowing grid");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("sweep.grid: 256 × 256") && err.contains("at most 100000"), "{cmd}: {err}");
+        assert!(o.stdout.is_empty(), "{cmd} printed {}", String::from_utf8_lossy(&o.stdout));
+    }
+}
+
+#[test]
+fn version_and_help_for_every_command_exit_zero() {
+    let o = orbitcp(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), format!("orbitcp {}", env!("CARGO_PKG_VERSION")));
+    for cmd in ["run", "sweep", "validate", "schema", "bench", "route"] {
+        let o = orbitcp(&[cmd, "--help"]);
+        assert_eq!(o.status.code(), Some(0), "{cmd} --help");
+        assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("Usage: orbitcp {cmd}")), "{cmd}");
+        assert_eq!(orbitcp(&["help", cmd]).stdout, o.stdout, "help {cmd}");
+    }
+    let o = orbitcp(&["run", "--help"]);
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(help.contains("--summary") && help.contains("--csv <DIR>") && help.contains("- for standard input"));
+    // No command at all: the overview, as a usage error.
+    let o = orbitcp(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Exit codes: 0 success"));
+}
+
+#[test]
+fn a_dash_reads_the_scenario_from_standard_input() {
+    let o = orbitcp_stdin(&["run", "--summary", "-"], SMALL);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["flows"][0]["delivered_bytes"], 200000);
+    let o = orbitcp_stdin(&["validate", "-"], SMALL);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "<stdin>: valid (8 runs)\n");
+    let o = orbitcp_stdin(&["validate", "-"], &SMALL.replace("\"reno\",\"bytes\"", "\"cubc\",\"bytes\""));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with("error: <stdin>:\nflows[0].cc: unknown value"));
+}
+
+#[test]
+fn exit_codes_tell_usage_and_invalid_scenarios_from_io_failures() {
+    let f = write_tmp("codes.json", SMALL);
+    // 2: usage.
+    for args in [vec!["run"], vec!["run", &f, "--frobnicate"], vec!["sweep", &f, "--threads", "x"], vec!["route"]] {
+        assert_eq!(orbitcp(&args).status.code(), Some(2), "{args:?}");
+    }
+    // 2: an invalid scenario, or one the command does not take.
+    let bad = write_tmp("codes-bad.json", &SMALL.replace("\"duration_s\":30", "\"duration_s\":-1"));
+    for cmd in ["run", "sweep", "validate", "route"] {
+        let o = orbitcp(&[cmd, &bad]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("duration_s: must be more than 0"), "{cmd}");
+    }
+    let o = orbitcp(&["route", &f]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("needs \"kind\": \"constellation\""));
+    // 1: I/O (a missing file, a missing tle_file).
+    assert_eq!(orbitcp(&["validate", "/nonexistent/x.json"]).status.code(), Some(1));
+    let leo = write_tmp(
+        "codes-leo.json",
+        r#"{"version":1,"name":"t","duration_s":1,"topology":{"kind":"constellation",
+            "constellation":{"tle_file":"no-such.tle"},"src":"London","dst":"Paris"},
+            "flows":[{"transport":"tcp","cc":"reno","bytes":1000}]}"#,
+    );
+    let o = orbitcp(&["run", &leo]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("topology.constellation.tle_file"));
+}
+
+#[test]
+fn threads_beyond_the_bound_are_a_usage_error_not_a_panic() {
+    let f = write_tmp("threads.json", SMALL);
+    for n in ["1000000", "0", "-3", "many"] {
+        let o = orbitcp(&["sweep", &f, &format!("--threads={n}")]);
+        assert_eq!(o.status.code(), Some(2), "--threads {n}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--threads <N>"), "--threads {n}");
+    }
+    // More threads than runs is fine: only as many start as there are runs.
+    let o = orbitcp(&["sweep", &f, "--threads", "1024"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 9);
+}
+
+#[test]
+fn an_unwritable_csv_directory_fails_before_the_run() {
+    let f = write_tmp("csv-dir.json", SMALL);
+    // A directory under a regular file cannot be created, even by root.
+    let file = write_tmp("not-a-dir", "");
+    let dir = format!("{file}/traces");
+    let o = orbitcp(&["run", &f, "--summary", "--csv", &dir]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty(), "the run went ahead");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.starts_with(&format!("error: --csv {dir}: ")), "{err}");
 }

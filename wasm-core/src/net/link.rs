@@ -54,7 +54,8 @@ impl RateSchedule {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outages {
     None,
-    /// (start, end), sorted by start.
+    /// Half-open intervals [start, end). A link keeps them sorted, disjoint and non-empty (see
+    /// [`Outages::normalized`]), which is what `overlaps` relies on.
     List(Vec<(SimTime, SimTime)>),
     /// An outage of `duration` every `every`, the first one starting at `first`.
     Periodic {
@@ -65,6 +66,32 @@ pub enum Outages {
 }
 
 impl Outages {
+    /// The form a link keeps: a list sorted by start, with empty intervals removed and
+    /// overlapping or touching ones merged into their union. Nested or overlapping outages
+    /// (a scenario's list, or handover outages longer than a routing step) would otherwise leave
+    /// the ends unsorted, and `overlaps` binary-searches them.
+    pub fn normalized(self) -> Outages {
+        match self {
+            Outages::List(mut list) => {
+                list.retain(|&(start, end)| end > start);
+                list.sort_unstable();
+                let mut merged: Vec<(SimTime, SimTime)> = Vec::with_capacity(list.len());
+                for (start, end) in list {
+                    match merged.last_mut() {
+                        Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                        _ => merged.push((start, end)),
+                    }
+                }
+                if merged.is_empty() {
+                    Outages::None
+                } else {
+                    Outages::List(merged)
+                }
+            }
+            other => other,
+        }
+    }
+
     /// Whether any outage overlaps the closed interval `[a, b]`.
     pub fn overlaps(&self, a: SimTime, b: SimTime) -> bool {
         match self {
@@ -79,9 +106,9 @@ impl Outages {
                 }
                 let k = a.0.saturating_sub(first.0) / every.0;
                 let start = first.0 + k * every.0;
-                let end = start + duration.0;
+                let end = start.saturating_add(duration.0);
                 // Outage k ends after `a`, or outage k+1 starts before `b`.
-                (start <= b.0 && end > a.0) || start + every.0 <= b.0
+                (start <= b.0 && end > a.0) || start.saturating_add(every.0) <= b.0
             }
         }
     }
@@ -224,6 +251,8 @@ impl Link {
         jitter_rng: Rng,
         trace_points: usize,
     ) -> Link {
+        let mut cfg = cfg;
+        cfg.outages = std::mem::replace(&mut cfg.outages, Outages::None).normalized();
         Link {
             id,
             from,
@@ -298,8 +327,10 @@ impl Link {
             None => self.cfg.rate.rate_at(start),
         }
         .max(1.0);
-        // Adding 0.5 and truncating rounds a positive number, and is cheaper than `round`.
-        let tx = SimDuration((pkt.size as f64 * 8.0e9 / rate + 0.5) as u64);
+        // Adding 0.5 and truncating rounds a positive number, and is cheaper than `round`. At
+        // least 1 ns, so that simulated time moves on however fast the link (validation bounds
+        // scenario rates, but a link budget's Shannon capacity is not bounded).
+        let tx = SimDuration(((pkt.size as f64 * 8.0e9 / rate + 0.5) as u64).max(1));
         self.free_at = start + tx;
         if busy {
             self.waiting.push_back((start, pkt.size));
@@ -494,6 +525,63 @@ mod tests {
         assert!(o.overlaps(SimTime::from_secs_f64(39.9), SimTime::from_secs_f64(40.1)));
         assert!(!o.overlaps(SimTime::from_secs_f64(41.0), SimTime::from_secs_f64(59.0)));
         assert!(o.overlaps(SimTime::from_secs_f64(59.5), SimTime::from_secs_f64(62.0)));
+    }
+
+    #[test]
+    fn a_nested_outage_does_not_cancel_the_outer_one() {
+        // 1 s to 101 s, and 2 s to 3 s inside it: the ends (101, 3) are not sorted unless the
+        // link merges them, and a packet at 50 s used to get through.
+        let mut c = cfg(8e6, 10, Buffer::Unlimited);
+        let s = SimTime::from_secs_f64;
+        c.outages = Outages::List(vec![(s(1.0), s(101.0)), (s(2.0), s(3.0))]);
+        let mut l = link(c);
+        assert_eq!(l.cfg.outages, Outages::List(vec![(s(1.0), s(101.0))]));
+        for t in [1.5, 2.5, 50.0, 100.0] {
+            l.enqueue(s(t), pkt(1000));
+        }
+        assert_eq!(l.drops.outage, 4);
+        l.enqueue(s(102.0), pkt(1000));
+        assert_eq!(l.drops.outage, 4);
+    }
+
+    #[test]
+    fn outages_are_merged_sorted_and_stripped_of_empty_intervals() {
+        let t = SimTime;
+        let o = Outages::List(vec![(t(50), t(60)), (t(5), t(5)), (t(10), t(20)), (t(20), t(30)), (t(15), t(25))]);
+        assert_eq!(o.normalized(), Outages::List(vec![(t(10), t(30)), (t(50), t(60))]));
+        assert_eq!(Outages::List(vec![(t(7), t(7))]).normalized(), Outages::None);
+    }
+
+    proptest::proptest! {
+        // The oracle: a packet offered to an idle link at `at` occupies [at, arrival]; it is
+        // dropped for an outage iff some instant of that span lies in the union of the outages
+        // (each the half-open [start, start + duration)), however the outages overlap or nest.
+        #[test]
+        fn a_packet_is_dropped_for_outage_iff_its_span_meets_the_union_of_outages(
+            outages in proptest::collection::vec((0u64..20_000, 0u64..8_000), 0..8),
+            at in 0u64..30_000,
+            delay in 0u64..3_000,
+        ) {
+            let mut c = cfg(8e9, 0, Buffer::Unlimited); // 1000 bytes: 1000 ns on the wire
+            c.delay = SimDuration(delay);
+            c.outages = Outages::List(outages.iter().map(|&(s, d)| (SimTime(s), SimTime(s + d))).collect());
+            let mut l = link(c);
+            l.enqueue(SimTime(at), pkt(1000));
+            let arrival = at + 1000 + delay;
+            let in_union = (at..=arrival).any(|x| outages.iter().any(|&(s, d)| s <= x && x < s + d));
+            proptest::prop_assert_eq!(l.drops.outage == 1, in_union);
+        }
+    }
+
+    #[test]
+    fn a_packet_takes_at_least_a_nanosecond_however_fast_the_link() {
+        // 1e15 bit/s: 1000 bytes would take 0.008 ns, which rounded to 0 and froze time.
+        let mut l = link(cfg(1e15, 0, Buffer::Unlimited));
+        assert_eq!(l.enqueue(SimTime::ZERO, pkt(1000)), Some(SimTime(1)));
+        l.enqueue(SimTime::ZERO, pkt(1000));
+        assert!(l.take_arrived(SimTime(1)).is_some());
+        assert!(l.take_arrived(SimTime(1)).is_none());
+        assert!(l.take_arrived(SimTime(2)).is_some());
     }
 
     #[test]

@@ -26,20 +26,29 @@ pub struct Network {
 
 impl Network {
     /// A network from directional links; routes are computed by breadth-first search (fewest hops).
+    /// The table has one entry per (node, destination): its size grows with the square of the
+    /// nodes, which is why scenario validation bounds a chain's length.
     pub fn new(node_count: u32, links: Vec<Link>) -> Network {
         let n = node_count as usize;
         let mut next_link = vec![u32::MAX; n * n];
+        // The links into each node, in link order, so that each search visits each link once.
+        let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, l) in links.iter().enumerate() {
+            incoming[l.to as usize].push(i);
+        }
+        let mut seen = vec![false; n];
         for dst in 0..n {
             // BFS backwards from dst over reversed links, recording each node's first hop.
-            let mut seen = vec![false; n];
+            seen.iter_mut().for_each(|s| *s = false);
             seen[dst] = true;
             let mut frontier = vec![dst];
             while !frontier.is_empty() {
                 let mut next = Vec::new();
                 for &v in &frontier {
-                    for l in &links {
-                        let (a, b) = (l.from as usize, l.to as usize);
-                        if b == v && !seen[a] {
+                    for &i in &incoming[v] {
+                        let l = &links[i];
+                        let a = l.from as usize;
+                        if !seen[a] {
                             seen[a] = true;
                             next_link[a * n + dst] = l.id;
                             next.push(a);

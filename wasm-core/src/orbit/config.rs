@@ -158,9 +158,9 @@ pub struct ConstellationSpec {
     pub geo_longitudes_deg: Vec<f64>,
 }
 
-/// A city name from the table, or a named point.
+/// A city name from the table, or a named point (no other fields).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum Place {
     City(String),
     Point { name: String, lat_deg: f64, lon_deg: f64 },
@@ -231,6 +231,16 @@ impl ConstellationTopology {
                 problem: "has no satellites: give walker shells, tle, omm or geo_longitudes_deg".into(),
             });
         }
+        if c.sats.len() > elements::MAX_SATELLITES {
+            return Err(OrbitError::Config {
+                field: "constellation".into(),
+                problem: format!(
+                    "has {} satellites; at most {} are supported (give fewer element sets or GEO longitudes)",
+                    c.sats.len(),
+                    elements::MAX_SATELLITES
+                ),
+            });
+        }
         let src = self.src.resolve()?;
         let dst = self.dst.resolve()?;
         let relays = match &self.relays {
@@ -259,6 +269,7 @@ impl ConstellationTopology {
             links: self.links.clone().unwrap_or_default(),
             relays,
         };
+        cfg.check()?;
         Ok(Built { constellation: c, src, dst, cfg, t0_s: self.start_s, t1_s: self.start_s + duration_s })
     }
 }

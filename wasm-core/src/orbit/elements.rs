@@ -20,6 +20,10 @@ use super::math;
 use super::OrbitError;
 use sgp4::chrono::NaiveDateTime;
 
+/// Most satellites a constellation may have: routing keeps per-satellite state and visits every
+/// satellite at each step.
+pub const MAX_SATELLITES: usize = 100_000;
+
 /// A Walker-delta shell i:T/P/F.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -212,6 +216,23 @@ impl Constellation {
     /// Appends a Walker-delta shell (§8.2). Satellites are named `W{shell}-{plane}-{slot}`.
     pub fn add_walker(&mut self, shell: &WalkerShell) -> Result<(), OrbitError> {
         shell.validate()?;
+        // Before building anything: 3000 × 3000 would be 9 million satellites.
+        let (p_n, s_n) = (shell.planes, shell.sats_per_plane);
+        let total = p_n.checked_mul(s_n).and_then(|t| t.checked_add(self.sats.len()));
+        if total.is_none_or(|t| t > MAX_SATELLITES) {
+            let product = p_n as u128 * s_n as u128;
+            let others = match self.sats.len() {
+                0 => String::new(),
+                n => format!(" (with the {n} before this shell)"),
+            };
+            return Err(OrbitError::Walker {
+                field: "planes".into(),
+                problem: format!(
+                    "{p_n} × {s_n} = {product} satellites{others}; at most {MAX_SATELLITES} are supported \
+                     (use fewer planes or satellites per plane)"
+                ),
+            });
+        }
         let idx = self.shells.len();
         let first = self.sats.len();
         let a = EARTH_RADIUS_KM + shell.altitude_km;

@@ -65,6 +65,29 @@ pub struct RouteConfig {
     pub relays: Vec<GroundStation>,
 }
 
+impl RouteConfig {
+    /// What [`Router::new`] requires of the configuration. [`ConstellationTopology::build`]
+    /// checks it too, so that scenario validation refuses what a run would.
+    ///
+    /// [`ConstellationTopology::build`]: super::config::ConstellationTopology::build
+    pub fn check(&self) -> Result<(), OrbitError> {
+        let bad = |field: &str, problem: String| Err(OrbitError::Config { field: field.into(), problem });
+        if !(0.0..90.0).contains(&self.min_elevation_deg) {
+            return bad(
+                "min_elevation_deg",
+                format!("must be at least 0° and below 90° (got {})", self.min_elevation_deg),
+            );
+        }
+        if !(self.step_s.is_finite() && self.step_s > 0.0) {
+            return bad("step_s", format!("{} must be a positive number of seconds", self.step_s));
+        }
+        if !(self.handover_outage_s.is_finite() && self.handover_outage_s >= 0.0) {
+            return bad("handover_outage_s", format!("{} must be 0 or more seconds", self.handover_outage_s));
+        }
+        Ok(())
+    }
+}
+
 impl Default for RouteConfig {
     fn default() -> Self {
         RouteConfig {
@@ -184,15 +207,7 @@ impl<'a> Router<'a> {
         cfg: RouteConfig,
     ) -> Result<Self, OrbitError> {
         let bad = |field: &str, problem: String| Err(OrbitError::Config { field: field.into(), problem });
-        if !(0.0..90.0).contains(&cfg.min_elevation_deg) {
-            return bad("min_elevation_deg", format!("{} must be within 0–90°", cfg.min_elevation_deg));
-        }
-        if !(cfg.step_s.is_finite() && cfg.step_s > 0.0) {
-            return bad("step_s", format!("{} must be a positive number of seconds", cfg.step_s));
-        }
-        if !(cfg.handover_outage_s.is_finite() && cfg.handover_outage_s >= 0.0) {
-            return bad("handover_outage_s", format!("{} must be 0 or more seconds", cfg.handover_outage_s));
-        }
+        cfg.check()?;
         if c.sats.is_empty() {
             return bad("constellation", "has no satellites".into());
         }

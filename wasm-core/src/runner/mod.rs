@@ -1,6 +1,8 @@
 //! Running scenarios: the entry points shared by the CLI, the wasm boundary and the tests.
 
 pub mod constellation;
+mod sweep;
+pub use sweep::{run_job, sweep_jobs, SweepJob, SweepPlan};
 
 use crate::content::Content;
 use crate::ctcp::cc::Increase;
@@ -19,7 +21,7 @@ use crate::scenario::{
     self, Chain, CodingMode, CtcpVariant, Flow, LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec,
     Scenario, Topology,
 };
-use crate::sim::{rng::run_seed, Rng, SimDuration, SimTime, Stream};
+use crate::sim::{Rng, SimDuration, SimTime, Stream};
 use crate::tcp::autotune::RcvWindow;
 use crate::tcp::congestion::CcOptions;
 use crate::tcp::receiver::{TcpReceiver, WindowPolicy};
@@ -360,6 +362,7 @@ impl Run {
         };
         let moving_nodes = net.moving.is_some().then_some(net.node_count);
         let mut sim = Simulation::new(net, SimTime::from_secs_f64(sc.duration_s));
+        sim.max_events = sc.max_events;
         let interval = SimDuration::from_secs_f64(sc.trace.interval_s);
         let mut flow_agents = Vec::new();
         // Caches of named INTCP flows, by (node, content name).
@@ -600,9 +603,20 @@ impl Run {
             let completed_at = parts.completed_at();
             let delivered = parts.delivered();
             let completion = completed_at.map(|c| (c - start).as_secs_f64());
-            let ran_for = completion.unwrap_or_else(|| (self.sim.end.max(end) - start).as_secs_f64());
+            // A run stopped on its event budget ran until `end`, not to the time limit.
+            let stop = if self.sim.out_of_events { end } else { self.sim.end.max(end) };
+            let ran_for = completion.unwrap_or_else(|| (stop - start).as_secs_f64());
             let goodput = if ran_for > 0.0 { delivered as f64 * 8.0 / ran_for / 1e6 } else { 0.0 };
             let incomplete_reason = match (flow.bytes(), completed_at) {
+                (bytes, None) if self.sim.out_of_events => Some(format!(
+                    "event budget: the run stopped after max_events ({}) events at {} s (duration_s is {} s), with {} \
+                     bytes delivered{} (raise max_events, or shorten or slow down the scenario)",
+                    self.scenario.max_events,
+                    end.as_secs_f64(),
+                    self.scenario.duration_s,
+                    delivered,
+                    bytes.map_or(String::new(), |b| format!(" of {b}"))
+                )),
                 (Some(b), None) => Some(format!(
                     "time limit: the run ended at {} s with {} of {} bytes delivered",
                     self.scenario.duration_s, delivered, b
@@ -1083,7 +1097,7 @@ pub fn run_json(scenario_json: &str, with_traces: bool) -> Result<String, String
 pub fn validate_json(scenario_json: &str) -> Result<(), String> {
     let sc = scenario::parse(scenario_json)?;
     if sc.sweep.is_some() {
-        sweep_jobs(scenario_json)?;
+        SweepPlan::new(scenario_json)?.validate()?;
     }
     Ok(())
 }
@@ -1091,55 +1105,4 @@ pub fn validate_json(scenario_json: &str) -> Result<(), String> {
 /// The JSON Schema of the scenario format, generated from the Rust types.
 pub fn schema_json() -> String {
     serde_json::to_string_pretty(&scenario::schema()).unwrap_or_default()
-}
-
-/// One run of a sweep: a grid point, a run index, and the scenario for it.
-#[derive(Clone, Debug)]
-pub struct SweepJob {
-    /// (path, value) for each swept path, in grid order.
-    pub point: Vec<(String, Value)>,
-    pub run: u32,
-    pub seed: u64,
-    pub scenario: Scenario,
-}
-
-/// Expands a scenario's sweep into jobs, in a fixed order: grid points in row-major order of
-/// the grid as written, then runs. Every point's scenario is validated.
-pub fn sweep_jobs(scenario_json: &str) -> Result<Vec<SweepJob>, String> {
-    let base_value: Value = serde_json::from_str(scenario_json).map_err(|e| format!("scenario: invalid JSON: {e}"))?;
-    let base = scenario::from_value(base_value.clone())?;
-    let Some(sweep) = &base.sweep else {
-        return Err("sweep: the scenario has no sweep section".into());
-    };
-    let axes: Vec<(String, Vec<Value>)> =
-        sweep.grid.iter().map(|(k, v)| (k.clone(), v.as_array().cloned().unwrap_or_default())).collect();
-    let mut jobs = Vec::new();
-    let total: usize = axes.iter().map(|a| a.1.len()).product();
-    for idx in 0..total {
-        let mut rem = idx;
-        let mut point = Vec::with_capacity(axes.len());
-        for (path, values) in axes.iter().rev() {
-            point.push((path.clone(), values[rem % values.len()].clone()));
-            rem /= values.len();
-        }
-        point.reverse();
-        let mut v = base_value.clone();
-        if let Some(o) = v.as_object_mut() {
-            o.remove("sweep");
-        }
-        for (path, val) in &point {
-            scenario::set_path(&mut v, path, val.clone()).map_err(|e| format!("sweep.grid: {e}"))?;
-        }
-        let label = point.iter().map(|(p, v)| format!("{p}={v}")).collect::<Vec<_>>().join(", ");
-        let sc = scenario::from_value(v).map_err(|e| format!("sweep point {label}: {e}"))?;
-        for run in 0..sweep.runs {
-            jobs.push(SweepJob { point: point.clone(), run, seed: run_seed(base.seed, run), scenario: sc.clone() });
-        }
-    }
-    Ok(jobs)
-}
-
-/// Runs one sweep job (summary only).
-pub fn run_job(job: &SweepJob) -> Result<RunResult, String> {
-    run_scenario(&job.scenario, job.seed, false)
 }

@@ -92,7 +92,7 @@ export type RateScheduleSpec =
     };
 export type OutagesSpec = Outage[] | PeriodicOutage;
 /**
- * A city name from the table, or a named point.
+ * A city name from the table, or a named point (no other fields).
  */
 export type Place =
   | string
@@ -371,6 +371,10 @@ export interface Scenario {
    * Simulated time limit in seconds. Flows that have not finished by then are reported as incomplete, with the reason.
    */
   duration_s: number;
+  /**
+   * Event budget of a run (each simulation, with `flows_alone`): a run that reaches it stops there, and flows that had not finished say so in `incomplete_reason`. Default 2e9.
+   */
+  max_events?: number;
   topology: Topology;
   flows: Flow[];
   /**

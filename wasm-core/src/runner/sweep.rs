@@ -1,0 +1,167 @@
+//! Sweeps: a scenario's grid expanded into runs. The expansion is lazy: job `i` is computed from
+//! its index (grid point `i / runs`, run `i % runs`), so a sweep never holds every job's
+//! scenario at once, and its size is checked (with `scenario::MAX_SWEEP_RUNS`) before anything
+//! is expanded.
+
+use super::{run_scenario, RunResult};
+use crate::scenario::{self, Scenario};
+use crate::sim::rng::run_seed;
+use serde_json::Value;
+
+/// One run of a sweep: a grid point, a run index, and the scenario for it.
+#[derive(Clone, Debug)]
+pub struct SweepJob {
+    /// (path, value) for each swept path, in grid order.
+    pub point: Vec<(String, Value)>,
+    pub run: u32,
+    pub seed: u64,
+    pub scenario: Scenario,
+}
+
+/// A scenario's sweep, ready to expand job by job.
+#[derive(Clone, Debug)]
+pub struct SweepPlan {
+    /// The scenario without its `sweep` section: each point sets its paths in a copy.
+    base: Value,
+    axes: Vec<(String, Vec<Value>)>,
+    runs: u32,
+    seed: u64,
+    points: usize,
+}
+
+impl SweepPlan {
+    /// Parses and validates the base scenario (which bounds the number of runs) and prepares
+    /// the grid; the points themselves are validated by [`SweepPlan::validate`] or as they are
+    /// expanded.
+    pub fn new(scenario_json: &str) -> Result<SweepPlan, String> {
+        let mut base: Value =
+            serde_json::from_str(scenario_json).map_err(|e| format!("scenario: invalid JSON: {e}"))?;
+        let sc = scenario::from_value(base.clone())?;
+        let Some(sweep) = &sc.sweep else {
+            return Err("sweep: the scenario has no sweep section".into());
+        };
+        let axes: Vec<(String, Vec<Value>)> =
+            sweep.grid.iter().map(|(k, v)| (k.clone(), v.as_array().cloned().unwrap_or_default())).collect();
+        // Validation has refused a grid over the limit; the checked product guards the indexing
+        // below all the same.
+        let points = axes
+            .iter()
+            .try_fold(1usize, |acc, (_, v)| acc.checked_mul(v.len()))
+            .filter(|&p| p > 0)
+            .and_then(|p| p.checked_mul(sweep.runs as usize).map(|_| p))
+            .ok_or_else(|| "sweep.grid: too many runs".to_string())?;
+        if let Some(o) = base.as_object_mut() {
+            o.remove("sweep");
+        }
+        Ok(SweepPlan { base, axes, runs: sweep.runs, seed: sc.seed, points })
+    }
+
+    /// Jobs in all: grid points × runs.
+    pub fn len(&self) -> usize {
+        self.points * self.runs as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn points(&self) -> usize {
+        self.points
+    }
+
+    pub fn runs(&self) -> u32 {
+        self.runs
+    }
+
+    /// The seed of run `run` at every grid point (common random numbers).
+    pub fn run_seed(&self, run: u32) -> u64 {
+        run_seed(self.seed, run)
+    }
+
+    /// The swept paths, in grid order.
+    pub fn paths(&self) -> Vec<String> {
+        self.axes.iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    /// Grid point `p`, in row-major order of the grid as written (the last path varies fastest).
+    pub fn point(&self, p: usize) -> Vec<(String, Value)> {
+        let mut rem = p;
+        let mut point = Vec::with_capacity(self.axes.len());
+        for (path, values) in self.axes.iter().rev() {
+            point.push((path.clone(), values[rem % values.len()].clone()));
+            rem /= values.len();
+        }
+        point.reverse();
+        point
+    }
+
+    /// The validated scenario of grid point `p`.
+    pub fn point_scenario(&self, p: usize) -> Result<Scenario, String> {
+        let point = self.point(p);
+        let mut v = self.base.clone();
+        for (path, val) in &point {
+            scenario::set_path(&mut v, path, val.clone()).map_err(|e| format!("sweep.grid: {e}"))?;
+        }
+        let label = point.iter().map(|(p, v)| format!("{p}={v}")).collect::<Vec<_>>().join(", ");
+        scenario::from_value(v).map_err(|e| format!("sweep point {label}: {e}"))
+    }
+
+    /// Job `i`: grid point `i / runs`, run `i % runs`.
+    pub fn job(&self, i: usize) -> Result<SweepJob, String> {
+        let (p, run) = (i / self.runs as usize, (i % self.runs as usize) as u32);
+        if p >= self.points {
+            return Err(format!("sweep: no job {i} (the sweep has {})", self.len()));
+        }
+        Ok(SweepJob { point: self.point(p), run, seed: self.run_seed(run), scenario: self.point_scenario(p)? })
+    }
+
+    /// Checks every grid point; the first problem found.
+    pub fn validate(&self) -> Result<(), String> {
+        (0..self.points).try_for_each(|p| self.point_scenario(p).map(drop))
+    }
+}
+
+/// Expands a scenario's sweep into every job, in a fixed order: grid points in row-major order
+/// of the grid as written, then runs. Every point's scenario is validated.
+pub fn sweep_jobs(scenario_json: &str) -> Result<Vec<SweepJob>, String> {
+    let plan = SweepPlan::new(scenario_json)?;
+    let mut jobs = Vec::with_capacity(plan.len());
+    for p in 0..plan.points() {
+        let (point, sc) = (plan.point(p), plan.point_scenario(p)?);
+        for run in 0..plan.runs() {
+            jobs.push(SweepJob { point: point.clone(), run, seed: plan.run_seed(run), scenario: sc.clone() });
+        }
+    }
+    Ok(jobs)
+}
+
+/// Runs one sweep job (summary only).
+pub fn run_job(job: &SweepJob) -> Result<RunResult, String> {
+    run_scenario(&job.scenario, job.seed, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GRID: &str = r#"{"version":1,"name":"g","duration_s":10,"seed":7,
+        "topology":{"kind":"chain","links":[{"rate_mbps":10,"delay_ms":20}]},
+        "flows":[{"transport":"tcp","cc":"reno","bytes":1000}],
+        "sweep":{"grid":{"flows[0].cc":["reno","cubic","hybla"],"topology.links[0].delay_ms":[1,2]},"runs":2}}"#;
+
+    #[test]
+    fn a_lazily_expanded_job_equals_the_materialised_one() {
+        let plan = SweepPlan::new(GRID).unwrap();
+        let jobs = sweep_jobs(GRID).unwrap();
+        assert_eq!((plan.len(), plan.points(), jobs.len()), (12, 6, 12));
+        for (i, j) in jobs.iter().enumerate() {
+            let lazy = plan.job(i).unwrap();
+            assert_eq!((&lazy.point, lazy.run, lazy.seed), (&j.point, j.run, j.seed), "job {i}");
+            assert_eq!(serde_json::to_value(&lazy.scenario).unwrap(), serde_json::to_value(&j.scenario).unwrap());
+        }
+        // Row-major, the last path fastest, then runs.
+        assert_eq!(plan.job(3).unwrap().point[1].1, Value::from(2));
+        assert_eq!(plan.job(4).unwrap().point[0].1, Value::from("cubic"));
+        assert!(plan.job(12).is_err());
+    }
+}
