@@ -103,6 +103,51 @@ fn cubic_shares_as_well_with_ctcp_v2_as_with_another_cubic() {
     assert!(vs_ctcp >= 0.5 * vs_cubic, "{vs_ctcp} vs {vs_cubic}");
 }
 
+/// Issue 13: the bottleneck's capacity breakdown adds up. Every packet slot of the run is
+/// innovative, redundant-but-needed, non-innovative, lost after the link, still in flight, used by
+/// other traffic, or idle (measured by the link), to within one packet per flow edge.
+#[test]
+fn the_capacity_breakdown_adds_up_to_the_bottleneck_capacity() {
+    let check = |s: &Value, what: &str| {
+        let r = run(s, false);
+        for (i, f) in r.flows.iter().enumerate().filter(|(_, f)| f.transport == "ctcp") {
+            let c = f.coding.as_ref().unwrap().capacity.as_ref().unwrap();
+            let sum =
+                (c.innovative_pkts + c.redundant_needed_pkts + c.non_innovative_pkts + c.lost_pkts + c.in_flight_pkts)
+                    as f64
+                    + c.other_pkt_slots
+                    + c.idle_pkt_slots;
+            eprintln!("{what}, flow {i}: {c:?}");
+            assert_eq!(c.link, 2, "{what}: the 10 Mbit/s link is the bottleneck");
+            let edges = 2.0 * r.flows.len() as f64;
+            assert!((sum - c.link_pkt_slots).abs() <= edges, "{what}: {sum} slots of {}", c.link_pkt_slots);
+            // 10 Mbit/s over the run in 1500-byte slots.
+            let slots = r.end_s * 10e6 / 12_000.0;
+            assert!((c.link_pkt_slots - slots).abs() < 1e-6, "{what}: {} slots, want {slots}", c.link_pkt_slots);
+            assert!(c.innovative_pkts > 0);
+        }
+        r
+    };
+    // Loss at the ingress (the paper's dummynet): no slot is lost, the drops are counted apart.
+    let r = check(&testbed(0.2, 60.0, vec![ctcp("v2", None, "rank-only")]), "ingress loss");
+    let c = r.flows[0].coding.as_ref().unwrap().capacity.clone().unwrap();
+    assert_eq!(c.lost_pkts, 0);
+    assert_eq!(c.ingress_loss_pkts, r.links[2].drops.loss);
+    assert!(c.redundant_needed_pkts > 0);
+    // Loss on the channel: a lost packet took its slot.
+    let mut s = testbed(0.1, 60.0, vec![ctcp("v2", None, "rank-only")]);
+    s["topology"]["links"][1]["loss_at"] = "channel".into();
+    let r = check(&s, "channel loss");
+    let c = r.flows[0].coding.as_ref().unwrap().capacity.clone().unwrap();
+    assert_eq!(c.lost_pkts, r.links[2].drops.loss);
+    // A finite download that completes, sharing the link with CUBIC and a small buffer.
+    let mut s = testbed(0.01, 60.0, vec![tcp("cubic", None), ctcp("v1", Some(5_000_000), "full")]);
+    s["topology"]["links"][1]["buffer_pkts"] = 30.into();
+    let r = check(&s, "with CUBIC");
+    let c = r.flows[1].coding.as_ref().unwrap().capacity.clone().unwrap();
+    assert!(c.other_pkt_slots > 1000.0, "CUBIC's share: {c:?}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 

@@ -27,7 +27,14 @@ struct BlockRx {
 
 #[derive(Clone, Debug, Default)]
 pub struct CodingStats {
+    /// Data packets received.
     pub received: u64,
+    /// Received systematic packets that added a degree of freedom.
+    pub innovative_systematic: u64,
+    /// Received coded packets that added a degree of freedom: each stands in for a lost one.
+    pub innovative_coded: u64,
+    /// Received packets that added no degree of freedom: in the span of what the block already
+    /// had, or for a block already decoded (or beyond the receive window).
     pub non_innovative: u64,
     pub blocks_decoded: u64,
     pub source_packets_delivered: u64,
@@ -142,6 +149,7 @@ impl CtcpReceiver {
             || block >= self.curr_block + self.max_blocks as u64
             || block >= self.layout.total_blocks()
         {
+            self.stats.non_innovative += 1;
             return;
         }
         let idx = (block - self.curr_block) as usize;
@@ -183,8 +191,10 @@ impl CtcpReceiver {
                 rx.decoder.add(&self.coeffs[..len], data)
             }
         };
-        if matches!(reception, Reception::NonInnovative) {
-            self.stats.non_innovative += 1;
+        match (reception, coding) {
+            (Reception::NonInnovative, _) => self.stats.non_innovative += 1,
+            (Reception::Innovative, CtcpCoding::Systematic(_)) => self.stats.innovative_systematic += 1,
+            (Reception::Innovative, CtcpCoding::Coded(_)) => self.stats.innovative_coded += 1,
         }
         self.deliver(now);
         self.rank_trace.record(now, [self.current_rank() as f64, self.curr_block as f64]);

@@ -146,6 +146,11 @@ impl CtcpSender {
         }
     }
 
+    /// Wire size of a data packet.
+    pub fn packet_bytes(&self) -> u32 {
+        self.cfg.layout.symbol_len + DATA_OVERHEAD_BYTES
+    }
+
     /// Blocks decoded by the receiver, as the sender knows from ACKs.
     pub fn blocks_done(&self) -> u64 {
         self.curr_block

@@ -126,6 +126,14 @@ pub enum Body {
     },
 }
 
+impl Body {
+    /// A packet that carries the flow's payload (data of any transport), as opposed to control
+    /// packets and acknowledgements.
+    pub fn is_data(&self) -> bool {
+        matches!(self, Body::TcpData { .. } | Body::CtcpData { .. } | Body::IntcpData { .. })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CtcpCoding {
     /// Source packet `index` of the block, uncoded.
