@@ -52,6 +52,8 @@ pub struct CtcpReceiver {
     max_blocks: u32,
     payload: bool,
     run_seed: u64,
+    /// Wire size of an ACK (larger with per-block feedback).
+    ack_bytes: u32,
     curr_block: u64,
     /// Packets of `curr_block` already delivered.
     delivered_in_block: u32,
@@ -92,6 +94,7 @@ impl CtcpReceiver {
             max_blocks,
             payload,
             run_seed,
+            ack_bytes: CTCP_ACK_BYTES,
             curr_block: 0,
             delivered_in_block: 0,
             blocks: VecDeque::new(),
@@ -104,6 +107,12 @@ impl CtcpReceiver {
             decode_trace: Trace::new(trace_points),
             completed_at: None,
         }
+    }
+
+    /// Sets the wire size of the ACKs (per-block feedback adds a block number and a count).
+    pub fn with_ack_bytes(mut self, bytes: u32) -> CtcpReceiver {
+        self.ack_bytes = bytes;
+        self
     }
 
     fn fail(&mut self, msg: String) {
@@ -119,12 +128,20 @@ impl CtcpReceiver {
                 self.stats.received += 1;
                 self.receive(ctx.now, block, coding, ts, block_first_sent, payload.as_deref());
                 let dofs = self.current_rank() as u16;
+                let pkt_dofs = self.rank_of(block) as u16;
                 ctx.send(Packet {
                     flow: self.flow,
                     dst_node: self.peer_node,
                     dst_agent: self.peer_agent,
-                    size: CTCP_ACK_BYTES,
-                    body: Body::CtcpAck { ackno: seqno + 1, block: self.curr_block, dofs, ts_echo: ts },
+                    size: self.ack_bytes,
+                    body: Body::CtcpAck {
+                        ackno: seqno + 1,
+                        block: self.curr_block,
+                        dofs,
+                        pkt_block: block,
+                        pkt_dofs,
+                        ts_echo: ts,
+                    },
                 });
             }
             _ => {}
@@ -133,6 +150,15 @@ impl CtcpReceiver {
 
     fn current_rank(&self) -> usize {
         self.blocks.front().and_then(|b| b.as_ref()).map_or(0, |b| b.decoder.rank())
+    }
+
+    /// Degrees of freedom held for `block`: its length once decoded, 0 beyond the window.
+    fn rank_of(&self, block: u64) -> usize {
+        if block < self.curr_block {
+            return self.layout.block_len(block) as usize;
+        }
+        let idx = (block - self.curr_block) as usize;
+        self.blocks.get(idx).and_then(|b| b.as_ref()).map_or(0, |b| b.decoder.rank())
     }
 
     fn receive(

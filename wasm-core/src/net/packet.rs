@@ -99,6 +99,11 @@ pub enum Body {
         /// Lowest block the receiver has not decoded, and the degrees of freedom it holds for it.
         block: u64,
         dofs: u16,
+        /// The block of the packet acknowledged and the degrees of freedom the receiver holds for
+        /// it after that packet (its length if already decoded). Used only with per-block
+        /// feedback (the reference code's ACK has the two fields above only).
+        pkt_block: u64,
+        pkt_dofs: u16,
         ts_echo: SimTime,
     },
     /// An INTCP INTEREST for bytes `[start, end)` of the flow (intcp.md §2.2/§2.3); `[0, 0)` is a

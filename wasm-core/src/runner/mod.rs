@@ -3,10 +3,10 @@
 pub mod constellation;
 
 use crate::content::Content;
-use crate::ctcp::cc::Increase;
+use crate::ctcp::cc::{CcRules, Increase};
 use crate::ctcp::receiver::CtcpReceiver;
-use crate::ctcp::sender::{CtcpConfig, CtcpSender, CTCP_SENDER_TRACE_COLUMNS};
-use crate::ctcp::Layout;
+use crate::ctcp::sender::{CtcpConfig, CtcpSender, Feedback, Redundancy, CTCP_SENDER_TRACE_COLUMNS};
+use crate::ctcp::{Layout, ACK_BYTES, PER_BLOCK_ACK_BYTES};
 use crate::engine::{Agent, Simulation};
 use crate::intcp::cache::Cache;
 use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
@@ -16,8 +16,8 @@ use crate::intcp::IntcpConfig;
 use crate::metrics::{jain_index, DelayStats, DelaySummary, Trace};
 use crate::net::{AgentId, Buffer, Link, LinkConfig, LinkUsage, LossAt, LossProcess, Network, Outages, RateSchedule};
 use crate::scenario::{
-    self, Chain, CodingMode, CtcpVariant, Flow, LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec,
-    Scenario, Topology,
+    self, Chain, CodingMode, CtcpCongestionGate, CtcpFeedback, CtcpRedundancy, CtcpSlowStartExit, CtcpVariant, Flow,
+    LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec, Scenario, Topology,
 };
 use crate::sim::{rng::run_seed, Rng, SimDuration, SimTime, Stream};
 use crate::tcp::congestion::CcOptions;
@@ -422,6 +422,18 @@ impl Run {
                             CtcpVariant::V1 => Increase::Reno,
                             CtcpVariant::V2 => Increase::Htcp { delta_l: SimDuration::from_secs_f64(c.v2_delta_l_s) },
                         },
+                        rules: CcRules {
+                            vegas_slow_start_exit: c.slow_start_exit == CtcpSlowStartExit::Vegas,
+                            srtt_gate: c.congestion_gate == CtcpCongestionGate::MinRttOrSrtt,
+                        },
+                        feedback: match c.feedback {
+                            CtcpFeedback::PerBlock => Feedback::PerBlock,
+                            CtcpFeedback::LowestBlock => Feedback::LowestBlock,
+                        },
+                        redundancy: match c.redundancy {
+                            CtcpRedundancy::Nearest => Redundancy::Nearest,
+                            CtcpRedundancy::Ceil => Redundancy::Ceil,
+                        },
                         loss_scaling: c.loss_scaling,
                         run_seed: seed,
                     };
@@ -439,7 +451,11 @@ impl Run {
                         seed,
                         points,
                         bin_width,
-                    );
+                    )
+                    .with_ack_bytes(match c.feedback {
+                        CtcpFeedback::PerBlock => PER_BLOCK_ACK_BYTES,
+                        CtcpFeedback::LowestBlock => ACK_BYTES,
+                    });
                     sim.add_agent(to, Agent::CtcpReceiver(Box::new(receiver)), None);
                 }
                 Flow::Intcp(c) => {
