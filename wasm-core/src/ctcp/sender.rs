@@ -43,7 +43,8 @@ pub enum Feedback {
     LowestBlock,
     /// Also the acknowledged packet's block and its dofs. Each block is sent in batches: a batch
     /// of `need/(1 − p)` packets, and the next one only once the last is accounted for
-    /// (acknowledged, skipped by a later ACK or past its deadline) and dofs are still missing.
+    /// (acknowledged or skipped by a later ACK; a timeout forgets everything in flight) and
+    /// dofs are still missing.
     PerBlock,
 }
 
@@ -369,8 +370,13 @@ impl CtcpSender {
     /// §4.4's per-send-opportunity algorithm.
     fn send(&mut self, ctx: &mut Ctx) {
         let now = ctx.now;
-        // Packets past their deadline no longer count as in flight for the current block.
-        for i in 0..self.onfly.len() {
+        // Packets past their deadline no longer count as in flight for the current block. With
+        // per-block feedback every packet is accounted for by the ACK stream (acknowledged, or
+        // skipped by a later ACK) or by a timeout: a deadline of 1.5 srtt would expire packets
+        // that are only queued (a window's burst can queue longer than half an RTT) and resend
+        // their whole blocks.
+        let deadlines = if self.cfg.feedback == Feedback::LowestBlock { self.onfly.len() } else { 0 };
+        for i in 0..deadlines {
             let f = &self.onfly[i];
             if f.deadline > now {
                 break;
