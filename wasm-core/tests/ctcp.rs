@@ -250,7 +250,7 @@ proptest! {
 }
 
 /// Fig. 2's headline: at PER 20 % and RTT 500 ms CTCPv2 beats Hybla by an order of magnitude
-/// (the paper: about 21×; this simulator: about 11× over five runs, see scenarios/README.md).
+/// (the paper: about 21×; this simulator: about 18× over five runs, see scenarios/README.md).
 /// A 20 MB download with the preset's 600 s limit; the bound 5× leaves room for seed noise
 /// while still failing if coding stopped helping.
 #[test]
