@@ -321,6 +321,42 @@ pub enum CtcpVariant {
     V2,
 }
 
+/// See [`CtcpFlow::slow_start_exit`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CtcpSlowStartExit {
+    #[default]
+    Vegas,
+    CongestionLoss,
+}
+
+/// See [`CtcpFlow::congestion_gate`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CtcpCongestionGate {
+    #[default]
+    MinRtt,
+    MinRttOrSrtt,
+}
+
+/// See [`CtcpFlow::feedback`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CtcpFeedback {
+    #[default]
+    PerBlock,
+    LowestBlock,
+}
+
+/// See [`CtcpFlow::redundancy`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CtcpRedundancy {
+    #[default]
+    Nearest,
+    Ceil,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum CodingMode {
@@ -363,6 +399,28 @@ pub struct CtcpFlow {
     /// Multiplier on the loss estimate when sizing redundancy (the reference SLR_scaling).
     #[serde(default = "default_slr_scaling")]
     pub loss_scaling: f64,
+    /// What ends slow start: `vegas` (the reference code: the first per-RTT check that
+    /// estimates more than one packet queued, which a burst of slow start's own packets can do;
+    /// the paper does not describe the exit but says this slow start "does not adequately fill"
+    /// long-RTT paths, as it does here) or `congestion-loss` (Reno's: only a loss seen with a
+    /// standing queue ends it).
+    #[serde(default)]
+    pub slow_start_exit: CtcpSlowStartExit,
+    /// When a loss counts as congestion: `min-rtt` (the paper: RTT > RTT_min, RTT being the
+    /// round's smallest sample, 2 ms of tolerance) or `min-rtt-or-srtt` (the reference code: also
+    /// when the smoothed RTT is 5 ms above RTT_min, as a burst's transient queue makes it).
+    #[serde(default)]
+    pub congestion_gate: CtcpCongestionGate,
+    /// What ACKs report: `per-block` (the dofs of the acknowledged packet's block as well, so
+    /// every block is repaired as soon as its packets are accounted for) or `lowest-block` (the
+    /// reference code: the lowest undecoded block only, so short blocks are repaired one after
+    /// the other and the blocks behind them wait).
+    #[serde(default)]
+    pub feedback: CtcpFeedback,
+    /// How `need/(1 − p)` packets become a whole number: `nearest` (redundancy follows the loss
+    /// estimate) or `ceil` (the reference code: at least one extra packet per block at any p > 0).
+    #[serde(default)]
+    pub redundancy: CtcpRedundancy,
     #[serde(default)]
     pub from_node: Option<u32>,
     #[serde(default)]

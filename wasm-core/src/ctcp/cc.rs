@@ -5,6 +5,13 @@
 //! Everything but slow-start growth happens once per RTT, when a window of packets has been
 //! acknowledged. A loss backs off by β = basertt/minrtt (at least ½) only when queueing delay
 //! is visible: a loss on an empty path is taken for a channel erasure, which coding repairs.
+//!
+//! Two rules of the reference code go beyond the paper's description, and are options
+//! ([`CcRules`]): the Vegas-style slow-start exit, and counting a loss as congestion when the
+//! *smoothed* RTT is 5 ms above the base. The paper (SPACOMM 2014 §II.B) says: Reno's slow start
+//! (+1 per ACK), and on a loss no backoff if RTT = RTT_min, else β = RTT_min/RTT. Here "RTT" is
+//! the round's minimum sample, the delay every packet of the round saw: a standing queue, not
+//! the transient one a burst of the sender's own packets makes.
 
 use crate::sim::{SimDuration, SimTime};
 
@@ -12,6 +19,27 @@ const QUEUE_SRTT_THRESHOLD: SimDuration = SimDuration::from_millis(5); // CTCP-c
 const QUEUE_MINRTT_THRESHOLD: SimDuration = SimDuration::from_millis(2); // CTCP-code loss_occurred
 const SSTHRESH_FACTOR: f64 = 0.75; // CTCP-code decrease_cwnd: ssthresh = 0.75·cwnd
 const MIN_CWND: u32 = 2; // CTCP-code: cwnd ≥ 2
+
+/// Which of the reference code's rules beyond the paper's description apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CcRules {
+    /// Leave slow start at the first per-RTT check whose Vegas backlog estimate
+    /// `cwnd·(1 − basertt/srtt)` exceeds one packet (CTCP-code `advance_cwnd`). Without it only
+    /// a congestion loss ends slow start, as in Reno.
+    pub vegas_slow_start_exit: bool,
+    /// Count a loss as congestion also when `srtt − basertt > 5 ms` (CTCP-code
+    /// `loss_occurred`). The smoothed RTT rises with the transient queue of a burst, so with
+    /// frequent random loss this backs off (and restarts v2's H-TCP clock) on bursts alone.
+    /// Without it, only `minrtt − basertt > 2 ms` counts: a queue every packet of the round saw.
+    pub srtt_gate: bool,
+}
+
+impl CcRules {
+    /// The reference code's rules.
+    pub const REFERENCE: CcRules = CcRules { vegas_slow_start_exit: true, srtt_gate: true };
+    /// The paper's description.
+    pub const PAPER: CcRules = CcRules { vegas_slow_start_exit: false, srtt_gate: false };
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Increase {
@@ -39,6 +67,7 @@ pub struct CtcpCc {
     pub ssthresh: u32,
     max_cwnd: u32,
     increase: Increase,
+    rules: CcRules,
     /// Next per-RTT update when `snd_una` reaches it.
     beg_snd_nxt: u64,
     /// No second decrease before `snd_una` passes this.
@@ -50,12 +79,20 @@ pub struct CtcpCc {
 }
 
 impl CtcpCc {
-    pub fn new(initial_cwnd: u32, initial_ssthresh: u32, max_cwnd: u32, increase: Increase, now: SimTime) -> CtcpCc {
+    pub fn new(
+        initial_cwnd: u32,
+        initial_ssthresh: u32,
+        max_cwnd: u32,
+        increase: Increase,
+        rules: CcRules,
+        now: SimTime,
+    ) -> CtcpCc {
         CtcpCc {
             cwnd: initial_cwnd.clamp(1, max_cwnd),
             ssthresh: initial_ssthresh,
             max_cwnd,
             increase,
+            rules,
             beg_snd_nxt: 0,
             dec_snd_nxt: 0,
             losses: 0,
@@ -110,7 +147,7 @@ impl CtcpCc {
         let target = self.cwnd as f64 * path.basertt.as_secs_f64() / srtt;
         let diff = self.cwnd as f64 - target;
         let mut increased = 0;
-        if diff > 1.0 && self.cwnd <= self.ssthresh {
+        if self.rules.vegas_slow_start_exit && diff > 1.0 && self.cwnd <= self.ssthresh {
             // Vegas-style slow-start exit: a queue of more than one packet is building.
             self.cwnd = self.cwnd.min(target as u32 + 1).max(MIN_CWND);
             self.ssthresh = self.ssthresh.min(self.cwnd.saturating_sub(1));
@@ -118,7 +155,7 @@ impl CtcpCc {
             increased = self.alpha(now).round().max(1.0) as u32;
             self.cwnd = self.cwnd.saturating_add(increased);
         }
-        let queueing = path.srtt.saturating_sub_dur(path.basertt) > QUEUE_SRTT_THRESHOLD
+        let queueing = (self.rules.srtt_gate && path.srtt.saturating_sub_dur(path.basertt) > QUEUE_SRTT_THRESHOLD)
             || path.minrtt.is_some_and(|m| m.saturating_sub_dur(path.basertt) > QUEUE_MINRTT_THRESHOLD);
         if self.losses > 0 && queueing && snd_una >= self.dec_snd_nxt {
             self.cwnd -= increased;
@@ -173,7 +210,7 @@ mod tests {
 
     /// A controller in congestion avoidance at `cwnd`, its per-RTT update due.
     fn in_ca(cwnd: u32, increase: Increase) -> CtcpCc {
-        let mut c = CtcpCc::new(cwnd, 10, 1000, increase, SimTime::ZERO);
+        let mut c = CtcpCc::new(cwnd, 10, 1000, increase, CcRules::REFERENCE, SimTime::ZERO);
         c.ssthresh = cwnd / 2;
         c
     }
@@ -239,21 +276,49 @@ mod tests {
 
     #[test]
     fn slow_start_adds_one_per_ack_and_exits_when_a_queue_builds() {
-        let mut c = CtcpCc::new(8, 850, 1000, Increase::Reno, SimTime::ZERO);
+        let mut c = CtcpCc::new(8, 850, 1000, Increase::Reno, CcRules::REFERENCE, SimTime::ZERO);
         c.beg_snd_nxt = 8;
         for una in 1..8 {
             c.on_ack(SimTime::ZERO, una, 8 + una, 0, &path(500, 500, 500));
         }
         assert_eq!(c.cwnd, 15);
         // cwnd 40 with RTT 600 over base 500: target 33.3, diff 6.7 > 1 ⇒ cwnd 34, ssthresh 33.
-        let mut c = CtcpCc::new(40, 850, 1000, Increase::Reno, SimTime::ZERO);
+        let mut c = CtcpCc::new(40, 850, 1000, Increase::Reno, CcRules::REFERENCE, SimTime::ZERO);
         c.on_ack(SimTime::ZERO, 0, 40, 0, &path(600, 500, 600));
         assert_eq!((c.cwnd, c.ssthresh), (34, 33));
     }
 
     #[test]
+    fn the_paper_rules_keep_slow_start_until_a_congestion_loss() {
+        // cwnd 40 with RTT 600 over base 500 and no loss: the reference exits (above), the
+        // paper's Reno slow start goes on.
+        let mut c = CtcpCc::new(40, 850, 1000, Increase::Reno, CcRules::PAPER, SimTime::ZERO);
+        c.on_ack(SimTime::ZERO, 0, 40, 0, &path(600, 500, 600));
+        assert_eq!((c.cwnd, c.ssthresh), (41, 850));
+        // A loss with a standing queue (every sample of the round 100 ms above the base) ends it
+        // with β = 500/600.
+        let mut c = CtcpCc::new(100, 850, 1000, Increase::Reno, CcRules::PAPER, SimTime::ZERO);
+        c.on_ack(SimTime::ZERO, 0, 100, 1, &path(600, 500, 600));
+        assert_eq!(c.cwnd, 83);
+        assert!(!c.in_slow_start());
+    }
+
+    #[test]
+    fn under_the_paper_rules_a_burst_queue_is_not_congestion() {
+        // The smoothed RTT is 20 ms above the base (a burst's transient queue), but the round's
+        // minimum sample saw no queue: the loss is an erasure. The reference code backs off.
+        let p = path(520, 500, 501);
+        let mut c = in_ca(100, Increase::Reno);
+        c.on_ack(SimTime::from_secs_f64(5.0), 1000, 1100, 3, &p);
+        assert_eq!((c.cwnd, c.decreases), (100, 1), "reference: +1 undone, a (zero) cut, Δ restarts");
+        let mut c = CtcpCc::new(100, 50, 1000, Increase::Reno, CcRules::PAPER, SimTime::ZERO);
+        c.on_ack(SimTime::from_secs_f64(5.0), 1000, 1100, 3, &p);
+        assert_eq!((c.cwnd, c.decreases), (101, 0));
+    }
+
+    #[test]
     fn cwnd_stays_within_two_and_the_cap() {
-        let mut c = CtcpCc::new(999, 10, 1000, Increase::Htcp { delta_l: ms(0) }, SimTime::ZERO);
+        let mut c = CtcpCc::new(999, 10, 1000, Increase::Htcp { delta_l: ms(0) }, CcRules::REFERENCE, SimTime::ZERO);
         c.on_ack(SimTime::from_secs_f64(100.0), 5000, 6000, 0, &path(500, 500, 500));
         assert_eq!(c.cwnd, 1000);
         let mut c = in_ca(3, Increase::Reno);

@@ -14,6 +14,8 @@ use crate::sim::rng::mix64;
 pub const DATA_OVERHEAD_BYTES: u32 = 55;
 /// IPv4 + UDP + timestamp, ackno, blockno, dof_rec and flags.
 pub const ACK_BYTES: u32 = 28 + 8 + 4 + 4 + 2 + 2;
+/// With per-block feedback the ACK also names the acknowledged packet's block and its dofs.
+pub const PER_BLOCK_ACK_BYTES: u32 = ACK_BYTES + 4 + 2;
 
 /// The seed both ends derive a block's coefficients from.
 pub fn block_seed(run_seed: u64, flow: u32, block: u64) -> u64 {

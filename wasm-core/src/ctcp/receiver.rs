@@ -27,7 +27,14 @@ struct BlockRx {
 
 #[derive(Clone, Debug, Default)]
 pub struct CodingStats {
+    /// Data packets received.
     pub received: u64,
+    /// Received systematic packets that added a degree of freedom.
+    pub innovative_systematic: u64,
+    /// Received coded packets that added a degree of freedom: each stands in for a lost one.
+    pub innovative_coded: u64,
+    /// Received packets that added no degree of freedom: in the span of what the block already
+    /// had, or for a block already decoded (or beyond the receive window).
     pub non_innovative: u64,
     pub blocks_decoded: u64,
     pub source_packets_delivered: u64,
@@ -45,6 +52,8 @@ pub struct CtcpReceiver {
     max_blocks: u32,
     payload: bool,
     run_seed: u64,
+    /// Wire size of an ACK (larger with per-block feedback).
+    ack_bytes: u32,
     curr_block: u64,
     /// Packets of `curr_block` already delivered.
     delivered_in_block: u32,
@@ -85,6 +94,7 @@ impl CtcpReceiver {
             max_blocks,
             payload,
             run_seed,
+            ack_bytes: CTCP_ACK_BYTES,
             curr_block: 0,
             delivered_in_block: 0,
             blocks: VecDeque::new(),
@@ -97,6 +107,12 @@ impl CtcpReceiver {
             decode_trace: Trace::new(trace_points),
             completed_at: None,
         }
+    }
+
+    /// Sets the wire size of the ACKs (per-block feedback adds a block number and a count).
+    pub fn with_ack_bytes(mut self, bytes: u32) -> CtcpReceiver {
+        self.ack_bytes = bytes;
+        self
     }
 
     fn fail(&mut self, msg: String) {
@@ -112,12 +128,20 @@ impl CtcpReceiver {
                 self.stats.received += 1;
                 self.receive(ctx.now, block, coding, ts, block_first_sent, payload.as_deref());
                 let dofs = self.current_rank() as u16;
+                let pkt_dofs = self.rank_of(block) as u16;
                 ctx.send(Packet {
                     flow: self.flow,
                     dst_node: self.peer_node,
                     dst_agent: self.peer_agent,
-                    size: CTCP_ACK_BYTES,
-                    body: Body::CtcpAck { ackno: seqno + 1, block: self.curr_block, dofs, ts_echo: ts },
+                    size: self.ack_bytes,
+                    body: Body::CtcpAck {
+                        ackno: seqno + 1,
+                        block: self.curr_block,
+                        dofs,
+                        pkt_block: block,
+                        pkt_dofs,
+                        ts_echo: ts,
+                    },
                 });
             }
             _ => {}
@@ -126,6 +150,15 @@ impl CtcpReceiver {
 
     fn current_rank(&self) -> usize {
         self.blocks.front().and_then(|b| b.as_ref()).map_or(0, |b| b.decoder.rank())
+    }
+
+    /// Degrees of freedom held for `block`: its length once decoded, 0 beyond the window.
+    fn rank_of(&self, block: u64) -> usize {
+        if block < self.curr_block {
+            return self.layout.block_len(block) as usize;
+        }
+        let idx = (block - self.curr_block) as usize;
+        self.blocks.get(idx).and_then(|b| b.as_ref()).map_or(0, |b| b.decoder.rank())
     }
 
     fn receive(
@@ -142,6 +175,7 @@ impl CtcpReceiver {
             || block >= self.curr_block + self.max_blocks as u64
             || block >= self.layout.total_blocks()
         {
+            self.stats.non_innovative += 1;
             return;
         }
         let idx = (block - self.curr_block) as usize;
@@ -183,8 +217,10 @@ impl CtcpReceiver {
                 rx.decoder.add(&self.coeffs[..len], data)
             }
         };
-        if matches!(reception, Reception::NonInnovative) {
-            self.stats.non_innovative += 1;
+        match (reception, coding) {
+            (Reception::NonInnovative, _) => self.stats.non_innovative += 1,
+            (Reception::Innovative, CtcpCoding::Systematic(_)) => self.stats.innovative_systematic += 1,
+            (Reception::Innovative, CtcpCoding::Coded(_)) => self.stats.innovative_coded += 1,
         }
         self.deliver(now);
         self.rank_trace.record(now, [self.current_rank() as f64, self.curr_block as f64]);

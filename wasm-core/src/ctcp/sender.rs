@@ -5,8 +5,15 @@
 //! seqno, a seqno skipped by an ACK is taken as lost and leaves the window; there is no
 //! retransmission, only more coded packets. For each block in the window the sender sends the
 //! smallest n with n(1 − p) + (1 − p)·in_flight ≥ dofs needed, p the loss estimate.
+//!
+//! Two choices of the reference code are options ([`Feedback`], [`Redundancy`]). Its ACK reports
+//! the degrees of freedom of the lowest undecoded block only, so a later block that arrived short
+//! is repaired only once every block before it has decoded: one round trip per short block, one
+//! after the other, while the blocks behind wait (and, once `max_blocks` are outstanding, the
+//! link idles). With per-block feedback each ACK also reports the acknowledged packet's block,
+//! and every block is repaired as soon as its packets are accounted for.
 
-use super::cc::{CtcpCc, Increase, PathState};
+use super::cc::{CcRules, CtcpCc, Increase, PathState};
 use super::{block_seed, Layout, ACK_BYTES, DATA_OVERHEAD_BYTES};
 use crate::coding::gf256::{default_field, Field};
 use crate::coding::rlnc::{coefficients, Encoder};
@@ -27,6 +34,30 @@ const MAX_RTO: SimDuration = SimDuration::from_millis(60_000);
 /// The loss estimate never reaches 1: redundancy would be infinite.
 const MAX_LOSS_ESTIMATE: f64 = 0.95;
 
+/// What the ACKs tell the sender about blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feedback {
+    /// The reference code: the lowest undecoded block and its dofs. Blocks after it get
+    /// `⌈len/(1 − p)⌉` packets counted against everything ever sent for them, and are topped
+    /// up only once they become the lowest (protocols.md §4.4).
+    LowestBlock,
+    /// Also the acknowledged packet's block and its dofs. Each block is sent in batches: a batch
+    /// of `need/(1 − p)` packets, and the next one only once the last is accounted for
+    /// (acknowledged or skipped by a later ACK; a timeout forgets everything in flight) and
+    /// dofs are still missing.
+    PerBlock,
+}
+
+/// How the packet count `need/(1 − p) − in_flight` is made a whole number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Redundancy {
+    /// Round up (the reference code's `while n(1−p) + … < need: n++`): at any p > 0 a block of
+    /// 32 gets at least 33 packets, 3 % of redundancy for a loss estimate of 0.2 %.
+    Ceil,
+    /// Round to the nearest: the redundancy follows the estimate (32 packets up to p ≈ 1.5 %).
+    Nearest,
+}
+
 #[derive(Clone, Debug)]
 pub struct CtcpConfig {
     pub layout: Layout,
@@ -37,6 +68,9 @@ pub struct CtcpConfig {
     pub initial_ssthresh: u32,
     pub max_cwnd: u32,
     pub increase: Increase,
+    pub rules: CcRules,
+    pub feedback: Feedback,
+    pub redundancy: Redundancy,
     pub loss_scaling: f64,
     pub run_seed: u64,
 }
@@ -59,6 +93,10 @@ struct BlockState {
     sent: u32,
     /// Sent, not acknowledged, not past their deadline.
     live: u32,
+    /// Dofs the receiver reported for the block (per-block feedback; the most it reported).
+    rank: u32,
+    /// Packets of the current batch still to send (per-block feedback).
+    batch_left: u32,
     next_systematic: u32,
     next_seed: u32,
     first_sent: Option<SimTime>,
@@ -115,7 +153,14 @@ impl CtcpSender {
     ) -> CtcpSender {
         let k = cfg.layout.k as usize;
         CtcpSender {
-            cc: CtcpCc::new(cfg.initial_cwnd, cfg.initial_ssthresh, cfg.max_cwnd, cfg.increase, SimTime::ZERO),
+            cc: CtcpCc::new(
+                cfg.initial_cwnd,
+                cfg.initial_ssthresh,
+                cfg.max_cwnd,
+                cfg.increase,
+                cfg.rules,
+                SimTime::ZERO,
+            ),
             dof_req_latest: cfg.layout.block_len(0),
             cfg,
             flow,
@@ -146,6 +191,11 @@ impl CtcpSender {
         }
     }
 
+    /// Wire size of a data packet.
+    pub fn packet_bytes(&self) -> u32 {
+        self.cfg.layout.symbol_len + DATA_OVERHEAD_BYTES
+    }
+
     /// Blocks decoded by the receiver, as the sender knows from ACKs.
     pub fn blocks_done(&self) -> u64 {
         self.curr_block
@@ -165,6 +215,7 @@ impl CtcpSender {
             self.cfg.initial_ssthresh,
             self.cfg.max_cwnd,
             self.cfg.increase,
+            self.cfg.rules,
             ctx.now,
         );
         self.send_syn(ctx);
@@ -198,6 +249,7 @@ impl CtcpSender {
         for b in &mut self.blocks {
             b.live = 0;
             b.sent = 0;
+            b.batch_left = 0;
         }
         self.record(ctx.now);
         self.send(ctx);
@@ -207,20 +259,37 @@ impl CtcpSender {
         match pkt.body {
             Body::TcpSynAck { ts_echo, .. } if self.established_at.is_none() => {
                 self.established_at = Some(ctx.now);
-                let r = ctx.now - ts_echo;
-                self.rtt_sample(r);
+                // The handshake's RTT starts srtt and the RTO, but not RTT_min: a 60-byte SYN is
+                // serialised faster than a data packet, and on a slow link (below 6 Mbit/s for
+                // 1500 bytes) every data packet would look 2 ms queued against it.
+                self.srtt = Some(ctx.now - ts_echo);
+                self.rttvar = SimDuration((ctx.now - ts_echo).0 / 2);
+                self.latest_rtt = self.srtt;
                 self.backoff = 0;
                 self.rto_timer.stop();
                 self.record(ctx.now);
                 self.send(ctx);
             }
-            Body::CtcpAck { ackno, block, dofs, ts_echo } if self.established_at.is_some() => {
+            Body::CtcpAck { ackno, block, dofs, pkt_block, pkt_dofs, ts_echo } if self.established_at.is_some() => {
+                if self.cfg.feedback == Feedback::PerBlock {
+                    self.note_rank(block, dofs);
+                    self.note_rank(pkt_block, pkt_dofs);
+                }
                 self.on_ack(ctx, ackno, block, dofs, ts_echo)
             }
             _ => {}
         }
     }
 
+    /// Per-block feedback: the receiver holds `dofs` for `block`.
+    fn note_rank(&mut self, block: u64, dofs: u16) {
+        if let Some(b) = block.checked_sub(self.curr_block).and_then(|i| self.blocks.get_mut(i as usize)) {
+            b.rank = b.rank.max(dofs as u32);
+        }
+    }
+
+    /// An RTT sample from a data packet's ACK. RTT_min (`basertt`) is the lowest of these, "the
+    /// lowest per-packet RTT observed during the lifetime of a connection" (the paper, §II.B).
     fn rtt_sample(&mut self, r: SimDuration) {
         self.latest_rtt = Some(r);
         match self.srtt {
@@ -301,8 +370,13 @@ impl CtcpSender {
     /// §4.4's per-send-opportunity algorithm.
     fn send(&mut self, ctx: &mut Ctx) {
         let now = ctx.now;
-        // Packets past their deadline no longer count as in flight for the current block.
-        for i in 0..self.onfly.len() {
+        // Packets past their deadline no longer count as in flight for the current block. With
+        // per-block feedback every packet is accounted for by the ACK stream (acknowledged, or
+        // skipped by a later ACK) or by a timeout: a deadline of 1.5 srtt would expire packets
+        // that are only queued (a window's burst can queue longer than half an RTT) and resend
+        // their whole blocks.
+        let deadlines = if self.cfg.feedback == Feedback::LowestBlock { self.onfly.len() } else { 0 };
+        for i in 0..deadlines {
             let f = &self.onfly[i];
             if f.deadline > now {
                 break;
@@ -330,9 +404,28 @@ impl CtcpSender {
                 self.blocks.push_back(BlockState::default());
             }
             let len = self.cfg.layout.block_len(b);
-            let (need, in_flight) =
-                if idx == 0 { (self.dof_req_latest, self.blocks[0].live) } else { (len, self.blocks[idx].sent) };
-            let n = packets_needed(need, in_flight, p).min(win);
+            let n = match self.cfg.feedback {
+                Feedback::LowestBlock => {
+                    let (need, in_flight) = if idx == 0 {
+                        (self.dof_req_latest, self.blocks[0].live)
+                    } else {
+                        (len, self.blocks[idx].sent)
+                    };
+                    packets_needed(need, in_flight, p, self.cfg.redundancy)
+                }
+                Feedback::PerBlock => {
+                    let st = &mut self.blocks[idx];
+                    let need = len.saturating_sub(st.rank);
+                    if st.batch_left == 0 && st.live == 0 && need > 0 {
+                        st.batch_left = packets_needed(need, 0, p, self.cfg.redundancy).max(1) as u32;
+                    }
+                    st.batch_left as u64
+                }
+            }
+            .min(win);
+            if self.cfg.feedback == Feedback::PerBlock {
+                self.blocks[idx].batch_left -= n as u32;
+            }
             for _ in 0..n {
                 self.send_packet(ctx, b, idx);
             }
@@ -429,10 +522,15 @@ impl CtcpSender {
     }
 }
 
-/// §4.4: the smallest n ≥ 0 with n(1 − p) + (1 − p)·in_flight ≥ need.
-pub fn packets_needed(need: u32, in_flight: u32, p: f64) -> u64 {
-    // The 1e-9 keeps exact quotients (32 / 0.8 = 40) from rounding up to the next packet.
-    ((need as f64 / (1.0 - p)) - in_flight as f64 - 1e-9).ceil().max(0.0) as u64
+/// §4.4: the smallest n ≥ 0 with n(1 − p) + (1 − p)·in_flight ≥ need (`Ceil`), or the n nearest
+/// to need/(1 − p) − in_flight (`Nearest`).
+pub fn packets_needed(need: u32, in_flight: u32, p: f64, redundancy: Redundancy) -> u64 {
+    let x = need as f64 / (1.0 - p) - in_flight as f64;
+    match redundancy {
+        // The 1e-9 keeps exact quotients (32 / 0.8 = 40) from rounding up to the next packet.
+        Redundancy::Ceil => (x - 1e-9).ceil().max(0.0) as u64,
+        Redundancy::Nearest => x.round().max(0.0) as u64,
+    }
 }
 
 /// §4.6: an ACK after `losses` skipped seqnos feeds `losses` ones and one zero to an EWMA of
@@ -453,12 +551,21 @@ mod tests {
     #[test]
     fn a_fresh_block_gets_k_over_one_minus_p_packets() {
         // protocols.md §4.9: k = 32, p = 0.1 ⇒ 36; p = 0.2 ⇒ 40; p = 0 ⇒ exactly k.
-        assert_eq!(packets_needed(32, 0, 0.1), 36);
-        assert_eq!(packets_needed(32, 0, 0.2), 40);
-        assert_eq!(packets_needed(32, 0, 0.0), 32);
+        let c = Redundancy::Ceil;
+        assert_eq!(packets_needed(32, 0, 0.1, c), 36);
+        assert_eq!(packets_needed(32, 0, 0.2, c), 40);
+        assert_eq!(packets_needed(32, 0, 0.0, c), 32);
         // What is in flight counts towards the need.
-        assert_eq!(packets_needed(32, 30, 0.0), 2);
-        assert_eq!(packets_needed(5, 40, 0.1), 0);
+        assert_eq!(packets_needed(32, 30, 0.0, c), 2);
+        assert_eq!(packets_needed(5, 40, 0.1, c), 0);
+        // Rounding up costs a whole packet per block at any loss estimate; to the nearest, the
+        // redundancy follows the estimate.
+        assert_eq!(packets_needed(32, 0, 0.005, c), 33);
+        let n = Redundancy::Nearest;
+        assert_eq!(packets_needed(32, 0, 0.005, n), 32);
+        assert_eq!(packets_needed(32, 0, 0.1, n), 36);
+        assert_eq!(packets_needed(32, 0, 0.2, n), 40);
+        assert_eq!(packets_needed(32, 0, 0.03, n), 33);
     }
 
     #[test]

@@ -32,6 +32,39 @@ pub enum RateSchedule {
 }
 
 impl RateSchedule {
+    /// Bits the link can carry over `[a, b]` (the integral of its rate).
+    pub fn bits_between(&self, a: SimTime, b: SimTime) -> f64 {
+        if b <= a {
+            return 0.0;
+        }
+        let secs = |x: u64| x as f64 / 1e9;
+        match self {
+            RateSchedule::Constant(r) => r * secs(b.0 - a.0),
+            RateSchedule::Steps(steps) => {
+                let mut bits = 0.0;
+                let mut t = a;
+                while t < b {
+                    let i = steps.partition_point(|&(at, _)| at <= t);
+                    let until = steps.get(i).map_or(b, |&(at, _)| at.min(b));
+                    bits += self.rate_at(t) * secs(until.0 - t.0);
+                    t = until;
+                }
+                bits
+            }
+            RateSchedule::Square { period, .. } => {
+                let half = (period.0 / 2).max(1);
+                let mut bits = 0.0;
+                let mut t = a;
+                while t < b {
+                    let until = SimTime(((t.0 / half + 1) * half).min(b.0));
+                    bits += self.rate_at(t) * secs(until.0 - t.0);
+                    t = until;
+                }
+                bits
+            }
+        }
+    }
+
     pub fn rate_at(&self, t: SimTime) -> f64 {
         match self {
             RateSchedule::Constant(r) => *r,
@@ -215,6 +248,30 @@ pub struct Drops {
     pub route_change: u64,
 }
 
+/// What one flow's packets did at a link: for the capacity breakdown of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowTally {
+    /// Packets accepted for transmission (some may not have started yet: see `Link::carried`).
+    pub accepted_pkts: u64,
+    pub accepted_bytes: u64,
+    /// Of those, data packets (`Body::is_data`).
+    pub accepted_data_pkts: u64,
+    /// Dropped by the full buffer, or by the loss process at the ingress: never transmitted.
+    pub buffer_drops: u64,
+    pub ingress_losses: u64,
+}
+
+/// A link's use up to some time, from [`Link::usage`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinkUsage {
+    /// What the link could carry from 0 to the time asked, in bits.
+    pub capacity_bits: f64,
+    /// Bits of time the transmitter was idle.
+    pub idle_bits: f64,
+    /// Per flow: (packets, bytes, data packets) that started transmission by then.
+    pub carried: Vec<(u64, u64, u64)>,
+}
+
 pub struct Link {
     pub id: u32,
     pub from: NodeId,
@@ -224,8 +281,8 @@ pub struct Link {
     jitter_rng: Rng,
     /// When the transmitter finishes the last accepted packet.
     free_at: SimTime,
-    /// Accepted packets that have not started transmission: (start time, size).
-    waiting: VecDeque<(SimTime, u32)>,
+    /// Accepted packets that have not started transmission: (start time, size, flow, data).
+    waiting: VecDeque<(SimTime, u32, u32, bool)>,
     waiting_bytes: u64,
     /// Packets propagating, in arrival order.
     pipeline: VecDeque<(SimTime, Packet)>,
@@ -239,6 +296,11 @@ pub struct Link {
     pub delivered_bytes: u64,
     pub drops: Drops,
     pub queue_trace: Trace<1>,
+    /// Per flow id.
+    pub tally: Vec<FlowTally>,
+    /// Transmitter idle time before `free_at`, in bits of capacity (fixed-rate and scheduled
+    /// links; a moving link's is not tracked).
+    idle_bits: f64,
 }
 
 impl Link {
@@ -272,6 +334,8 @@ impl Link {
             delivered_bytes: 0,
             drops: Drops::default(),
             queue_trace: Trace::new(trace_points),
+            tally: Vec::new(),
+            idle_bits: 0.0,
         }
     }
 
@@ -282,7 +346,7 @@ impl Link {
     }
 
     fn release_started(&mut self, now: SimTime) {
-        while let Some(&(start, size)) = self.waiting.front() {
+        while let Some(&(start, size, _, _)) = self.waiting.front() {
             if start > now {
                 break;
             }
@@ -299,6 +363,39 @@ impl Link {
         }
     }
 
+    fn tally_mut(&mut self, flow: u32) -> &mut FlowTally {
+        let i = flow as usize;
+        if self.tally.len() <= i {
+            self.tally.resize(i + 1, FlowTally::default());
+        }
+        &mut self.tally[i]
+    }
+
+    /// The link's use from time 0 to `end`: its capacity, its idle time and what each flow's
+    /// packets took. A packet counts whole once it has started transmission by `end` (so one in
+    /// service at `end` counts whole). None for a moving link.
+    pub fn usage(&self, end: SimTime) -> Option<LinkUsage> {
+        if self.cfg.motion.is_some() {
+            return None;
+        }
+        let rate = &self.cfg.rate;
+        let mut carried: Vec<(u64, u64, u64)> =
+            self.tally.iter().map(|t| (t.accepted_pkts, t.accepted_bytes, t.accepted_data_pkts)).collect();
+        for &(start, size, flow, data) in &self.waiting {
+            if start > end {
+                let c = &mut carried[flow as usize];
+                c.0 -= 1;
+                c.1 -= size as u64;
+                c.2 -= data as u64;
+            }
+        }
+        Some(LinkUsage {
+            capacity_bits: rate.bits_between(SimTime::ZERO, end),
+            idle_bits: self.idle_bits + rate.bits_between(self.free_at, end),
+            carried,
+        })
+    }
+
     /// Offers a packet to the link at `now`. Returns the time at which the caller must schedule
     /// this link's arrival event, if a new one is needed.
     pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Option<SimTime> {
@@ -309,12 +406,14 @@ impl Link {
             self.offered += 1;
             if self.cfg.loss.drops(index, &mut self.loss_rng) {
                 self.drops.loss += 1;
+                self.tally_mut(pkt.flow).ingress_losses += 1;
                 return None;
             }
         }
         let busy = self.free_at > now;
         if busy && self.buffer_full(pkt.size) {
             self.drops.buffer += 1;
+            self.tally_mut(pkt.flow).buffer_drops += 1;
             return None;
         }
         let start = if busy { self.free_at } else { now };
@@ -331,9 +430,17 @@ impl Link {
         // least 1 ns, so that simulated time moves on however fast the link (validation bounds
         // scenario rates, but a link budget's Shannon capacity is not bounded).
         let tx = SimDuration(((pkt.size as f64 * 8.0e9 / rate + 0.5) as u64).max(1));
+        if !busy && self.cfg.motion.is_none() {
+            self.idle_bits += self.cfg.rate.bits_between(self.free_at, now);
+        }
         self.free_at = start + tx;
+        let data = pkt.body.is_data();
+        let t = self.tally_mut(pkt.flow);
+        t.accepted_pkts += 1;
+        t.accepted_bytes += pkt.size as u64;
+        t.accepted_data_pkts += data as u64;
         if busy {
-            self.waiting.push_back((start, pkt.size));
+            self.waiting.push_back((start, pkt.size, pkt.flow, data));
             self.waiting_bytes += pkt.size as u64;
         }
         self.queue_trace.record(now, [self.waiting.len() as f64]);
@@ -390,6 +497,15 @@ impl Link {
     /// Packets the link dropped, for any reason.
     pub fn dropped(&self) -> u64 {
         self.drops.buffer + self.drops.loss + self.drops.outage + self.drops.route_change
+    }
+
+    /// Data packets of `flow` accepted but not yet arrived at the far end: `(all, started)`,
+    /// `started` leaving out those still waiting for the transmitter at `now`.
+    pub fn data_in_flight(&self, flow: u32, now: SimTime) -> (u64, u64) {
+        let all = self.pipeline.iter().filter(|(_, p)| p.flow == flow && p.body.is_data()).count() as u64;
+        let waiting =
+            self.waiting.iter().filter(|&&(start, _, f, data)| f == flow && data && start > now).count() as u64;
+        (all, all - waiting)
     }
 
     /// Takes the next packet that has arrived by `now`.

@@ -6,7 +6,9 @@ pub mod moving;
 pub mod packet;
 
 use crate::sim::SimTime;
-pub use link::{Buffer, Drops, Link, LinkConfig, LossAt, Motion, MotionSample, Outages, RateSchedule};
+pub use link::{
+    Buffer, Drops, FlowTally, Link, LinkConfig, LinkUsage, LossAt, Motion, MotionSample, Outages, RateSchedule,
+};
 pub use loss::LossProcess;
 pub use moving::{MovingRoutes, Route};
 pub use packet::{AgentId, Body, CtcpCoding, NodeId, Packet, SackBlocks};

@@ -113,6 +113,11 @@ pub enum Body {
         /// Lowest block the receiver has not decoded, and the degrees of freedom it holds for it.
         block: u64,
         dofs: u16,
+        /// The block of the packet acknowledged and the degrees of freedom the receiver holds for
+        /// it after that packet (its length if already decoded). Used only with per-block
+        /// feedback (the reference code's ACK has the two fields above only).
+        pkt_block: u64,
+        pkt_dofs: u16,
         ts_echo: SimTime,
     },
     /// An INTCP INTEREST for bytes `[start, end)` of the flow (intcp.md §2.2/§2.3); `[0, 0)` is a
@@ -124,6 +129,14 @@ pub enum Body {
     /// producer's send-queue headroom in MSS (0 from caches), `digest` the digest of the bytes
     /// and `first_sent` when the producer first sent them (one-way delay counts recovery).
     IntcpData { sn: u64, start: u64, end: u64, ts: SimTime, wnd: i16, digest: u64, first_sent: SimTime },
+}
+
+impl Body {
+    /// A packet that carries the flow's payload (data of any transport), as opposed to control
+    /// packets and acknowledgements.
+    pub fn is_data(&self) -> bool {
+        matches!(self, Body::TcpData { .. } | Body::CtcpData { .. } | Body::IntcpData { .. })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

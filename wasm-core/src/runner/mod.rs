@@ -5,10 +5,10 @@ mod sweep;
 pub use sweep::{run_job, sweep_jobs, SweepJob, SweepPlan};
 
 use crate::content::Content;
-use crate::ctcp::cc::Increase;
+use crate::ctcp::cc::{CcRules, Increase};
 use crate::ctcp::receiver::CtcpReceiver;
-use crate::ctcp::sender::{CtcpConfig, CtcpSender, CTCP_SENDER_TRACE_COLUMNS};
-use crate::ctcp::Layout;
+use crate::ctcp::sender::{CtcpConfig, CtcpSender, Feedback, Redundancy, CTCP_SENDER_TRACE_COLUMNS};
+use crate::ctcp::{Layout, ACK_BYTES, PER_BLOCK_ACK_BYTES};
 use crate::engine::{Agent, Simulation};
 use crate::intcp::cache::Cache;
 use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
@@ -16,10 +16,10 @@ use crate::intcp::midnode::{IntcpNode, MovingPeers, Peer, Role, SharedCache, Sha
 use crate::intcp::rate::{CcParams, HopController};
 use crate::intcp::IntcpConfig;
 use crate::metrics::{jain_index, DelayStats, DelaySummary, Trace};
-use crate::net::{AgentId, Buffer, Link, LinkConfig, LossAt, LossProcess, Network, Outages, RateSchedule};
+use crate::net::{AgentId, Buffer, Link, LinkConfig, LinkUsage, LossAt, LossProcess, Network, Outages, RateSchedule};
 use crate::scenario::{
-    self, Chain, CodingMode, CtcpVariant, Flow, LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec,
-    Scenario, Topology,
+    self, Chain, CodingMode, CtcpCongestionGate, CtcpFeedback, CtcpRedundancy, CtcpSlowStartExit, CtcpVariant, Flow,
+    LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec, Scenario, Topology,
 };
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
 use crate::tcp::autotune::RcvWindow;
@@ -170,13 +170,56 @@ pub struct CodingSummary {
     pub source_packets_delivered: u64,
     /// Packets sent per source packet delivered.
     pub coded_overhead: f64,
-    /// Receptions that added no degree of freedom.
+    /// Receptions that added no degree of freedom (including packets for blocks already decoded).
     pub non_innovative: u64,
     pub blocks_decoded: u64,
     /// From a block's first transmission to its full decoding.
     pub decode_latency_ms: DelaySummary,
     /// The sender's loss estimate at the end of the run.
     pub loss_estimate: f64,
+    /// Where the bottleneck's capacity went (chain topologies; None on a constellation).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacitySummary>,
+}
+
+/// Where the capacity of a CTCP flow's bottleneck link went over the whole run (time 0 to the
+/// run's end), in *packet slots*: the time one of this flow's data packets takes on the link.
+/// The bottleneck is the link of the flow's forward path with the least capacity over the run.
+///
+/// The slots add up: `innovative_pkts + redundant_needed_pkts + non_innovative_pkts + lost_pkts
+/// + in_flight_pkts + other_pkt_slots + idle_pkt_slots = link_pkt_slots`, to within one packet
+/// at the end of the run (a packet in service at the end counts whole). Each packet of the flow
+/// that started transmission on the bottleneck is classified by what became of it; the idle
+/// time is measured by the link itself (the gaps between transmissions), so the sum is a check.
+/// Packets lost at the link's ingress (dummynet-style loss) or dropped by its full buffer took
+/// no link time: they are counted apart (`ingress_loss_pkts`, `queue_drop_pkts`), outside the sum.
+#[derive(Clone, Debug, Serialize)]
+pub struct CapacitySummary {
+    /// Id of the bottleneck link (as in `links`).
+    pub link: u32,
+    /// The link's capacity over the run.
+    pub link_pkt_slots: f64,
+    /// Systematic packets that arrived and added a degree of freedom.
+    pub innovative_pkts: u64,
+    /// Coded packets that arrived and added a degree of freedom: each replaced a lost packet.
+    pub redundant_needed_pkts: u64,
+    /// Packets that arrived and added nothing (in the span of what the receiver had, or for a
+    /// block it had already decoded).
+    pub non_innovative_pkts: u64,
+    /// Packets transmitted on the bottleneck and lost after it (channel loss, an outage).
+    pub lost_pkts: u64,
+    /// Packets transmitted on the bottleneck and still propagating when the run ended.
+    pub in_flight_pkts: u64,
+    /// Time taken by other flows' packets and this flow's control packets (the SYN).
+    pub other_pkt_slots: f64,
+    /// Time the link was not transmitting: nothing to send (window- or block-limited).
+    pub idle_pkt_slots: f64,
+    /// Of the flow's packets: dropped by the bottleneck's full buffer (not in the sum).
+    pub queue_drop_pkts: u64,
+    /// Of the flow's packets: dropped at the bottleneck's ingress (not in the sum).
+    pub ingress_loss_pkts: u64,
+    /// Share of the link's time spent transmitting anything: 1 − idle / link.
+    pub busy_fraction: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -437,6 +480,18 @@ impl Run {
                             CtcpVariant::V1 => Increase::Reno,
                             CtcpVariant::V2 => Increase::Htcp { delta_l: SimDuration::from_secs_f64(c.v2_delta_l_s) },
                         },
+                        rules: CcRules {
+                            vegas_slow_start_exit: c.slow_start_exit == CtcpSlowStartExit::Vegas,
+                            srtt_gate: c.congestion_gate == CtcpCongestionGate::MinRttOrSrtt,
+                        },
+                        feedback: match c.feedback {
+                            CtcpFeedback::PerBlock => Feedback::PerBlock,
+                            CtcpFeedback::LowestBlock => Feedback::LowestBlock,
+                        },
+                        redundancy: match c.redundancy {
+                            CtcpRedundancy::Nearest => Redundancy::Nearest,
+                            CtcpRedundancy::Ceil => Redundancy::Ceil,
+                        },
                         loss_scaling: c.loss_scaling,
                         run_seed: seed,
                     };
@@ -454,7 +509,11 @@ impl Run {
                         seed,
                         points,
                         bin_width,
-                    );
+                    )
+                    .with_ack_bytes(match c.feedback {
+                        CtcpFeedback::PerBlock => PER_BLOCK_ACK_BYTES,
+                        CtcpFeedback::LowestBlock => ACK_BYTES,
+                    });
                     sim.add_agent(to, Agent::CtcpReceiver(Box::new(receiver)), None);
                 }
                 Flow::Intcp(c) => {
@@ -674,6 +733,7 @@ impl Run {
                         blocks_decoded: r.stats.blocks_decoded,
                         decode_latency_ms: r.stats.decode_latency.summary(),
                         loss_estimate: s.slr,
+                        capacity: self.ctcp_capacity(f, flow, s, r, end),
                     }),
                 ),
             };
@@ -731,6 +791,71 @@ impl Run {
             path: self.path.clone(),
             traces,
         }
+    }
+
+    /// The forward links of a flow on a chain, from its sender to its receiver.
+    fn chain_path(&self, flow: &Flow) -> Option<Vec<u32>> {
+        let Topology::Chain(Chain { links, .. }) = &self.scenario.topology else { return None };
+        let (from, to) = flow.nodes();
+        let (from, to) = (from.unwrap_or(0), to.unwrap_or(links.len() as u32));
+        Some(if from <= to {
+            (from..to).map(|i| 2 * i).collect()
+        } else {
+            (to..from).rev().map(|i| 2 * i + 1).collect()
+        })
+    }
+
+    /// See [`CapacitySummary`].
+    fn ctcp_capacity(
+        &self,
+        f: usize,
+        flow: &Flow,
+        s: &CtcpSender,
+        r: &CtcpReceiver,
+        end: SimTime,
+    ) -> Option<CapacitySummary> {
+        let path = self.chain_path(flow)?;
+        let links = &self.sim.net.links;
+        let usages: Vec<(usize, LinkUsage)> =
+            path.iter().enumerate().filter_map(|(i, &l)| Some((i, links[l as usize].usage(end)?))).collect();
+        let (at, usage) =
+            usages.into_iter().min_by(|a, b| a.1.capacity_bits.total_cmp(&b.1.capacity_bits).then(a.0.cmp(&b.0)))?;
+        let link = &links[path[at] as usize];
+        let fid = f as u32;
+        let slot_bits = 8.0 * (s.packet_bytes() as f64);
+        let (_, _, data) = usage.carried.get(f).copied().unwrap_or_default();
+        let all_bytes: u64 = usage.carried.iter().map(|c| c.1).sum();
+        // Everything but this flow's data packets: other flows, and this flow's SYN.
+        let other_bits = 8.0 * (all_bytes - data * s.packet_bytes() as u64) as f64;
+        let in_flight: u64 = path[at..]
+            .iter()
+            .enumerate()
+            .map(|(i, &l)| {
+                let (all, started) = links[l as usize].data_in_flight(fid, end);
+                if i == 0 {
+                    started
+                } else {
+                    all
+                }
+            })
+            .sum();
+        let st = &r.stats;
+        let received = st.innovative_systematic + st.innovative_coded + st.non_innovative;
+        let tally = link.tally.get(f).copied().unwrap_or_default();
+        Some(CapacitySummary {
+            link: link.id,
+            link_pkt_slots: usage.capacity_bits / slot_bits,
+            innovative_pkts: st.innovative_systematic,
+            redundant_needed_pkts: st.innovative_coded,
+            non_innovative_pkts: st.non_innovative,
+            lost_pkts: data.saturating_sub(received + in_flight),
+            in_flight_pkts: in_flight,
+            other_pkt_slots: other_bits / slot_bits,
+            idle_pkt_slots: usage.idle_bits / slot_bits,
+            queue_drop_pkts: tally.buffer_drops,
+            ingress_loss_pkts: tally.ingress_losses,
+            busy_fraction: if usage.capacity_bits > 0.0 { 1.0 - usage.idle_bits / usage.capacity_bits } else { 0.0 },
+        })
     }
 
     /// Per-node figures of an INTCP flow, producer first; None for other transports.

@@ -241,6 +241,22 @@ export type Flow =
        * Multiplier on the loss estimate when sizing redundancy (the reference SLR_scaling).
        */
       loss_scaling?: number;
+      /**
+       * What ends slow start: `vegas` (the reference code: the first per-RTT check that estimates more than one packet queued, which a burst of slow start's own packets can do; the paper does not describe the exit but says this slow start "does not adequately fill" long-RTT paths, as it does here) or `congestion-loss` (Reno's: only a loss seen with a standing queue ends it).
+       */
+      slow_start_exit?: CtcpSlowStartExit & string;
+      /**
+       * When a loss counts as congestion: `min-rtt` (the paper: RTT > RTT_min, RTT being the round's smallest sample, 2 ms of tolerance) or `min-rtt-or-srtt` (the reference code: also when the smoothed RTT is 5 ms above RTT_min, as a burst's transient queue makes it).
+       */
+      congestion_gate?: CtcpCongestionGate & string;
+      /**
+       * What ACKs report: `per-block` (the dofs of the acknowledged packet's block as well, so every block is repaired as soon as its packets are accounted for) or `lowest-block` (the reference code: the lowest undecoded block only, so short blocks are repaired one after the other and the blocks behind them wait).
+       */
+      feedback?: CtcpFeedback & string;
+      /**
+       * How `need/(1 − p)` packets become a whole number: `nearest` (redundancy follows the loss estimate) or `ceil` (the reference code: at least one extra packet per block at any p > 0).
+       */
+      redundancy?: CtcpRedundancy & string;
       from_node?: number | null;
       to_node?: number | null;
       label?: string | null;
@@ -350,6 +366,22 @@ export type Recovery = 'prr' | 'rfc6675';
 export type LossDetection = 'rack' | 'dupack';
 export type CtcpVariant = 'v1' | 'v2';
 export type CodingMode = 'full' | 'rank-only';
+/**
+ * See [`CtcpFlow::slow_start_exit`].
+ */
+export type CtcpSlowStartExit = 'vegas' | 'congestion-loss';
+/**
+ * See [`CtcpFlow::congestion_gate`].
+ */
+export type CtcpCongestionGate = 'min-rtt' | 'min-rtt-or-srtt';
+/**
+ * See [`CtcpFlow::feedback`].
+ */
+export type CtcpFeedback = 'per-block' | 'lowest-block';
+/**
+ * See [`CtcpFlow::redundancy`].
+ */
+export type CtcpRedundancy = 'nearest' | 'ceil';
 /**
  * The controller of one INTCP hop (`IntcpFlow::hop_cc`).
  */
