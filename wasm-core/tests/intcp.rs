@@ -104,7 +104,10 @@ fn square_trio(d: (u32, u32), buffer: u32, period: f64, duration: f64, seed: u64
 #[test]
 fn on_the_lossless_square_wave_intcp_fills_the_gsl_and_beats_reno_and_cubic_by_1_3() {
     let s = preset("intcp-two-hop-square");
-    assert!(s["topology"]["links"].as_array().unwrap().iter().all(|l| l.get("loss").is_none()), "the preset is lossless");
+    assert!(
+        s["topology"]["links"].as_array().unwrap().iter().all(|l| l.get("loss").is_none()),
+        "the preset is lossless"
+    );
     let intcp = goodput(&s);
     let mut t = s.clone();
     t["flows"][0] = reno();
@@ -165,7 +168,7 @@ fn without_a_hold_budget_intcp_falls_back_to_the_end_to_end_level() {
     assert!(full >= 1.3 * zero, "{full:.2} vs {zero:.2}");
 }
 
-fn series<'a>(h: &'a orbitcp_core::runner::HopTrace, c: &str) -> Vec<(f64, f64)> {
+fn series(h: &orbitcp_core::runner::HopTrace, c: &str) -> Vec<(f64, f64)> {
     let v = h.series.cols[c].as_array().unwrap();
     h.series.t.iter().zip(v).filter_map(|(&t, v)| Some((t, v.as_f64()?))).collect()
 }

@@ -147,8 +147,8 @@ impl ReadAhead {
             Some(f) if f.wanted => Arrival::Forward,
             _ if start < self.down_next => Arrival::Drop,
             _ => {
-                if !self.held.contains_key(&start) {
-                    self.held.insert(start, end);
+                if let std::collections::btree_map::Entry::Vacant(v) = self.held.entry(start) {
+                    v.insert(end);
                     self.held_bytes += end - start;
                 }
                 Arrival::Hold
