@@ -685,7 +685,9 @@ impl Run {
             let hops = self.intcp_hops(f);
             let wire = match parts {
                 FlowParts::Tcp(s, r) => {
-                    let delivered_segs = s.acked_bytes().div_ceil(s.config().mss as u64);
+                    // The receiver's count: the sender's cumulative ACK lags it by the ACKs still
+                    // on their way when the run ends.
+                    let delivered_segs = r.delivered.div_ceil(s.config().mss as u64);
                     let mut w = WireSummary::new(
                         s.stats.sent_pkts,
                         s.stats.retransmissions,
