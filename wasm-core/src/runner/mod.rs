@@ -1,6 +1,7 @@
 //! Running scenarios: the entry points shared by the CLI, the wasm boundary and the tests.
 
 pub mod constellation;
+pub mod cost;
 mod sweep;
 pub use sweep::{run_job, sweep_jobs, SweepJob, SweepPlan};
 

@@ -1,6 +1,7 @@
 // Result exports: a file download for any text, and a run's traces as one long-format CSV.
 
 import type { Columns, RunResult } from '../sim/results';
+import { csvField } from './csv';
 
 /** Saves `text` as a file called `name` (Blob + object URL, revoked once the click is handled). */
 export function downloadText(name: string, text: string, mime: string): void {
@@ -68,8 +69,4 @@ export function resultCsv(result: RunResult): string {
 /** Shortest text that reads back as the same number; empty for NaN (a null in the core's JSON). */
 function num(v: number): string {
   return Number.isFinite(v) ? String(v) : '';
-}
-
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -10,17 +10,26 @@ export interface SweepJob {
   run: number;
   /** Decimal text: seeds are 64-bit. */
   seed: string;
-  scenario: unknown;
+}
+
+/** What a scenario will cost (the core's `runner::cost`). */
+export interface CostEstimate {
+  runs: number;
+  events: number;
+  browser_seconds: number;
 }
 
 export type ToWorker =
-  | { type: 'run'; id: number; scenario: string; seed?: string; withTraces: boolean }
+  /** With `job`, `scenario` is a sweep's text and the run is that job of it. */
+  | { type: 'run'; id: number; scenario: string; seed?: string; job?: number; withTraces: boolean }
+  | { type: 'estimate'; id: number; scenario: string }
   | { type: 'validate'; id: number; scenario: string }
   | { type: 'expandSweep'; id: number; scenario: string }
   /** What the globe draws for a constellation scenario. */
   | { type: 'view'; id: number; scenario: string }
-  /** Makes the core panic, to exercise crash recovery. */
-  | { type: 'panic'; id: number };
+  /** Makes the core fail, to exercise crash recovery: panic now, panic inside the next run, or
+   * run out of memory. */
+  | { type: 'panic'; id: number; when: 'now' | 'next-run' | 'oom' };
 
 export type FromWorker =
   | { type: 'ready'; coreVersion: string }
@@ -30,6 +39,9 @@ export type FromWorker =
   | { type: 'validated'; id: number; errors: string[] }
   | { type: 'sweepJobs'; id: number; jobs: SweepJob[] }
   | { type: 'view'; id: number; view: ConstellationView }
+  | { type: 'estimate'; id: number; estimate: CostEstimate }
+  /** The next run will panic. */
+  | { type: 'armed'; id: number }
   /** `crashed`: the core trapped (a panic); the worker must be replaced. */
   | { type: 'failed'; id: number; message: string; crashed: boolean };
 

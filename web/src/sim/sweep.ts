@@ -3,6 +3,7 @@
 // columns to `orbitcp sweep`.
 
 import type { SweepRow } from './client';
+import { csvField } from '../export/csv';
 
 export interface PointStats {
   /** Swept path → value, for this grid point. */
@@ -103,10 +104,6 @@ export function shortPath(p: string): string {
   return parts.length <= 2 ? parts[parts.length - 1] : parts.slice(-2).join('.');
 }
 
-function csvField(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** The rows as `orbitcp sweep` prints them (same columns, same order). */
 export function sweepCsv(rows: SweepRow[]): string {
@@ -122,8 +119,8 @@ export function sweepCsv(rows: SweepRow[]): string {
           r.job.run,
           r.job.seed,
           f.id,
-          f.transport,
-          f.cc,
+          csvField(f.transport),
+          csvField(f.cc),
           f.goodput_mbps.toFixed(6),
           f.completion_s === null ? '' : f.completion_s.toFixed(6),
           f.delivered_bytes,
