@@ -6,19 +6,18 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { CancelledError, CrashError, SimClient, type Progress, type SweepRow } from './sim/client';
 import type { CostEstimate } from './sim/protocol';
 import type { RunResult } from './sim/results';
-import { sweepCsv } from './sim/sweep';
 import type { Scenario } from './scenario/types.gen';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
 import { decodeScenario, encodeScenario, SHARE_PARAM } from './share/share';
-import { downloadText, resultCsv } from './export/export';
+import { downloadText, resultCsv, sweepCsv } from './export/export';
 import { ResultCharts } from './charts/ResultCharts';
 import { SweepChart } from './charts/SweepChart';
 import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ChartTimeContext, TimeCursor, type ChartTime, type TimeMark } from './timeCursor';
-import type { ConstellationView } from './globe/view';
+import type { ConstellationView } from './sim/constellation';
 import { hasGlobe } from './globe/source';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.

@@ -4,7 +4,7 @@
 
 import { assertNever, type CostEstimate, type FromWorker, type SweepJob, type ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
-import type { ConstellationView } from '../globe/view';
+import type { ConstellationView } from './constellation';
 
 export interface Progress {
   /** 0..1 */

@@ -1,7 +1,7 @@
 // The messages between the UI thread and a simulation worker: typed unions, handled with
 // exhaustive switches on both sides.
 
-import type { ConstellationView } from '../globe/view';
+import type { ConstellationView } from './constellation';
 import type { RunResult, RunSummary } from './results';
 
 export interface SweepJob {

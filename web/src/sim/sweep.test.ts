@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, defaultXPath, mathisMbps, meanStd, seriesBy, shortPath, sweepCsv, valueLabel } from './sweep';
+import { aggregate, defaultXPath, mathisMbps, meanStd, seriesBy, shortPath, valueLabel } from './sweep';
+import { sweepCsv } from '../export/export';
 import type { SweepRow } from './client';
 import type { RunSummary } from './results';
 

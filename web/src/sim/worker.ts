@@ -18,7 +18,7 @@ import wasmUrl from '../wasm/pkg/orbitcp_core_bg.wasm?url';
 import { assertNever, type CostEstimate, type FromWorker, type SweepJob, type ToWorker } from './protocol';
 import { parseResult, transferables } from './results';
 import { trapMessage } from './trap';
-import type { ConstellationView } from '../globe/view';
+import type { ConstellationView } from './constellation';
 
 const post = (msg: FromWorker, transfer: Transferable[] = []) => self.postMessage(msg, { transfer });
 
