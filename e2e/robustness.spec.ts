@@ -136,6 +136,8 @@ test('the hardening reproductions, opened from shared links, give a clear error 
     ['a sweep grid of 256³ runs', bigGrid, /16777216|at most 100000/],
   ];
   for (const [what, scenario, message] of cases) {
+    // A new document each time: a change of fragment alone does not reload the app.
+    await page.goto('about:blank');
     await open(page, `#s=${encodeScenario(JSON.stringify(scenario))}`);
     await expect(page.getByTestId('editor-error-count'), what).toBeVisible({ timeout: 10_000 });
     await page.getByTestId('editor-tab-json').click();
