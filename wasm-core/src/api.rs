@@ -13,10 +13,12 @@ pub fn run_scenario(json: &str, with_traces: bool) -> Result<String, JsError> {
     runner::run_json(json, with_traces).map_err(|e| JsError::new(&e))
 }
 
-/// Checks a scenario without running it; the error names the path of every problem.
+/// Checks a scenario without running it: a JSON array of its problems, `[{"path", "message",
+/// "sweep_point"?}]` (`scenario::FieldError`), empty when it is valid.
 #[wasm_bindgen]
-pub fn validate_scenario(json: &str) -> Result<(), JsError> {
-    runner::validate_json(json).map_err(|e| JsError::new(&e))
+pub fn validate_scenario(json: &str) -> Result<String, JsError> {
+    let problems = runner::check_json(json).err().map(|e| e.0).unwrap_or_default();
+    serde_json::to_string(&problems).map_err(|e| JsError::new(&e.to_string()))
 }
 
 // The JSON Schema is not exported: the web app's types are generated from it at build time

@@ -4,7 +4,7 @@
 
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { CancelledError, CrashError, SimClient, type Progress, type SweepRow } from './sim/client';
-import type { CostEstimate } from './sim/protocol';
+import type { CostEstimate, FieldError } from './sim/protocol';
 import type { RunResult } from './sim/results';
 import type { Scenario } from './scenario/types.gen';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
@@ -80,7 +80,7 @@ export function App() {
   const init = useMemo(initialState, []);
   const [text, setText] = useState(init.text);
   const [presetId, setPresetId] = useState<string | undefined>(init.presetId);
-  const [errors, setErrors] = useState<string[]>([]);
+  const [errors, setErrors] = useState<FieldError[]>([]);
   const [validated, setValidated] = useState(false);
   const [runState, setRunState] = useState<RunState>({ kind: 'idle' });
   const [result, setResult] = useState<RunResult | null>(null);
@@ -129,7 +129,7 @@ export function App() {
           setEstimate(errs.length === 0 ? await client.estimate(text) : null);
           setValidated(true);
         })
-        .catch((e: Error) => setErrors([e.message]));
+        .catch((e: Error) => setErrors([{ path: '', message: e.message }]));
     }, 150);
     return () => clearTimeout(handle);
   }, [text]);

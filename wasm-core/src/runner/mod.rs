@@ -1223,9 +1223,15 @@ pub fn run_json(scenario_json: &str, with_traces: bool) -> Result<String, String
 /// Checks a scenario, its sweep points included; the error lists every problem, each naming
 /// its path.
 pub fn validate_json(scenario_json: &str) -> Result<(), String> {
-    let sc = scenario::parse(scenario_json)?;
+    check_json(scenario_json).map_err(String::from)
+}
+
+/// Like [`validate_json`], with every problem as a [`scenario::FieldError`] (what the browser's
+/// editor places beside each field).
+pub fn check_json(scenario_json: &str) -> Result<(), scenario::ScenarioError> {
+    let sc = scenario::check(scenario_json)?;
     if sc.sweep.is_some() {
-        SweepPlan::new(scenario_json)?.validate()?;
+        SweepPlan::new(scenario_json).map_err(|e| scenario::ScenarioError::one("sweep", e))?.check()?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 // scenarios and sweeps on them, reports progress, cancels at once (by replacing the worker),
 // and replaces a worker whose core crashed, telling the UI what happened.
 
-import { assertNever, type CostEstimate, type FromWorker, type SweepJob, type ToWorker } from './protocol';
+import { assertNever, type CostEstimate, type FieldError, type FromWorker, type SweepJob, type ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
 import type { ConstellationView } from './constellation';
 
@@ -143,7 +143,7 @@ export class SimClient {
   }
 
   /** Every problem with a scenario, each naming its path; empty when valid. */
-  async validate(scenario: string): Promise<string[]> {
+  async validate(scenario: string): Promise<FieldError[]> {
     const msg = await this.slots[0].request({ type: 'validate', id: this.id(), scenario });
     return msg.type === 'validated' ? msg.errors : [];
   }

@@ -12,6 +12,15 @@ export interface SweepJob {
   seed: string;
 }
 
+/** One problem with a scenario, as the core reports it (`scenario::FieldError`): the field's
+ * path (empty for the scenario as a whole) and what is wrong; a sweep point's problem also
+ * carries the point. */
+export interface FieldError {
+  path: string;
+  message: string;
+  sweep_point?: [string, unknown][];
+}
+
 /** What a scenario will cost (the core's `runner::cost`). */
 export interface CostEstimate {
   runs: number;
@@ -36,7 +45,7 @@ export type FromWorker =
   | { type: 'progress'; id: number; nowS: number; endS: number }
   | { type: 'result'; id: number; result: RunResult }
   | { type: 'summary'; id: number; summary: RunSummary }
-  | { type: 'validated'; id: number; errors: string[] }
+  | { type: 'validated'; id: number; errors: FieldError[] }
   | { type: 'sweepJobs'; id: number; jobs: SweepJob[] }
   | { type: 'view'; id: number; view: ConstellationView }
   | { type: 'estimate'; id: number; estimate: CostEstimate }

@@ -15,7 +15,7 @@ import init, {
   validate_scenario,
 } from '../wasm/pkg/orbitcp_core.js';
 import wasmUrl from '../wasm/pkg/orbitcp_core_bg.wasm?url';
-import { assertNever, type CostEstimate, type FromWorker, type SweepJob, type ToWorker } from './protocol';
+import { assertNever, type CostEstimate, type FieldError, type FromWorker, type SweepJob, type ToWorker } from './protocol';
 import { parseResult, transferables } from './results';
 import { trapMessage } from './trap';
 import type { ConstellationView } from './constellation';
@@ -98,14 +98,7 @@ async function handle(msg: ToWorker) {
         await run(msg.id, msg.scenario, msg.seed, msg.job, msg.withTraces);
         break;
       case 'validate':
-        try {
-          validate_scenario(msg.scenario);
-          post({ type: 'validated', id: msg.id, errors: [] });
-        } catch (e) {
-          const { message, crashed } = describe(e);
-          if (crashed) throw e;
-          post({ type: 'validated', id: msg.id, errors: message.split('\n') });
-        }
+        post({ type: 'validated', id: msg.id, errors: JSON.parse(validate_scenario(msg.scenario)) as FieldError[] });
         break;
       case 'expandSweep': {
         const jobs = JSON.parse(sweep_jobs(msg.scenario)) as SweepJob[];
