@@ -10,7 +10,6 @@ use crate::ctcp::cc::{CcRules, Increase};
 use crate::ctcp::receiver::CtcpReceiver;
 use crate::ctcp::sender::{CtcpConfig, CtcpSender, Feedback, Redundancy, CTCP_SENDER_TRACE_COLUMNS};
 use crate::ctcp::{Layout, ACK_BYTES, PER_BLOCK_ACK_BYTES};
-use crate::engine::{Agent, Simulation};
 use crate::intcp::cache::Cache;
 use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
 use crate::intcp::midnode::{IntcpNode, MovingPeers, Peer, Role, SharedCache, SharedPit, HOP_TRACE_COLUMNS};
@@ -23,6 +22,7 @@ use crate::scenario::{
     LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec, Scenario, Topology,
 };
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
+use crate::simulation::{Agent, Simulation};
 use crate::tcp::autotune::RcvWindow;
 use crate::tcp::congestion::CcOptions;
 use crate::tcp::receiver::{TcpReceiver, WindowPolicy};
