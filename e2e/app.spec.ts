@@ -72,6 +72,7 @@ test('a crash in the worker surfaces in the UI and the app recovers', async ({ p
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await open(page);
+  await page.locator('details.crash-tests > summary').click();
   await page.getByTestId('crash').click();
   await expect(page.getByTestId('notice')).toContainText('crashed and was restarted');
   await expect(page.getByTestId('notice')).toContainText('deliberate panic');

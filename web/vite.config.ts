@@ -1,8 +1,35 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The built page's Content-Security-Policy: everything from the page's own origin, nothing
+ * inline but styles, WebAssembly compiled from fetched bytes ('wasm-unsafe-eval'), no plugins,
+ * no forms, no <base>. Images may be data: or blob: URLs (chart exports). Only the build gets it:
+ * the dev server injects inline scripts for hot reloading. Tested by e2e/app.spec.ts.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+const contentSecurityPolicy: Plugin = {
+  name: 'orbitcp-csp',
+  apply: 'build',
+  transformIndexHtml: () => [
+    { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' },
+  ],
+};
 
 export default defineConfig({
   root,
@@ -10,7 +37,7 @@ export default defineConfig({
   base: './',
   // Static assets live in the repository's top-level public/.
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
-  plugins: [react()],
+  plugins: [react(), contentSecurityPolicy],
   worker: { format: 'es' },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1024 },
   server: {

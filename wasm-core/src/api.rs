@@ -13,10 +13,12 @@ pub fn run_scenario(json: &str, with_traces: bool) -> Result<String, JsError> {
     runner::run_json(json, with_traces).map_err(|e| JsError::new(&e))
 }
 
-/// Checks a scenario without running it; the error names the path of every problem.
+/// Checks a scenario without running it: a JSON array of its problems, `[{"path", "message",
+/// "sweep_point"?}]` (`scenario::FieldError`), empty when it is valid.
 #[wasm_bindgen]
-pub fn validate_scenario(json: &str) -> Result<(), JsError> {
-    runner::validate_json(json).map_err(|e| JsError::new(&e))
+pub fn validate_scenario(json: &str) -> Result<String, JsError> {
+    let problems = runner::check_json(json).err().map(|e| e.0).unwrap_or_default();
+    serde_json::to_string(&problems).map_err(|e| JsError::new(&e.to_string()))
 }
 
 // The JSON Schema is not exported: the web app's types are generated from it at build time
@@ -33,6 +35,8 @@ pub fn core_version() -> String {
 #[wasm_bindgen]
 pub struct SteppedRun {
     session: runner::Session,
+    /// Set by `arm_panic`: the next `advance` panics, as a bug in the core would.
+    panic_armed: bool,
 }
 
 #[wasm_bindgen]
@@ -47,11 +51,29 @@ impl SteppedRun {
             None => sc.seed,
         };
         let session = runner::Session::new(&sc, seed).map_err(|e| JsError::new(&e))?;
-        Ok(SteppedRun { session })
+        Ok(SteppedRun { session, panic_armed: false })
+    }
+
+    /// A run of job `index` of the scenario's sweep (the order of `sweep_jobs`): the worker gets
+    /// the scenario text once and an index per job, never a copy of each job's scenario.
+    pub fn sweep_job(json: &str, index: u32) -> Result<SteppedRun, JsError> {
+        let job = runner::SweepPlan::new(json).and_then(|p| p.job(index as usize)).map_err(|e| JsError::new(&e))?;
+        let session = runner::Session::new(&job.scenario, job.seed).map_err(|e| JsError::new(&e))?;
+        Ok(SteppedRun { session, panic_armed: false })
+    }
+
+    /// Makes the next `advance` panic while it holds the run, as a bug in the core would: the
+    /// path the worker's crash recovery must survive (a panic inside a method leaves
+    /// wasm-bindgen's borrow of the object held).
+    pub fn arm_panic(&mut self) {
+        self.panic_armed = true;
     }
 
     /// Processes up to `max_events` events; returns true when the run is over.
     pub fn advance(&mut self, max_events: u32) -> bool {
+        if self.panic_armed {
+            panic!("deliberate panic inside a run, at {:.3} s simulated", self.session.progress_s());
+        }
         for _ in 0..max_events {
             if !self.session.step() {
                 return true;
@@ -77,23 +99,46 @@ impl SteppedRun {
     }
 }
 
-/// The sweep's runs as JSON: `[{ "point": [[path, value], ...], "run": r, "seed": "…",
-/// "scenario": {...} }]`, in the same order as `orbitcp sweep`.
+/// The sweep's runs as JSON: `[{ "point": [[path, value], ...], "run": r, "seed": "…" }]`, in
+/// the same order as `orbitcp sweep`; job `i` runs with `SteppedRun::sweep_job(json, i)`.
 #[wasm_bindgen]
 pub fn sweep_jobs(json: &str) -> Result<String, JsError> {
-    let jobs = runner::sweep_jobs(json).map_err(|e| JsError::new(&e))?;
-    let list: Vec<serde_json::Value> = jobs
-        .iter()
-        .map(|j| {
+    let plan = runner::SweepPlan::new(json).map_err(|e| JsError::new(&e))?;
+    let list: Vec<serde_json::Value> = (0..plan.len())
+        .map(|i| {
+            let (point, run) = (i / plan.runs() as usize, i as u32 % plan.runs());
             serde_json::json!({
-                "point": j.point.iter().map(|(p, v)| serde_json::json!([p, v])).collect::<Vec<_>>(),
-                "run": j.run,
-                "seed": j.seed.to_string(),
-                "scenario": j.scenario,
+                "point": plan.point(point).iter().map(|(p, v)| serde_json::json!([p, v])).collect::<Vec<_>>(),
+                "run": run,
+                "seed": plan.run_seed(run).to_string(),
             })
         })
         .collect();
     serde_json::to_string(&list).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// What a scenario will cost (`runner::cost::CostEstimate` as JSON: runs, events, browser
+/// seconds), so the app can ask before it opens an expensive shared link.
+#[wasm_bindgen]
+pub fn estimate_cost(json: &str) -> Result<String, JsError> {
+    let c = runner::cost::estimate_json(json).map_err(|e| JsError::new(&e))?;
+    serde_json::to_string(&c).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Allocates until memory runs out, as a scenario too big for the tab would: the path the
+/// worker's out-of-memory report must survive.
+#[wasm_bindgen]
+pub fn debug_exhaust_memory() -> usize {
+    let mut held: Vec<Vec<u8>> = Vec::new();
+    loop {
+        // 256 MB at a time, touched so the pages are real.
+        let mut chunk = vec![0u8; 256 << 20];
+        chunk[0] = 1;
+        held.push(chunk);
+        if held.len() > 64 {
+            return held.len();
+        }
+    }
 }
 
 /// What the globe draws for a constellation scenario, as JSON (`orbit::view::ConstellationView`:

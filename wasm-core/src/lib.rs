@@ -17,4 +17,5 @@ pub mod orbit;
 pub mod runner;
 pub mod scenario;
 pub mod sim;
+pub mod simulation;
 pub mod tcp;

@@ -916,28 +916,94 @@ pub struct PaperPoint {
 
 /// Parses and validates a scenario. The error lists every problem found, one per line.
 pub fn parse(json: &str) -> Result<Scenario, String> {
-    let value: Value = serde_json::from_str(json).map_err(|e| format!("scenario: invalid JSON: {e}"))?;
-    from_value(value)
+    check(json).map_err(String::from)
 }
 
 /// Like [`parse`], from an already parsed JSON value.
 pub fn from_value(value: Value) -> Result<Scenario, String> {
+    check_value(value).map_err(String::from)
+}
+
+/// Like [`parse`], with every problem as a [`FieldError`].
+pub fn check(json: &str) -> Result<Scenario, ScenarioError> {
+    let value: Value = serde_json::from_str(json).map_err(|e| ScenarioError::one("", format!("invalid JSON: {e}")))?;
+    check_value(value)
+}
+
+/// Like [`check`], from an already parsed JSON value.
+pub fn check_value(value: Value) -> Result<Scenario, ScenarioError> {
     if !value.is_object() {
-        return Err("scenario: expected a JSON object".into());
+        return Err(ScenarioError::one("", "expected a JSON object"));
     }
     let sc: Scenario = match serde_path_to_error::deserialize(&value) {
         Ok(sc) => sc,
         Err(e) => {
             let path = e.path().to_string();
             let (path, msg) = deeper_error(&value, &path).unwrap_or((path, explain(e.inner().to_string())));
-            return Err(if path == "." { format!("scenario: {msg}") } else { format!("{path}: {msg}") });
+            return Err(ScenarioError::one(if path == "." { "" } else { &path }, msg));
         }
     };
     let problems = sc.problems();
     if problems.is_empty() {
         Ok(sc)
     } else {
-        Err(problems.join("\n"))
+        Err(ScenarioError(problems))
+    }
+}
+
+/// One problem with a scenario: the path of the field (empty for the scenario as a whole) and
+/// what is wrong with it. The browser's editor places each beside the field with that path.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldError {
+    pub path: String,
+    pub message: String,
+    /// For a problem of one sweep point: the point's (path, value) pairs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sweep_point: Option<Vec<(String, Value)>>,
+}
+
+impl FieldError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> FieldError {
+        FieldError { path: path.into(), message: message.into(), sweep_point: None }
+    }
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(point) = &self.sweep_point {
+            let label = point.iter().map(|(p, v)| format!("{p}={v}")).collect::<Vec<_>>().join(", ");
+            write!(f, "sweep point {label}: ")?;
+        }
+        let path = if self.path.is_empty() { "scenario" } else { &self.path };
+        write!(f, "{path}: {}", self.message)
+    }
+}
+
+/// Every problem found with a scenario; shown one per line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError(pub Vec<FieldError>);
+
+impl ScenarioError {
+    pub fn one(path: &str, message: impl Into<String>) -> ScenarioError {
+        ScenarioError(vec![FieldError::new(path, message)])
+    }
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl From<ScenarioError> for String {
+    fn from(e: ScenarioError) -> String {
+        e.to_string()
     }
 }
 
@@ -989,13 +1055,16 @@ fn explain(msg: String) -> String {
     msg
 }
 
-struct Problems(Vec<String>);
+struct Problems(Vec<FieldError>);
 
 impl Problems {
     fn check(&mut self, ok: bool, path: impl FnOnce() -> String, what: impl FnOnce() -> String) {
         if !ok {
-            self.0.push(format!("{}: {}", path(), what()));
+            self.0.push(FieldError::new(path(), what()));
         }
+    }
+    fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.0.push(FieldError::new(path, message));
     }
     fn positive(&mut self, v: f64, path: impl FnOnce() -> String) {
         self.check(v.is_finite() && v > 0.0, path, || format!("must be a positive number (got {v})"));
@@ -1012,11 +1081,13 @@ impl Problems {
     /// A link rate in Mbit/s: positive, and at most `MAX_RATE_MBPS`.
     fn rate(&mut self, v: f64, path: impl FnOnce() -> String) {
         if v > MAX_RATE_MBPS && v.is_finite() {
-            self.0.push(format!(
-                "{}: must be at most {MAX_RATE_MBPS} Mbit/s (got {v}): faster links would send packets in less than \
-                 a nanosecond, the simulator's clock step",
-                path()
-            ));
+            self.push(
+                path(),
+                format!(
+                    "must be at most {MAX_RATE_MBPS} Mbit/s (got {v}): faster links would send packets in less than \
+                     a nanosecond, the simulator's clock step"
+                ),
+            );
         } else {
             self.positive(v, path);
         }
@@ -1028,7 +1099,7 @@ impl Problems {
 
 impl Scenario {
     /// Every range problem, each naming its path.
-    pub fn problems(&self) -> Vec<String> {
+    pub fn problems(&self) -> Vec<FieldError> {
         let mut p = Problems(Vec::new());
         p.check(
             self.version == FORMAT_VERSION,
@@ -1047,10 +1118,10 @@ impl Scenario {
                     p.between(pl.geo_longitude_deg, -180.0, 360.0, || "topology.place.geo_longitude_deg".into());
                     for (i, g) in pl.ground.iter().enumerate() {
                         if let Err(e) = g.resolve() {
-                            p.0.push(format!(
-                                "topology.place.ground[{i}]: {}",
-                                e.to_string().trim_start_matches("ground station ")
-                            ));
+                            p.push(
+                                format!("topology.place.ground[{i}]"),
+                                e.to_string().trim_start_matches("ground station "),
+                            );
                         }
                     }
                 }
@@ -1395,7 +1466,7 @@ fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Pr
     }
     for (name, place) in [("src", &c.src), ("dst", &c.dst)] {
         if let Err(e) = place.resolve() {
-            p.0.push(format!("topology.{name}: {}", e.to_string().trim_start_matches("ground station ")));
+            p.push(format!("topology.{name}"), e.to_string().trim_start_matches("ground station "));
         }
     }
     if !p.0.is_empty() {
@@ -1403,20 +1474,24 @@ fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Pr
     }
     if let Err(e) = c.build(duration_s) {
         p.0.push(match e {
-            OrbitError::Tle { line, problem } => format!("topology.constellation.tle: line {line}: {problem}"),
+            OrbitError::Tle { line, problem } => {
+                FieldError::new("topology.constellation.tle", format!("line {line}: {problem}"))
+            }
             OrbitError::Omm { index, name, problem } if name.is_empty() => {
-                format!("topology.constellation.omm[{index}]: {problem}")
+                FieldError::new(format!("topology.constellation.omm[{index}]"), problem)
             }
             OrbitError::Omm { index, name, problem } => {
-                format!("topology.constellation.omm[{index}] ({name}): {problem}")
+                FieldError::new(format!("topology.constellation.omm[{index}]"), format!("({name}) {problem}"))
             }
             OrbitError::Sgp4 { index, name, problem } => {
-                format!("topology.constellation: element set {index} ({name}): SGP4: {problem}")
+                FieldError::new("topology.constellation", format!("element set {index} ({name}): SGP4: {problem}"))
             }
-            OrbitError::Walker { field, problem } => format!("topology.constellation.walker.{field}: {problem}"),
-            OrbitError::Geo(problem) => format!("topology.constellation.geo_longitudes_deg: {problem}"),
-            OrbitError::Ground(problem) => format!("topology.relays: {problem}"),
-            OrbitError::Config { field, problem } => format!("topology.{field}: {problem}"),
+            OrbitError::Walker { field, problem } => {
+                FieldError::new(format!("topology.constellation.walker.{field}"), problem)
+            }
+            OrbitError::Geo(problem) => FieldError::new("topology.constellation.geo_longitudes_deg", problem),
+            OrbitError::Ground(problem) => FieldError::new("topology.relays", problem),
+            OrbitError::Config { field, problem } => FieldError::new(format!("topology.{field}"), problem),
         });
     }
 }

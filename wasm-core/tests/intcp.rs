@@ -577,7 +577,7 @@ fn node_agent(r: &Run, node: u32) -> &orbitcp_core::intcp::midnode::IntcpNode {
         .agents
         .iter()
         .find_map(|a| match a {
-            orbitcp_core::engine::Agent::IntcpNode(n) if n.node == node => Some(n.as_ref()),
+            orbitcp_core::simulation::Agent::IntcpNode(n) if n.node == node => Some(n.as_ref()),
             _ => None,
         })
         .unwrap()

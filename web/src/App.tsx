@@ -3,25 +3,43 @@
 // from; the core validates it (in a worker) and the URL can carry it.
 
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { CancelledError, SimClient, type Progress, type SweepRow } from './sim/client';
+import { CancelledError, CrashError, SimClient, type Progress, type SweepRow } from './sim/client';
+import type { CostEstimate, FieldError } from './sim/protocol';
 import type { RunResult } from './sim/results';
-import { sweepCsv } from './sim/sweep';
 import type { Scenario } from './scenario/types.gen';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
 import { decodeScenario, encodeScenario, SHARE_PARAM } from './share/share';
-import { downloadText, resultCsv } from './export/export';
+import { downloadText, resultCsv, sweepCsv } from './export/export';
 import { ResultCharts } from './charts/ResultCharts';
 import { SweepChart } from './charts/SweepChart';
 import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ChartTimeContext, TimeCursor, type ChartTime, type TimeMark } from './timeCursor';
-import type { ConstellationView } from './globe/view';
+import type { ConstellationView } from './sim/constellation';
 import { hasGlobe } from './globe/source';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
+
+/** A shared link whose estimated cost is above this many seconds in the browser is not run on
+ * open: the page shows the estimate and asks. */
+export const COST_PROMPT_S = 20;
+
+/** "about 2 minutes": a duration for people. */
+function aboutDuration(s: number): string {
+  if (s < 90) return `about ${Math.max(1, Math.round(s))} s`;
+  if (s < 5400) return `about ${Math.round(s / 60)} minutes`;
+  return `about ${Math.round(s / 3600)} hours`;
+}
+
+/** "3.2 million": a count for people. */
+function aboutCount(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toPrecision(2)} billion`;
+  if (n >= 1e6) return `${(n / 1e6).toPrecision(2)} million`;
+  return Math.round(n).toLocaleString('en');
+}
 
 /** The globe's time span when no run says it: the scenario's duration, else ten minutes. */
 const DEFAULT_GLOBE_SPAN_S = 600;
@@ -62,7 +80,7 @@ export function App() {
   const init = useMemo(initialState, []);
   const [text, setText] = useState(init.text);
   const [presetId, setPresetId] = useState<string | undefined>(init.presetId);
-  const [errors, setErrors] = useState<string[]>([]);
+  const [errors, setErrors] = useState<FieldError[]>([]);
   const [validated, setValidated] = useState(false);
   const [runState, setRunState] = useState<RunState>({ kind: 'idle' });
   const [result, setResult] = useState<RunResult | null>(null);
@@ -71,6 +89,9 @@ export function App() {
   const [notice, setNotice] = useState<string | null>(init.notice ?? null);
   const [status, setStatus] = useState<string>('');
   const [coreVersion, setCoreVersion] = useState<string>('');
+  const [estimate, setEstimate] = useState<CostEstimate | null>(null);
+  /** A shared link too expensive to run unasked: its estimate, until the user decides. */
+  const [costPrompt, setCostPrompt] = useState<CostEstimate | null>(null);
   const clientRef = useRef<SimClient | null>(null);
   const autoRun = useRef(init.fromUrl);
   const [view, setView] = useState<{ view: ConstellationView; spanS: number } | null>(null);
@@ -103,11 +124,12 @@ export function App() {
       if (!client) return;
       client
         .validate(text)
-        .then((errs) => {
+        .then(async (errs) => {
           setErrors(errs);
+          setEstimate(errs.length === 0 ? await client.estimate(text) : null);
           setValidated(true);
         })
-        .catch((e: Error) => setErrors([e.message]));
+        .catch((e: Error) => setErrors([{ path: '', message: e.message }]));
     }, 150);
     return () => clearTimeout(handle);
   }, [text]);
@@ -169,7 +191,8 @@ export function App() {
       .catch((e: Error) => {
         setRunState({ kind: 'idle' });
         if (e instanceof CancelledError) setStatus('Run cancelled.');
-        else setNotice(e.message);
+        // A crash has its notice already (onCrash).
+        else if (!(e instanceof CrashError)) setNotice(e.message);
       });
   }, [text, valid]);
 
@@ -191,18 +214,21 @@ export function App() {
       .catch((e: Error) => {
         setRunState({ kind: 'idle' });
         if (e instanceof CancelledError) setStatus('Sweep cancelled.');
+        else if (e instanceof CrashError) setNotice(`The simulator crashed and was restarted. ${e.message}`);
         else setNotice(e.message);
       });
   }, [text, valid]);
 
-  // A shared link runs as soon as its scenario is known to be valid.
+  // A shared link runs as soon as its scenario is known to be valid, unless it would take long:
+  // a link can carry anything, and opening one must not take the tab away.
   useEffect(() => {
-    if (autoRun.current && valid && coreVersion) {
+    if (autoRun.current && valid && coreVersion && estimate) {
       autoRun.current = false;
-      if (hasSweep) runSweep();
+      if (estimate.browser_seconds > COST_PROMPT_S) setCostPrompt(estimate);
+      else if (hasSweep) runSweep();
       else run();
     }
-  }, [valid, coreVersion, hasSweep, run, runSweep]);
+  }, [valid, coreVersion, estimate, hasSweep, run, runSweep]);
 
   const pick = (p: Preset) => {
     setText(p.text);
@@ -268,10 +294,48 @@ export function App() {
             }}>
               Export CSV
             </button>
-            <button type="button" className="quiet" onClick={() => void clientRef.current?.crash()} data-testid="crash">
-              Simulate a crash
-            </button>
+            <details className="crash-tests">
+              <summary>Crash tests</summary>
+              <button type="button" className="quiet" onClick={() => void clientRef.current?.crash('now')} data-testid="crash">
+                Panic now
+              </button>
+              <button type="button" className="quiet" onClick={() => void clientRef.current?.crash('next-run')} data-testid="crash-next-run">
+                Panic during the next run
+              </button>
+              <button type="button" className="quiet" onClick={() => void clientRef.current?.crash('oom')} data-testid="crash-oom">
+                Run out of memory
+              </button>
+            </details>
           </div>
+          {valid && estimate && (
+            <p className="hint" data-testid="estimate">
+              Estimated cost: {aboutCount(estimate.events)} events{estimate.runs > 1 ? ` over ${estimate.runs.toLocaleString('en')} runs` : ''},{' '}
+              {aboutDuration(estimate.browser_seconds)} in this browser.
+            </p>
+          )}
+          {costPrompt && (
+            <div className="notice" role="alertdialog" aria-labelledby="cost-prompt-text" data-testid="cost-prompt">
+              <span id="cost-prompt-text">
+                This shared scenario was not started: it would take {aboutDuration(costPrompt.browser_seconds)} in this browser (
+                {aboutCount(costPrompt.events)} events{costPrompt.runs > 1 ? `, ${costPrompt.runs.toLocaleString('en')} runs` : ''}). Run it
+                anyway?
+              </span>{' '}
+              <button
+                type="button"
+                data-testid="cost-run"
+                onClick={() => {
+                  setCostPrompt(null);
+                  if (hasSweep) runSweep();
+                  else run();
+                }}
+              >
+                Run it
+              </button>{' '}
+              <button type="button" className="quiet" onClick={() => setCostPrompt(null)}>
+                Not now
+              </button>
+            </div>
+          )}
           {!valid && validated && <p className="hint">Fix the scenario's errors to run it.</p>}
           {running && (
             <div className="progress" data-testid="progress">

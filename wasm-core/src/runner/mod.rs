@@ -1,6 +1,7 @@
 //! Running scenarios: the entry points shared by the CLI, the wasm boundary and the tests.
 
 pub mod constellation;
+pub mod cost;
 mod sweep;
 pub use sweep::{run_job, sweep_jobs, SweepJob, SweepPlan};
 
@@ -9,7 +10,6 @@ use crate::ctcp::cc::{CcRules, Increase};
 use crate::ctcp::receiver::CtcpReceiver;
 use crate::ctcp::sender::{CtcpConfig, CtcpSender, Feedback, Redundancy, CTCP_SENDER_TRACE_COLUMNS};
 use crate::ctcp::{Layout, ACK_BYTES, PER_BLOCK_ACK_BYTES};
-use crate::engine::{Agent, Simulation};
 use crate::intcp::cache::Cache;
 use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
 use crate::intcp::midnode::{IntcpNode, MovingPeers, Peer, Role, SharedCache, SharedPit, HOP_TRACE_COLUMNS};
@@ -22,6 +22,7 @@ use crate::scenario::{
     LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec, Scenario, Topology,
 };
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
+use crate::simulation::{Agent, Simulation};
 use crate::tcp::autotune::RcvWindow;
 use crate::tcp::congestion::CcOptions;
 use crate::tcp::receiver::{TcpReceiver, WindowPolicy};
@@ -688,7 +689,9 @@ impl Run {
             let hops = self.intcp_hops(f);
             let wire = match parts {
                 FlowParts::Tcp(s, r) => {
-                    let delivered_segs = s.acked_bytes().div_ceil(s.config().mss as u64);
+                    // The receiver's count: the sender's cumulative ACK lags it by the ACKs still
+                    // on their way when the run ends.
+                    let delivered_segs = r.delivered.div_ceil(s.config().mss as u64);
                     let mut w = WireSummary::new(
                         s.stats.sent_pkts,
                         s.stats.retransmissions,
@@ -1223,9 +1226,15 @@ pub fn run_json(scenario_json: &str, with_traces: bool) -> Result<String, String
 /// Checks a scenario, its sweep points included; the error lists every problem, each naming
 /// its path.
 pub fn validate_json(scenario_json: &str) -> Result<(), String> {
-    let sc = scenario::parse(scenario_json)?;
+    check_json(scenario_json).map_err(String::from)
+}
+
+/// Like [`validate_json`], with every problem as a [`scenario::FieldError`] (what the browser's
+/// editor places beside each field).
+pub fn check_json(scenario_json: &str) -> Result<(), scenario::ScenarioError> {
+    let sc = scenario::check(scenario_json)?;
     if sc.sweep.is_some() {
-        SweepPlan::new(scenario_json)?.validate()?;
+        SweepPlan::new(scenario_json).map_err(|e| scenario::ScenarioError::one("sweep", e))?.check()?;
     }
     Ok(())
 }

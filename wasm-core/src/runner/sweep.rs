@@ -4,7 +4,7 @@
 //! is expanded.
 
 use super::{run_scenario, RunResult};
-use crate::scenario::{self, Scenario};
+use crate::scenario::{self, Scenario, ScenarioError};
 use crate::sim::rng::run_seed;
 use serde_json::Value;
 
@@ -97,13 +97,23 @@ impl SweepPlan {
 
     /// The validated scenario of grid point `p`.
     pub fn point_scenario(&self, p: usize) -> Result<Scenario, String> {
+        self.check_point(p).map_err(String::from)
+    }
+
+    /// Like [`SweepPlan::point_scenario`], with each problem as a [`FieldError`] that carries
+    /// the point.
+    pub fn check_point(&self, p: usize) -> Result<Scenario, ScenarioError> {
         let point = self.point(p);
         let mut v = self.base.clone();
         for (path, val) in &point {
-            scenario::set_path(&mut v, path, val.clone()).map_err(|e| format!("sweep.grid: {e}"))?;
+            scenario::set_path(&mut v, path, val.clone()).map_err(|e| ScenarioError::one("sweep.grid", e))?;
         }
-        let label = point.iter().map(|(p, v)| format!("{p}={v}")).collect::<Vec<_>>().join(", ");
-        scenario::from_value(v).map_err(|e| format!("sweep point {label}: {e}"))
+        scenario::check_value(v).map_err(|mut e| {
+            for f in &mut e.0 {
+                f.sweep_point = Some(point.clone());
+            }
+            e
+        })
     }
 
     /// Job `i`: grid point `i / runs`, run `i % runs`.
@@ -115,9 +125,14 @@ impl SweepPlan {
         Ok(SweepJob { point: self.point(p), run, seed: self.run_seed(run), scenario: self.point_scenario(p)? })
     }
 
-    /// Checks every grid point; the first problem found.
+    /// Checks every grid point; the problems of the first point that has any.
     pub fn validate(&self) -> Result<(), String> {
-        (0..self.points).try_for_each(|p| self.point_scenario(p).map(drop))
+        self.check().map_err(String::from)
+    }
+
+    /// Like [`SweepPlan::validate`], each problem a [`scenario::FieldError`].
+    pub fn check(&self) -> Result<(), ScenarioError> {
+        (0..self.points).try_for_each(|p| self.check_point(p).map(drop))
     }
 }
 
@@ -163,5 +178,36 @@ mod tests {
         assert_eq!(plan.job(3).unwrap().point[1].1, Value::from(2));
         assert_eq!(plan.job(4).unwrap().point[0].1, Value::from("cubic"));
         assert!(plan.job(12).is_err());
+    }
+
+    #[test]
+    fn a_bad_sweep_point_reports_its_field_and_the_point_as_data() {
+        let bad = GRID.replace(r#"[1,2]"#, r#"[1,-2]"#);
+        let e = SweepPlan::new(&bad).unwrap().check().unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        let f = &e.0[0];
+        assert_eq!(f.path, "topology.links[0].delay_ms");
+        assert!(f.message.contains("-2"), "{}", f.message);
+        let point = f.sweep_point.as_ref().expect("the point rides along");
+        assert_eq!(point[1], ("topology.links[0].delay_ms".to_string(), Value::from(-2)));
+        // The text form the CLI prints still names the point, then the field.
+        assert!(
+            f.to_string().starts_with(
+                "sweep point flows[0].cc=\"reno\", topology.links[0].delay_ms=-2: topology.links[0].delay_ms: "
+            ),
+            "{f}"
+        );
+    }
+
+    #[test]
+    fn every_problem_of_a_scenario_is_a_field_error_with_its_path() {
+        let bad =
+            GRID.replace(r#""rate_mbps":10"#, r#""rate_mbps":-1"#).replace(r#""duration_s":10"#, r#""duration_s":0"#);
+        let e = crate::scenario::check(&bad).unwrap_err();
+        let paths: Vec<&str> = e.0.iter().map(|f| f.path.as_str()).collect();
+        assert!(paths.contains(&"duration_s") && paths.contains(&"topology.links[0].rate_mbps"), "{paths:?}");
+        assert!(e.0.iter().all(|f| f.sweep_point.is_none() && !f.message.starts_with(&f.path)));
+        let json = crate::scenario::check("{").unwrap_err();
+        assert_eq!((json.0[0].path.as_str(), json.to_string().starts_with("scenario: invalid JSON")), ("", true));
     }
 }

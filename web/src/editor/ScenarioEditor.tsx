@@ -15,7 +15,8 @@
 
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FieldErrors } from './fields';
-import { isObject, lineColumn, parseJson, stringifyJson } from './model';
+import { errorText, isObject, lineColumn, parseJson, stringifyJson } from './model';
+import type { FieldError } from '../sim/protocol';
 import { ScenarioForm, type Edit } from './ScenarioForm';
 import './editor.css';
 
@@ -25,7 +26,7 @@ const VIEWS: { id: View; label: string }[] = [
   { id: 'json', label: 'JSON' },
 ];
 
-export function ScenarioEditor({ text, errors, onChange }: { text: string; errors: string[]; onChange: (text: string) => void }) {
+export function ScenarioEditor({ text, errors, onChange }: { text: string; errors: FieldError[]; onChange: (text: string) => void }) {
   const [view, setView] = useState<View>('form');
   const textarea = useRef<HTMLTextAreaElement>(null);
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
@@ -33,7 +34,7 @@ export function ScenarioEditor({ text, errors, onChange }: { text: string; error
   const parsed = useMemo(() => parseJson(text), [text]);
   const scenario = parsed.ok && isObject(parsed.value) ? parsed.value : null;
   // The core reports a syntax error too; the editor's own message says where it is.
-  const coreErrors = parsed.ok ? errors : errors.filter((e) => !e.startsWith('scenario: invalid JSON'));
+  const coreErrors = parsed.ok ? errors : errors.filter((e) => !(e.path === '' && e.message.startsWith('invalid JSON')));
 
   const edit: Edit = (mutate) => {
     const fresh = parseJson(text);
@@ -153,7 +154,7 @@ export function ScenarioEditor({ text, errors, onChange }: { text: string; error
           )}
           {coreErrors.length > 0 && (
             <div className="form-errors">
-              <FieldErrors errors={coreErrors} withPath />
+              <FieldErrors errors={coreErrors.map(errorText)} />
             </div>
           )}
         </div>

@@ -9,6 +9,7 @@
 import { useState, type ReactNode } from 'react';
 import type { CcKind, CodingMode, CtcpVariant, LossAtSpec, LossDetection, LossSpec, Recovery, RtoFlavor, TcpProfile } from '../scenario/types.gen';
 import { CheckInput, FieldErrors, ListInput, NumberInput, SelectInput, StringInput, TextInput, type Option } from './fields';
+import type { FieldError } from '../sim/protocol';
 import { ErrorRouter, formatValue, isObject, switchTransport, type Json, type JsonObject, type Transport } from './model';
 
 /** Every congestion control the core knows (CcKind in types.gen.ts). The `satisfies` makes a
@@ -145,7 +146,7 @@ export type Edit = (mutate: (root: JsonObject) => void) => void;
 
 interface FormProps {
   scenario: JsonObject;
-  errors: readonly string[];
+  errors: readonly FieldError[];
   edit: Edit;
 }
 
@@ -716,7 +717,7 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
     <div className="scenario-form">
       {unmatched.length > 0 && (
         <div className="form-errors" role="group" aria-label="Scenario errors">
-          <FieldErrors errors={unmatched} withPath />
+          <FieldErrors errors={unmatched} />
         </div>
       )}
       {top}

@@ -6,17 +6,17 @@
 // elsewhere (the JSON view, a preset), they show the new value.
 
 import { useId, useState, type ReactNode } from 'react';
-import { errorMessage, formatValue, formatValueList, numberFromText, parseValueList, sameJson, type Json } from './model';
+import { formatValue, formatValueList, numberFromText, parseValueList, sameJson, type Json } from './model';
 
-/** The errors of one field, without the path they share with it (`withPath` keeps it, for
- * errors shown away from any field). */
-export function FieldErrors({ id, errors, withPath = false }: { id?: string; errors: readonly string[]; withPath?: boolean }) {
+/** Errors as the ErrorRouter words them: beside a field, what is wrong with it; away from any
+ * field, with the path. */
+export function FieldErrors({ id, errors }: { id?: string; errors: readonly string[] }) {
   if (errors.length === 0) return null;
   return (
     <ul className="field-errors" id={id}>
       {errors.map((e, i) => (
         <li key={i} title={e}>
-          {withPath ? e : errorMessage(e)}
+          {e}
         </li>
       ))}
     </ul>

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   ErrorRouter,
-  errorMessage,
-  errorPath,
+  errorPlace,
+  errorText,
   firstSentence,
   formatValueList,
   lineColumn,
@@ -17,6 +17,7 @@ import {
   switchTransport,
   syntaxErrorOffset,
 } from './model';
+import type { FieldError } from '../sim/protocol';
 
 const dir = new URL('../../../scenarios/', import.meta.url);
 const presets = readdirSync(dir)
@@ -24,17 +25,24 @@ const presets = readdirSync(dir)
   .map((f) => readFileSync(new URL(f, dir), 'utf8'));
 
 describe('error routing', () => {
-  it('reads the path and the message of a core error', () => {
-    const e = 'flows[0].cc: unknown value "cubc", expected one of `reno`, `cubic`';
-    expect(errorPath(e)).toBe('flows[0].cc');
-    expect(errorMessage(e)).toBe('unknown value "cubc", expected one of `reno`, `cubic`');
-    expect(errorPath('sweep.grid."flows[0].cc": must be a non-empty list of values')).toBe('sweep.grid."flows[0].cc"');
-    const point = 'sweep point flows[0].cc="x", seed=1: flows[0].cc: unknown value "x"';
-    expect(errorPath(point)).toBe('sweep');
-    expect(errorPath(point, ['seed', 'flows[0].cc'])).toBe('sweep.grid."flows[0].cc"');
-    expect(errorPath('sweep point topology.links[1].loss={}: topology.links[1].loss.model: missing', ['topology.links[1].loss'])).toBe(
+  const at = (path: string, message: string, sweep_point?: [string, unknown][]): FieldError => ({ path, message, sweep_point });
+
+  it('words an error as the CLI does, path first', () => {
+    expect(errorText(at('flows[0].cc', 'unknown value "cubc"'))).toBe('flows[0].cc: unknown value "cubc"');
+    expect(errorText(at('', 'missing field `name`'))).toBe('scenario: missing field `name`');
+    expect(errorText(at('flows[0].cc', 'unknown value "x"', [['flows[0].cc', 'x'], ['seed', 1]]))).toBe(
+      'sweep point flows[0].cc="x", seed=1: flows[0].cc: unknown value "x"',
+    );
+  });
+
+  it('places a sweep point error at the grid axis that holds its field, else at the sweep', () => {
+    const point: [string, unknown][] = [['flows[0].cc', 'x']];
+    expect(errorPlace(at('flows[0].cc', 'unknown value "x"', point))).toBe('sweep');
+    expect(errorPlace(at('flows[0].cc', 'unknown value "x"', point), ['seed', 'flows[0].cc'])).toBe('sweep.grid."flows[0].cc"');
+    expect(errorPlace(at('topology.links[1].loss.model', 'missing', [['topology.links[1].loss', {}]]), ['topology.links[1].loss'])).toBe(
       'sweep.grid."topology.links[1].loss"',
     );
+    expect(errorPlace(at('sweep.grid."flows[0].cc"', 'must be a non-empty list of values'))).toBe('sweep.grid."flows[0].cc"');
   });
 
   it('matches a path to the fields that hold it, at element and field boundaries', () => {
@@ -47,17 +55,18 @@ describe('error routing', () => {
 
   it('gives each error to the most specific field asked first, and the rest to the top', () => {
     const r = new ErrorRouter([
-      'topology.links[1].loss.p: must be a probability between 0 and 1 (got 1.5)',
-      'topology.links[1].delay: unknown field `delay`',
-      'flows[0].cc: unknown value "cubc"',
-      'version: must be 1 (got 2)',
-      'scenario: missing field `name`',
+      at('topology.links[1].loss.p', 'must be a probability between 0 and 1 (got 1.5)'),
+      at('topology.links[1].delay', 'unknown field `delay`'),
+      at('flows[0].cc', 'unknown value "cubc"'),
+      at('version', 'must be 1 (got 2)'),
+      at('', 'missing field `name`'),
     ]);
-    expect(r.take('topology.links[1].loss.p')).toEqual(['topology.links[1].loss.p: must be a probability between 0 and 1 (got 1.5)']);
+    expect(r.take('topology.links[1].loss.p')).toEqual(['must be a probability between 0 and 1 (got 1.5)']);
     expect(r.take('topology.links[1].loss')).toEqual([]);
     expect(r.take('flows[0].cc')).toHaveLength(1);
     expect(r.remaining()).toBe(3);
-    expect(r.take('topology.links[1]')).toEqual(['topology.links[1].delay: unknown field `delay`']);
+    // Beside a group, an error inside it keeps the rest of its path.
+    expect(r.take('topology.links[1]')).toEqual(['delay: unknown field `delay`']);
     expect(r.rest()).toEqual(['version: must be 1 (got 2)', 'scenario: missing field `name`']);
     expect(r.remaining()).toBe(0);
   });

@@ -2,6 +2,8 @@
 // anything, routing the core's errors to the fields whose paths they name, and the small text
 // formats of the form (comma-separated lists, sweep values). No React here, so it is unit-tested.
 
+import type { FieldError } from '../sim/protocol';
+
 /** A JSON value as the editor handles it (objects are edited in place). */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json } | RawNumber;
 
@@ -287,24 +289,20 @@ export function switchTransport(flow: Json | undefined, to: Transport, defaults:
 
 // ---------- errors ----------
 
-/** The path an error names: the text before its first ": ". A sweep point's error
- * ("sweep point flows[0].cc=\"x\", ...: flows[0].cc: unknown value ...") belongs to the axis
- * whose path the inner error names, when `axes` has it, else to the sweep; "scenario: ..."
- * names no field. */
-export function errorPath(error: string, axes: readonly string[] = []): string {
-  if (error.startsWith('sweep point ')) {
-    const axis = axes.find((a) => error.includes(`: ${a}: `) || error.includes(`: ${a}.`) || error.includes(`: ${a}[`));
-    return axis === undefined ? 'sweep' : `sweep.grid."${axis}"`;
-  }
-  const i = error.indexOf(': ');
-  return i < 0 ? '' : error.slice(0, i);
+/** An error in words, path first: "flows[0].cc: unknown value ...", "sweep point
+ * flows[0].cc=\"x\": flows[0].cc: ...", "scenario: ..." for the scenario as a whole (the CLI's
+ * wording). */
+export function errorText(e: FieldError): string {
+  const point = e.sweep_point ? `sweep point ${e.sweep_point.map(([p, v]) => `${p}=${JSON.stringify(v)}`).join(', ')}: ` : '';
+  return `${point}${e.path === '' ? 'scenario' : e.path}: ${e.message}`;
 }
 
-/** The error without its path, to show next to the field that has the path. */
-export function errorMessage(error: string): string {
-  if (error.startsWith('sweep point ')) return error;
-  const i = error.indexOf(': ');
-  return i < 0 ? error : error.slice(i + 2);
+/** Where the form shows an error: at its path; a sweep point's error at the grid axis whose
+ * path holds the field it names (else at the sweep); the scenario's own at the top. */
+export function errorPlace(e: FieldError, axes: readonly string[] = []): string {
+  if (!e.sweep_point) return e.path;
+  const axis = axes.find((a) => pathWithin(e.path, a));
+  return axis === undefined ? 'sweep' : `sweep.grid."${axis}"`;
 }
 
 /** Whether `path` is `field` or lies inside it (`topology.links[1]` holds `topology.links[1].loss.p`). */
@@ -322,18 +320,21 @@ export function pathWithin(path: string, field: string): boolean {
  * field on screen, and `rest()` is what no field claimed, for the top of the form.
  */
 export class ErrorRouter {
-  private readonly pending: { path: string; text: string }[];
+  private readonly pending: { place: string; error: FieldError }[];
 
   /** `axes`: the sweep's grid paths, to place sweep point errors. */
-  constructor(errors: readonly string[], axes: readonly string[] = []) {
-    this.pending = errors.map((text) => ({ path: errorPath(text, axes), text }));
+  constructor(errors: readonly FieldError[], axes: readonly string[] = []) {
+    this.pending = errors.map((error) => ({ place: errorPlace(error, axes), error }));
   }
 
+  /** The errors at or inside `field`, worded for a place beside it: the message alone for the
+   * field itself, prefixed by the rest of the path for a field inside it. */
   take(field: string): string[] {
     const out: string[] = [];
     for (let i = 0; i < this.pending.length; ) {
-      if (pathWithin(this.pending[i].path, field)) {
-        out.push(this.pending[i].text);
+      const { place, error } = this.pending[i];
+      if (pathWithin(place, field)) {
+        out.push(error.sweep_point ? errorText(error) : besideField(error, field));
         this.pending.splice(i, 1);
       } else i++;
     }
@@ -345,9 +346,15 @@ export class ErrorRouter {
     return this.pending.length;
   }
 
+  /** What no field took, each with its path. */
   rest(): string[] {
-    return this.pending.splice(0).map((e) => e.text);
+    return this.pending.splice(0).map((e) => errorText(e.error));
   }
+}
+
+function besideField(e: FieldError, field: string): string {
+  const inner = e.path.slice(field.length).replace(/^[.]/, '');
+  return inner === '' ? e.message : `${inner}: ${e.message}`;
 }
 
 // ---------- gallery text ----------

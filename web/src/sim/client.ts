@@ -2,9 +2,9 @@
 // scenarios and sweeps on them, reports progress, cancels at once (by replacing the worker),
 // and replaces a worker whose core crashed, telling the UI what happened.
 
-import { assertNever, type FromWorker, type SweepJob, type ToWorker } from './protocol';
+import { assertNever, type CostEstimate, type FieldError, type FromWorker, type SweepJob, type ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
-import type { ConstellationView } from '../globe/view';
+import type { ConstellationView } from './constellation';
 
 export interface Progress {
   /** 0..1 */
@@ -22,6 +22,9 @@ export class CancelledError extends Error {
     super('cancelled');
   }
 }
+
+/** The core crashed (a panic or out of memory); the worker was replaced and `onCrash` told. */
+export class CrashError extends Error {}
 
 type Pending = {
   resolve: (msg: FromWorker) => void;
@@ -54,7 +57,7 @@ class WorkerSlot {
           return;
         case 'failed':
           if (msg.crashed) {
-            this.fail(new Error(msg.message));
+            this.fail(new CrashError(msg.message));
             this.onCrash(msg.message);
             this.restart();
             return;
@@ -66,6 +69,8 @@ class WorkerSlot {
         case 'validated':
         case 'sweepJobs':
         case 'view':
+        case 'estimate':
+        case 'armed':
           this.settle(msg.id, msg);
           return;
         default:
@@ -75,7 +80,7 @@ class WorkerSlot {
     this.worker.onerror = (ev) => {
       ev.preventDefault();
       const message = `the simulation worker failed: ${ev.message || 'unknown error'}`;
-      this.fail(new Error(message));
+      this.fail(new CrashError(message));
       this.onCrash(message);
       this.restart();
     };
@@ -138,9 +143,16 @@ export class SimClient {
   }
 
   /** Every problem with a scenario, each naming its path; empty when valid. */
-  async validate(scenario: string): Promise<string[]> {
+  async validate(scenario: string): Promise<FieldError[]> {
     const msg = await this.slots[0].request({ type: 'validate', id: this.id(), scenario });
     return msg.type === 'validated' ? msg.errors : [];
+  }
+
+  /** What the scenario will cost to run (events, and seconds in this browser). */
+  async estimate(scenario: string): Promise<CostEstimate> {
+    const msg = await this.slots[0].request({ type: 'estimate', id: this.id(), scenario });
+    if (msg.type !== 'estimate') throw new Error(`unexpected reply ${msg.type}`);
+    return msg.estimate;
   }
 
   /** The constellation view of a scenario (satellites, ground stations, ISL pairs), for the
@@ -175,9 +187,18 @@ export class SimClient {
   }
 
   /** Runs every point and run of the scenario's sweep across the pool; rows come back in job
-   * order, whatever the scheduling. */
+   * order, whatever the scheduling. Workers get the sweep's text once per job and the job's
+   * index, never a copy of its scenario. The first job that fails stops the sweep: the others
+   * are cancelled at once (their workers replaced), and the error says which job it was. */
   sweep(scenario: string, onProgress?: (p: Progress) => void): { promise: Promise<SweepRow[]>; cancel: () => void } {
     let cancelled = false;
+    let failed = false;
+    const stopAll = () => {
+      for (const s of this.slots) {
+        s.fail(new CancelledError());
+        s.restart();
+      }
+    };
     const promise = (async () => {
       const expand = await this.slots[0].request({ type: 'expandSweep', id: this.id(), scenario });
       if (expand.type !== 'sweepJobs') throw new Error(`unexpected reply ${expand.type}`);
@@ -187,47 +208,53 @@ export class SimClient {
       let done = 0;
       onProgress?.({ fraction: 0, label: `0 of ${jobs.length} runs` });
       const work = async (slot: WorkerSlot) => {
-        while (!cancelled && next < jobs.length) {
+        while (!cancelled && !failed && next < jobs.length) {
           const i = next++;
           const job = jobs[i];
-          const msg = await slot.request({
-            type: 'run',
-            id: this.id(),
-            scenario: JSON.stringify(job.scenario),
-            seed: job.seed,
-            withTraces: false,
-          });
+          let msg: FromWorker;
+          try {
+            msg = await slot.request({ type: 'run', id: this.id(), scenario, job: i, withTraces: false });
+          } catch (e) {
+            if (cancelled || failed || e instanceof CancelledError) throw e;
+            failed = true;
+            stopAll();
+            throw sweepJobError(e as Error, i, jobs.length, job);
+          }
           if (msg.type !== 'summary') throw new Error(`unexpected reply ${msg.type}`);
           rows[i] = { job, summary: msg.summary };
           done++;
           onProgress?.({ fraction: done / jobs.length, label: `${done} of ${jobs.length} runs` });
         }
       };
-      try {
-        await Promise.all(this.slots.map(work));
-      } catch (e) {
-        throw cancelled ? new CancelledError() : e;
-      }
+      const outcomes = await Promise.allSettled(this.slots.map(work));
       if (cancelled) throw new CancelledError();
+      // The job that failed first, not the cancellations it caused.
+      const first = outcomes.find((o) => o.status === 'rejected' && !(o.reason instanceof CancelledError));
+      if (first?.status === 'rejected') throw first.reason as Error;
       return rows;
     })();
     const cancel = () => {
       cancelled = true;
-      for (const s of this.slots) {
-        s.fail(new CancelledError());
-        s.restart();
-      }
+      stopAll();
     };
     return { promise, cancel };
   }
 
-  /** Makes a worker's core panic (the crash-recovery path, for users and tests). */
-  async crash(): Promise<void> {
+  /** Makes a worker's core fail, for users and tests of the crash-recovery path: a panic now,
+   * a panic inside the next run, or running out of memory. */
+  async crash(when: 'now' | 'next-run' | 'oom' = 'now'): Promise<void> {
     await this.slots[0].ready;
-    await this.slots[0].request({ type: 'panic', id: this.id() }).catch(() => undefined);
+    await this.slots[0].request({ type: 'panic', id: this.id(), when }).catch(() => undefined);
   }
 
   dispose() {
     for (const s of this.slots) s.worker.terminate();
   }
+}
+
+/** A sweep job's failure, saying which job it was; a crash stays a crash. */
+function sweepJobError(e: Error, index: number, total: number, job: SweepJob): Error {
+  const at = job.point.map(([p, v]) => `${p} = ${JSON.stringify(v)}`).join(', ');
+  const message = `Sweep stopped: run ${index + 1} of ${total} (${at}${job.point.length ? ', ' : ''}run ${job.run}) failed: ${e.message}. The other runs were cancelled.`;
+  return e instanceof CrashError ? new CrashError(message) : new Error(message);
 }

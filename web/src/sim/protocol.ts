@@ -1,7 +1,7 @@
 // The messages between the UI thread and a simulation worker: typed unions, handled with
 // exhaustive switches on both sides.
 
-import type { ConstellationView } from '../globe/view';
+import type { ConstellationView } from './constellation';
 import type { RunResult, RunSummary } from './results';
 
 export interface SweepJob {
@@ -10,26 +10,47 @@ export interface SweepJob {
   run: number;
   /** Decimal text: seeds are 64-bit. */
   seed: string;
-  scenario: unknown;
+}
+
+/** One problem with a scenario, as the core reports it (`scenario::FieldError`): the field's
+ * path (empty for the scenario as a whole) and what is wrong; a sweep point's problem also
+ * carries the point. */
+export interface FieldError {
+  path: string;
+  message: string;
+  sweep_point?: [string, unknown][];
+}
+
+/** What a scenario will cost (the core's `runner::cost`). */
+export interface CostEstimate {
+  runs: number;
+  events: number;
+  browser_seconds: number;
 }
 
 export type ToWorker =
-  | { type: 'run'; id: number; scenario: string; seed?: string; withTraces: boolean }
+  /** With `job`, `scenario` is a sweep's text and the run is that job of it. */
+  | { type: 'run'; id: number; scenario: string; seed?: string; job?: number; withTraces: boolean }
+  | { type: 'estimate'; id: number; scenario: string }
   | { type: 'validate'; id: number; scenario: string }
   | { type: 'expandSweep'; id: number; scenario: string }
   /** What the globe draws for a constellation scenario. */
   | { type: 'view'; id: number; scenario: string }
-  /** Makes the core panic, to exercise crash recovery. */
-  | { type: 'panic'; id: number };
+  /** Makes the core fail, to exercise crash recovery: panic now, panic inside the next run, or
+   * run out of memory. */
+  | { type: 'panic'; id: number; when: 'now' | 'next-run' | 'oom' };
 
 export type FromWorker =
   | { type: 'ready'; coreVersion: string }
   | { type: 'progress'; id: number; nowS: number; endS: number }
   | { type: 'result'; id: number; result: RunResult }
   | { type: 'summary'; id: number; summary: RunSummary }
-  | { type: 'validated'; id: number; errors: string[] }
+  | { type: 'validated'; id: number; errors: FieldError[] }
   | { type: 'sweepJobs'; id: number; jobs: SweepJob[] }
   | { type: 'view'; id: number; view: ConstellationView }
+  | { type: 'estimate'; id: number; estimate: CostEstimate }
+  /** The next run will panic. */
+  | { type: 'armed'; id: number }
   /** `crashed`: the core trapped (a panic); the worker must be replaced. */
   | { type: 'failed'; id: number; message: string; crashed: boolean };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, defaultXPath, mathisMbps, meanStd, seriesBy, shortPath, sweepCsv, valueLabel } from './sweep';
+import { aggregate, defaultXPath, mathisMbps, meanStd, seriesBy, shortPath, valueLabel } from './sweep';
+import { sweepCsv } from '../export/export';
 import type { SweepRow } from './client';
 import type { RunSummary } from './results';
 
@@ -9,7 +10,7 @@ function row(cc: string, p: number, run: number, goodput: number): SweepRow {
     flows: [{ id: 0, transport: 'tcp', cc, bytes: 1000, delivered_bytes: 1000, completed: true, completion_s: 1.5,
       goodput_mbps: goodput, retransmissions: 0, timeouts: 0, owd_ms: { mean: 1, p5: 1, p95: 1 }, jitter_ms: 0 }],
   } satisfies RunSummary;
-  return { job: { point: [['flows[0].cc', cc], ['topology.links[1].loss.p', p]], run, seed: String(run + 1), scenario: {} }, summary };
+  return { job: { point: [['flows[0].cc', cc], ['topology.links[1].loss.p', p]], run, seed: String(run + 1) }, summary };
 }
 
 describe('sweep aggregation', () => {

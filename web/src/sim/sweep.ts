@@ -103,38 +103,6 @@ export function shortPath(p: string): string {
   return parts.length <= 2 ? parts[parts.length - 1] : parts.slice(-2).join('.');
 }
 
-function csvField(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** The rows as `orbitcp sweep` prints them (same columns, same order). */
-export function sweepCsv(rows: SweepRow[]): string {
-  const paths = sweptPaths(rows);
-  const head = [...paths.map(csvField), 'run', 'seed', 'flow', 'transport', 'cc', 'goodput_mbps', 'completion_s', 'delivered_bytes', 'retransmissions', 'timeouts'];
-  const lines = [head.join(',')];
-  for (const r of rows) {
-    const vals = r.job.point.map(([, v]) => csvField(v));
-    for (const f of r.summary.flows) {
-      lines.push(
-        [
-          ...vals,
-          r.job.run,
-          r.job.seed,
-          f.id,
-          f.transport,
-          f.cc,
-          f.goodput_mbps.toFixed(6),
-          f.completion_s === null ? '' : f.completion_s.toFixed(6),
-          f.delivered_bytes,
-          f.retransmissions,
-          f.timeouts,
-        ].join(','),
-      );
-    }
-  }
-  return lines.join('\n') + '\n';
-}
 
 /** Mathis et al.: goodput in Mbit/s of a Reno flow with this MSS (bytes), RTT (s) and loss p. */
 export function mathisMbps(mssBytes: number, rttS: number, p: number): number {

@@ -6,16 +6,19 @@ import init, {
   SteppedRun,
   constellation_view,
   core_version,
+  debug_exhaust_memory,
   debug_panic,
+  estimate_cost,
   install_panic_hook,
   last_panic,
   sweep_jobs,
   validate_scenario,
 } from '../wasm/pkg/orbitcp_core.js';
 import wasmUrl from '../wasm/pkg/orbitcp_core_bg.wasm?url';
-import { assertNever, type FromWorker, type SweepJob, type ToWorker } from './protocol';
+import { assertNever, type CostEstimate, type FieldError, type FromWorker, type SweepJob, type ToWorker } from './protocol';
 import { parseResult, transferables } from './results';
-import type { ConstellationView } from '../globe/view';
+import { trapMessage } from './trap';
+import type { ConstellationView } from './constellation';
 
 const post = (msg: FromWorker, transfer: Transferable[] = []) => self.postMessage(msg, { transfer });
 
@@ -23,27 +26,47 @@ const post = (msg: FromWorker, transfer: Transferable[] = []) => self.postMessag
 const SLICE_EVENTS = 50_000;
 const PROGRESS_EVERY_MS = 50;
 
-const ready = init({ module_or_path: wasmUrl }).then(() => {
+let memory: WebAssembly.Memory | undefined;
+const ready = init({ module_or_path: wasmUrl }).then((wasm) => {
+  memory = wasm.memory;
   install_panic_hook();
   post({ type: 'ready', coreVersion: core_version() });
 });
 
+/** Set once the core has trapped: its state is then undefined (a borrow may be held, memory
+ * half-written), so every later request fails as a crash and the client replaces the worker. */
+let trapped: string | null = null;
+/** Set by a `panic` request with `when: 'next-run'`: the next run panics inside the core. */
+let panicNextRun = false;
+
 function describe(e: unknown): { message: string; crashed: boolean } {
-  // A Rust panic surfaces as a WebAssembly RuntimeError ("unreachable"); its message was
-  // captured by the panic hook.
-  const crashed = e instanceof WebAssembly.RuntimeError;
-  const panic = crashed ? last_panic() : '';
-  const message = panic ? `the simulator panicked: ${panic}` : e instanceof Error ? e.message : String(e);
-  return { message, crashed };
+  // A Rust panic or an aborted allocation surfaces as a WebAssembly RuntimeError
+  // ("unreachable"); a panic's message was captured by the panic hook.
+  const error = e instanceof Error ? e.message : String(e);
+  if (e instanceof WebAssembly.RuntimeError && trapped === null) {
+    let panic = '';
+    try {
+      panic = last_panic();
+    } catch {
+      // The instance may be too broken to answer; the trap itself is the report.
+    }
+    trapped = trapMessage(panic, error, memory?.buffer.byteLength ?? 0);
+  }
+  if (trapped !== null) return { message: trapped, crashed: true };
+  return { message: error, crashed: false };
 }
 
 const yieldToEvents = () => new Promise<void>((r) => setTimeout(r, 0));
 
-async function run(id: number, scenario: string, seed: string | undefined, withTraces: boolean) {
-  const sim = new SteppedRun(scenario, seed);
+async function run(id: number, scenario: string, seed: string | undefined, job: number | undefined, withTraces: boolean) {
+  const sim = job === undefined ? new SteppedRun(scenario, seed) : SteppedRun.sweep_job(scenario, job);
   try {
     let last = 0;
-    for (;;) {
+    for (let slice = 0; ; slice++) {
+      if (slice === 1 && panicNextRun) {
+        panicNextRun = false;
+        sim.arm_panic();
+      }
       const done = sim.advance(SLICE_EVENTS);
       const now = performance.now();
       if (done || now - last > PROGRESS_EVERY_MS) {
@@ -56,38 +79,44 @@ async function run(id: number, scenario: string, seed: string | undefined, withT
     const result = parseResult(sim.result(withTraces));
     if (withTraces) post({ type: 'result', id, result }, transferables(result));
     else post({ type: 'summary', id, summary: result.summary });
+  } catch (e) {
+    describe(e);
+    throw e;
   } finally {
-    sim.free();
+    // After a trap the object may still be borrowed, and free() would throw over the real
+    // error; the worker is discarded anyway.
+    if (trapped === null) sim.free();
   }
 }
 
 async function handle(msg: ToWorker) {
   await ready;
   try {
+    if (trapped !== null) throw new Error(trapped);
     switch (msg.type) {
       case 'run':
-        await run(msg.id, msg.scenario, msg.seed, msg.withTraces);
+        await run(msg.id, msg.scenario, msg.seed, msg.job, msg.withTraces);
         break;
       case 'validate':
-        try {
-          validate_scenario(msg.scenario);
-          post({ type: 'validated', id: msg.id, errors: [] });
-        } catch (e) {
-          const { message, crashed } = describe(e);
-          if (crashed) throw e;
-          post({ type: 'validated', id: msg.id, errors: message.split('\n') });
-        }
+        post({ type: 'validated', id: msg.id, errors: JSON.parse(validate_scenario(msg.scenario)) as FieldError[] });
         break;
       case 'expandSweep': {
         const jobs = JSON.parse(sweep_jobs(msg.scenario)) as SweepJob[];
         post({ type: 'sweepJobs', id: msg.id, jobs });
         break;
       }
+      case 'estimate':
+        post({ type: 'estimate', id: msg.id, estimate: JSON.parse(estimate_cost(msg.scenario)) as CostEstimate });
+        break;
       case 'view':
         post({ type: 'view', id: msg.id, view: JSON.parse(constellation_view(msg.scenario)) as ConstellationView });
         break;
       case 'panic':
-        debug_panic();
+        if (msg.when === 'now') debug_panic();
+        else if (msg.when === 'next-run') {
+          panicNextRun = true;
+          post({ type: 'armed', id: msg.id });
+        } else debug_exhaust_memory();
         break;
       default:
         assertNever(msg);

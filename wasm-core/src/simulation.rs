@@ -3,23 +3,16 @@
 //!
 //! Agents are the endpoints of transports (and, for hop-by-hop transports, the functions that
 //! sit on intermediate nodes). A packet is delivered to the agent it names when it reaches that
-//! agent's node; other nodes forward it along the route.
+//! agent's node; other nodes forward it along the route. This module sits above the transports
+//! (it names each in `Agent`, dispatched by `match`, as smoltcp's `Socket` enum is); the
+//! transports see only `crate::engine`.
 
 use crate::ctcp::{receiver::CtcpReceiver, sender::CtcpSender};
+use crate::engine::{route, Ctx, Event};
 use crate::intcp::midnode::IntcpNode;
-use crate::net::{AgentId, Network, NodeId, Packet};
+use crate::net::{AgentId, Network, NodeId};
 use crate::sim::{EventQueue, SimTime};
 use crate::tcp::{receiver::TcpReceiver, sender::TcpSender};
-
-#[derive(Clone, Copy, Debug)]
-pub enum Event {
-    /// The head of a link's propagation pipeline reaches the far end.
-    Arrive { link: u32 },
-    /// A timer an agent set; `token` tells the agent which one.
-    Timer { agent: AgentId, token: u64 },
-    /// An agent starts (a flow's `start_s`).
-    Start { agent: AgentId },
-}
 
 pub enum Agent {
     TcpSender(Box<TcpSender>),
@@ -28,110 +21,6 @@ pub enum Agent {
     CtcpReceiver(Box<CtcpReceiver>),
     /// An INTCP flow's agent on one node of its path (producer, midnode or consumer).
     IntcpNode(Box<IntcpNode>),
-}
-
-/// What an agent may do while it handles an event.
-pub struct Ctx<'a> {
-    pub now: SimTime,
-    pub node: NodeId,
-    pub agent: AgentId,
-    net: &'a mut Network,
-    queue: &'a mut EventQueue<Event>,
-}
-
-impl Ctx<'_> {
-    pub fn send(&mut self, pkt: Packet) {
-        route(self.net, self.queue, self.now, self.node, pkt);
-    }
-    /// On a network whose route changes with time: the neighbours of `node` on the route in
-    /// force now (towards the source end, towards the destination end), or None if `node` is
-    /// not on it or the network is static.
-    pub fn route_neighbours(&self, node: NodeId) -> Option<(Option<NodeId>, Option<NodeId>)> {
-        self.net.moving.as_ref()?.route_at(self.now).neighbours(node)
-    }
-    /// Schedules `Event::Timer { agent: self, token }` at `at`.
-    pub fn timer_at(&mut self, at: SimTime, token: u64) {
-        self.queue.schedule(at, Event::Timer { agent: self.agent, token });
-    }
-}
-
-/// A timer that is re-armed far more often than it fires (a retransmission timeout). Arming only
-/// moves the deadline; an event is scheduled only when none is pending at or before it, and an
-/// event that fires before the (moved) deadline schedules itself again. So re-arming on every
-/// ACK costs no heap operation.
-#[derive(Clone, Debug, Default)]
-pub struct LazyTimer {
-    deadline: Option<SimTime>,
-    /// The event currently scheduled: (time, token).
-    event: Option<(SimTime, u64)>,
-    next_token: u64,
-    /// Told apart from the agent's other timers by the low bits of its tokens.
-    tag: u64,
-}
-
-impl LazyTimer {
-    pub fn arm(&mut self, ctx: &mut Ctx, deadline: SimTime) {
-        self.deadline = Some(deadline);
-        match self.event {
-            Some((t, _)) if t <= deadline => {} // fires first, then re-schedules itself
-            _ => self.schedule(ctx, deadline),
-        }
-    }
-
-    /// A timer whose tokens never collide with those of the agent's timers with other tags
-    /// (0 to 3): an agent with several timers gives each its own tag.
-    pub fn tagged(tag: u64) -> LazyTimer {
-        debug_assert!(tag < 4);
-        LazyTimer { tag, ..LazyTimer::default() }
-    }
-
-    /// When the timer will fire, if armed.
-    pub fn deadline(&self) -> Option<SimTime> {
-        self.deadline
-    }
-
-    pub fn stop(&mut self) {
-        self.deadline = None;
-    }
-
-    pub fn is_armed(&self) -> bool {
-        self.deadline.is_some()
-    }
-
-    fn schedule(&mut self, ctx: &mut Ctx, at: SimTime) {
-        let token = (self.next_token << 2) | self.tag;
-        self.next_token += 1;
-        self.event = Some((at, token));
-        ctx.timer_at(at, token);
-    }
-
-    /// Handles a timer event with this token. Returns true when the timer fires: the deadline
-    /// has come (the timer is then stopped).
-    pub fn on_event(&mut self, ctx: &mut Ctx, token: u64) -> bool {
-        match self.event {
-            Some((_, t)) if t == token => self.event = None,
-            _ => return false, // superseded by an earlier re-arm
-        }
-        let Some(deadline) = self.deadline else { return false };
-        if ctx.now < deadline {
-            self.schedule(ctx, deadline);
-            return false;
-        }
-        self.deadline = None;
-        true
-    }
-}
-
-fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at: NodeId, pkt: Packet) {
-    // A packet without a route is dropped: validation guarantees connected endpoints on a chain;
-    // a constellation may have no path for a while.
-    let Some(l) = net.next_link(now, at, pkt.dst_node) else {
-        net.unrouted += 1;
-        return;
-    };
-    if let Some(t) = net.links[l as usize].enqueue(now, pkt) {
-        queue.schedule(t, Event::Arrive { link: l });
-    }
 }
 
 pub struct Simulation {
@@ -255,7 +144,7 @@ impl Simulation {
 
     fn with_agent(&mut self, agent: AgentId, f: impl FnOnce(&mut Agent, &mut Ctx)) {
         let node = self.agent_node[agent as usize];
-        let mut ctx = Ctx { now: self.now, node, agent, net: &mut self.net, queue: &mut self.queue };
+        let mut ctx = Ctx::new(self.now, node, agent, &mut self.net, &mut self.queue);
         f(&mut self.agents[agent as usize], &mut ctx);
     }
 }

@@ -1,0 +1,64 @@
+//! Events, and what an agent may do while it handles one: send a packet (routed onto its next
+//! link here), set a timer, ask the route in force for its neighbours.
+
+use crate::net::{AgentId, Network, NodeId, Packet};
+use crate::sim::{EventQueue, SimTime};
+
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// The head of a link's propagation pipeline reaches the far end.
+    Arrive { link: u32 },
+    /// A timer an agent set; `token` tells the agent which one.
+    Timer { agent: AgentId, token: u64 },
+    /// An agent starts (a flow's `start_s`).
+    Start { agent: AgentId },
+}
+
+/// What an agent may do while it handles an event.
+pub struct Ctx<'a> {
+    pub now: SimTime,
+    pub node: NodeId,
+    pub agent: AgentId,
+    net: &'a mut Network,
+    queue: &'a mut EventQueue<Event>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The context of `agent` on `node` at `now`, sending into `net` and scheduling into `queue`.
+    pub fn new(
+        now: SimTime,
+        node: NodeId,
+        agent: AgentId,
+        net: &'a mut Network,
+        queue: &'a mut EventQueue<Event>,
+    ) -> Ctx<'a> {
+        Ctx { now, node, agent, net, queue }
+    }
+
+    pub fn send(&mut self, pkt: Packet) {
+        route(self.net, self.queue, self.now, self.node, pkt);
+    }
+    /// On a network whose route changes with time: the neighbours of `node` on the route in
+    /// force now (towards the source end, towards the destination end), or None if `node` is
+    /// not on it or the network is static.
+    pub fn route_neighbours(&self, node: NodeId) -> Option<(Option<NodeId>, Option<NodeId>)> {
+        self.net.moving.as_ref()?.route_at(self.now).neighbours(node)
+    }
+    /// Schedules `Event::Timer { agent: self, token }` at `at`.
+    pub fn timer_at(&mut self, at: SimTime, token: u64) {
+        self.queue.schedule(at, Event::Timer { agent: self.agent, token });
+    }
+}
+
+/// Puts `pkt`, at node `at`, onto the next link towards its destination.
+pub fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at: NodeId, pkt: Packet) {
+    // A packet without a route is dropped: validation guarantees connected endpoints on a chain;
+    // a constellation may have no path for a while.
+    let Some(l) = net.next_link(now, at, pkt.dst_node) else {
+        net.unrouted += 1;
+        return;
+    };
+    if let Some(t) = net.links[l as usize].enqueue(now, pkt) {
+        queue.schedule(t, Event::Arrive { link: l });
+    }
+}
