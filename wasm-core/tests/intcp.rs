@@ -149,10 +149,10 @@ fn the_square_wave_advantage_holds_over_delays_buffers_periods_and_seeds() {
 /// 5 → 35 Mbit/s step the consumer's hop needs about 1-2.5 s to find the new rate, a large part
 /// of a 2-3 s high phase.
 #[test]
-#[ignore = "known gap: GSL RTT 100 ms, period 4-6 s: measured INTCP 11.20 vs Reno 13.11 (delays 50/50, \
-            1000 pkts, 4 s) and 13.05 vs CUBIC 13.31 (5/50, 1000 pkts, 6 s)"]
+#[ignore = "known gap: GSL RTT 100 ms, period 4-6 s: measured INTCP 14.02 vs Reno 13.11 (delays 50/50, \
+            1000 pkts, 4 s) and 12.45 vs CUBIC 13.31 (5/50, 1000 pkts, 6 s)"]
 fn the_square_wave_advantage_holds_with_a_long_gsl_round_trip_and_a_short_period() {
-    for (d, period, seed) in [((50, 50), 4.0, 5), ((5, 50), 6.0, 5)] {
+    for (d, period, seed) in [((5, 50), 6.0, 5), ((50, 50), 4.0, 5)] {
         let (i, r, c) = square_trio(d, 1000, period, 60.0, seed);
         assert!(i >= 1.3 * r.max(c), "{d:?} {period}: INTCP {i:.2} vs Reno {r:.2}, CUBIC {c:.2}");
     }
@@ -688,4 +688,30 @@ fn a_node_cache_size_applies_to_that_node_only() {
     bad["flows"][0]["node_cache_bytes"] = json!({ "7": 0 });
     let e = scenario::from_value(bad).unwrap_err();
     assert!(e.starts_with("flows[0].node_cache_bytes.7: no such node"), "{e}");
+}
+
+/// The early overshoot on long chains: at the start of a run every hop's window used to double
+/// up to ssthresh (100 packets) with no congestion signal, since on a chain the data arrives at
+/// the pace of the slowest hop upstream, and advertise 57 Mbit/s on 20-30 Mbit/s links. Slow
+/// start now grows only a window that the arrivals fill: over the first 3 s no hop advertises
+/// more than 10 % above the fastest link (measured 30.5 Mbit/s).
+#[test]
+fn slow_start_on_a_long_chain_advertises_no_more_than_the_links_carry() {
+    let s = json!({
+        "version": 1, "name": "long", "seed": 1, "duration_s": 3, "trace": { "max_points": 100000 },
+        "topology": { "kind": "chain", "links": [
+            { "rate_mbps": 30, "delay_ms": 10 }, { "rate_mbps": 20, "delay_ms": 10 }, { "rate_mbps": 30, "delay_ms": 10 },
+            { "rate_mbps": 25, "delay_ms": 10 }, { "rate_mbps": 20, "delay_ms": 10 }, { "rate_mbps": 30, "delay_ms": 10 } ] },
+        "flows": [ { "transport": "intcp", "bytes": null } ],
+    });
+    let r = run(&s, true);
+    let hops = r.traces.as_ref().unwrap().flows[0].hops.as_ref().unwrap();
+    for (i, h) in hops.iter().enumerate().skip(1) {
+        let max = series(h, "advertised_rate_mbps").iter().map(|p| p.1).fold(0.0, f64::max);
+        assert!(max <= 1.1 * 30.0, "node {i} advertised {max} Mbit/s in the first 3 s");
+        assert!(max >= 0.5 * 20.0, "node {i} never asked for half the slowest link: {max} Mbit/s");
+    }
+    // The gate does not slow the start down: the ungated slow start delivered 6.15 Mbit/s over
+    // these 3 s (the consumer's request ramp sets the pace), the gated one 6.05.
+    assert!(r.flows[0].goodput_mbps > 0.9 * 6.15, "{}", r.flows[0].goodput_mbps);
 }

@@ -33,7 +33,8 @@ pub enum HopController {
 
 /// A receive-rate window that spans this many hop RTTs without DATA is an idle gap, not a rate.
 pub const IDLE_RTTS: f64 = 4.0;
-/// The advertised rate is at most this multiple of the rate DATA arrived at over the last hop RTT.
+/// Slow start grows the window only while its rate is below this multiple of the rate DATA
+/// arrived at over the last hop RTT.
 pub const MAX_RATE_OVER_RECEIVED: f64 = 2.0;
 
 /// Lower bound of the hop RTO of a Reno hop, ms (Linux `TCP_RTO_MIN`, 200 ms).
@@ -286,8 +287,17 @@ impl HopCc {
                 self.w_max = self.cwnd;
                 self.cc_data_len = self.cwnd * mss;
             } else {
-                // The paper's slow start: cwnd doubles per hop RTT (+1 packet per packet received).
-                self.cwnd += payload as f64 / mss;
+                // The paper's slow start: cwnd doubles per hop RTT (+1 packet per packet received),
+                // but only while the window is what limits the arrivals (Linux's
+                // `tcp_is_cwnd_limited` in slow start). On a chain the data arrives at the pace of
+                // the slowest hop upstream, never with a congestion signal here, so an unchecked
+                // window doubles up to ssthresh and the hop advertises several times its link
+                // (60-110 Mbit/s on 20-30 Mbit/s links): a window at most twice the rate that
+                // arrived over the last hop RTT still doubles every RTT while it is used.
+                let window_rate = self.cwnd * mss * 8.0 / 1e3 / self.min_hrtt_ms.max(1e-3);
+                if self.thrp_mbps == 0.0 || window_rate < MAX_RATE_OVER_RECEIVED * self.thrp_mbps {
+                    self.cwnd += payload as f64 / mss;
+                }
                 return;
             }
         }
@@ -346,13 +356,6 @@ impl HopCc {
             HopController::Reno => self.srtt_ms,
         };
         let mut rate = self.cwnd * self.p.mss as f64 * 8.0 / 1e6 / rtt.max(1e-3) * 1000.0;
-        if self.p.controller == HopController::Intcp && self.thrp_mbps > 0.0 {
-            // Never ask for more than twice what arrived over the last hop RTT: slow start
-            // doubles per RTT anyway, and a hop whose data comes slower than its window (an
-            // upstream that is itself slower, or a requester asking for less) must not advertise
-            // a window it never used (the early overshoot on long chains).
-            rate = rate.min(MAX_RATE_OVER_RECEIVED * self.thrp_mbps);
-        }
         if let Some((queued, next_hop_rate)) = backpressure {
             let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / self.srtt_ms * 1000.0 + next_hop_rate;
             rate = rate.min(bp);
