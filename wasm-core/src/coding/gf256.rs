@@ -17,6 +17,9 @@
 //! row per coefficient), x86-64 SSSE3 and AVX2 (nibble tables through `PSHUFB`, chosen at run time
 //! with `is_x86_feature_detected!`, cached) and wasm `simd128` (nibble tables through
 //! `i8x16.swizzle`, chosen at compile time with `-C target-feature=+simd128`).
+//!
+//! Length: over 600 lines because about 280 of them are the tests at the bottom (field laws,
+//! exhaustive products for both polynomials, every kernel against the scalar product).
 
 use std::sync::OnceLock;
 
@@ -163,6 +166,20 @@ impl Field {
     /// The discrete logarithm of `a != 0` to the base of the generator (0 for `a == 0`).
     pub fn log(&self, a: u8) -> u8 {
         self.log[a as usize]
+    }
+
+    /// Every coefficient's 32-byte nibble table, indexed by the coefficient.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))),
+        allow(dead_code)
+    )]
+    pub(crate) fn nibble_tables(&self) -> &[[u8; 32]; 256] {
+        &self.nib
+    }
+
+    /// Every coefficient's 256-byte product row, indexed by the coefficient.
+    pub(crate) fn product_rows(&self) -> &[[u8; 256]; 256] {
+        &self.mul
     }
 
     /// The 32-byte nibble table of `c` (ISA-L layout), as the SIMD kernels use it.
@@ -388,13 +405,13 @@ impl Kernel {
 pub(crate) struct Detected(Kernel);
 
 impl Detected {
-    fn check(kernel: Kernel) -> Detected {
+    pub(crate) fn check(kernel: Kernel) -> Detected {
         assert!(kernel.is_available(), "GF(256) kernel {} is not available on this CPU/build", kernel.name());
         Detected(kernel)
     }
 
     #[inline]
-    fn best() -> Detected {
+    pub(crate) fn best() -> Detected {
         static BEST: OnceLock<Kernel> = OnceLock::new();
         Detected(*BEST.get_or_init(|| {
             [Kernel::Simd128, Kernel::Avx2, Kernel::Ssse3]
@@ -404,7 +421,6 @@ impl Detected {
         }))
     }
 
-    #[cfg(target_arch = "x86_64")]
     pub(crate) fn kernel(self) -> Kernel {
         self.0
     }
