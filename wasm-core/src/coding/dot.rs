@@ -14,30 +14,8 @@
 //! Every kernel gives the same bytes as the portable one (tested below for every kernel, ragged
 //! widths, 1 to 9 destinations and 0 to 128 sources).
 
-use super::gf256::{portable, Detected, Field, Kernel};
-
-/// Destinations computed per pass over the sources (ISA-L's `gf_4vect_dot_prod`): with two
-/// 32-byte vectors per destination, AVX2's sixteen registers hold the eight accumulators, the four
-/// nibble vectors of the current source, the mask and one table pair.
-#[cfg_attr(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))), allow(dead_code))]
-pub(crate) const DOT_DSTS: usize = 4;
-
-/// Sources per batch of the SIMD kernels: their pointers live on the stack; later batches add to
-/// what earlier ones wrote.
-#[cfg_attr(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))), allow(dead_code))]
-pub(crate) const DOT_BATCH: usize = 64;
-
-/// The arguments of a kernel: `dst` holds `dst.len() / width` destination rows of `width` bytes
-/// (the SIMD kernels compute them [`DOT_DSTS`] at a time); source row `rows[t]` is `src[rows[t]·stride ..][..width]`; `coeffs` is the
-/// destinations × sources matrix, row-major. [`Field::dot_prod_rows`] checks all of this.
-pub(crate) struct DotJob<'a> {
-    pub dst: &'a mut [u8],
-    pub width: usize,
-    pub src: &'a [u8],
-    pub stride: usize,
-    pub rows: &'a [usize],
-    pub coeffs: &'a [u8],
-}
+use super::gf256::Field;
+use super::kernel::{portable, Detected, DotJob, Kernel};
 
 impl Field {
     /// `dst[d] = Σ_t coeffs[d·n + t] · src[rows[t]·stride ..][..width]` for every destination row

@@ -23,6 +23,9 @@
 
 use std::sync::OnceLock;
 
+pub use super::kernel::Kernel;
+use super::kernel::{portable, Detected, MULTI_GROUP};
+
 /// The reduction polynomial of the field.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Polynomial {
@@ -256,7 +259,7 @@ impl Field {
     fn run_mul_add(&self, k: Detected, dst: &mut [u8], src: &[u8], c: u8) {
         let tbl = &self.nib[c as usize];
         let row = &self.mul[c as usize];
-        match k.0 {
+        match k.kernel() {
             Kernel::Portable => portable::mul_add(row, dst, src),
             #[cfg(target_arch = "x86_64")]
             Kernel::Ssse3 => super::simd_x86::mul_add_ssse3_checked(k, tbl, row, dst, src),
@@ -276,7 +279,7 @@ impl Field {
     fn run_mul(&self, k: Detected, dst: &mut [u8], c: u8) {
         let tbl = &self.nib[c as usize];
         let row = &self.mul[c as usize];
-        match k.0 {
+        match k.kernel() {
             Kernel::Portable => portable::mul(row, dst),
             #[cfg(target_arch = "x86_64")]
             Kernel::Ssse3 => super::simd_x86::mul_ssse3_checked(k, tbl, row, dst),
@@ -294,7 +297,7 @@ impl Field {
 
     #[inline]
     fn run_mul_add_multi(&self, k: Detected, dst: &mut [u8], srcs: &[&[u8]], tbls: &[&[u8; 32]], rows: &[&[u8; 256]]) {
-        match k.0 {
+        match k.kernel() {
             Kernel::Portable => {
                 for (s, r) in srcs.iter().zip(rows) {
                     portable::mul_add(r, dst, s);
@@ -319,9 +322,6 @@ impl Field {
     }
 }
 
-/// Sources fused per pass of [`Field::mul_add_multi`].
-pub(crate) const MULTI_GROUP: usize = 8;
-
 /// `dst ^= src` (the region operation for `c = 1`); LLVM vectorises this loop on every target.
 #[inline]
 pub fn xor_region(dst: &mut [u8], src: &[u8]) {
@@ -343,104 +343,6 @@ pub fn field(p: Polynomial) -> &'static Field {
     match p {
         Polynomial::P11D => P11D.get_or_init(|| Field::new(Polynomial::P11D)),
         Polynomial::P11B => P11B.get_or_init(|| Field::new(Polynomial::P11B)),
-    }
-}
-
-/// An implementation of the region operations. Every kernel gives the same bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kernel {
-    /// 256-byte product row per coefficient, one lookup per byte; compiles everywhere.
-    Portable,
-    /// x86-64 SSSE3 `PSHUFB` on nibble tables, 16 bytes per lookup.
-    Ssse3,
-    /// x86-64 AVX2 `VPSHUFB` on nibble tables, 32 bytes per lookup.
-    Avx2,
-    /// wasm `i8x16.swizzle` on nibble tables, 16 bytes per lookup (needs `+simd128` at build).
-    Simd128,
-}
-
-impl Kernel {
-    /// Every kernel, whether or not this build or CPU has it.
-    pub const ALL: [Kernel; 4] = [Kernel::Portable, Kernel::Ssse3, Kernel::Avx2, Kernel::Simd128];
-
-    /// Whether this kernel can run here: compiled in, and (x86) supported by the CPU.
-    pub fn is_available(self) -> bool {
-        match self {
-            Kernel::Portable => true,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Ssse3 => std::is_x86_feature_detected!("ssse3"),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
-            Kernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
-            #[allow(unreachable_patterns)]
-            _ => false,
-        }
-    }
-
-    /// The kernels available here, slowest first.
-    pub fn available() -> impl Iterator<Item = Kernel> {
-        Kernel::ALL.into_iter().filter(|k| k.is_available())
-    }
-
-    /// The fastest available kernel (detected once, then cached).
-    pub fn best() -> Kernel {
-        Detected::best().0
-    }
-
-    /// A short name for reports and benchmark ids.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kernel::Portable => "portable",
-            Kernel::Ssse3 => "ssse3",
-            Kernel::Avx2 => "avx2",
-            Kernel::Simd128 => "simd128",
-        }
-    }
-}
-
-/// A kernel that has been checked to be available. The only ways to build one are
-/// [`Detected::check`] and [`Detected::best`], so holding one is the proof the SIMD modules rely
-/// on before they call a `#[target_feature]` function.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Detected(Kernel);
-
-impl Detected {
-    pub(crate) fn check(kernel: Kernel) -> Detected {
-        assert!(kernel.is_available(), "GF(256) kernel {} is not available on this CPU/build", kernel.name());
-        Detected(kernel)
-    }
-
-    #[inline]
-    pub(crate) fn best() -> Detected {
-        static BEST: OnceLock<Kernel> = OnceLock::new();
-        Detected(*BEST.get_or_init(|| {
-            [Kernel::Simd128, Kernel::Avx2, Kernel::Ssse3]
-                .into_iter()
-                .find(|k| k.is_available())
-                .unwrap_or(Kernel::Portable)
-        }))
-    }
-
-    pub(crate) fn kernel(self) -> Kernel {
-        self.0
-    }
-}
-
-/// The portable kernel: one 256-byte product row per coefficient (protocols.md §5.4 measured this
-/// as the fastest scalar method).
-pub(crate) mod portable {
-    #[inline]
-    pub fn mul_add(row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
-        for (d, s) in dst.iter_mut().zip(src) {
-            *d ^= row[*s as usize];
-        }
-    }
-
-    #[inline]
-    pub fn mul(row: &[u8; 256], dst: &mut [u8]) {
-        for d in dst.iter_mut() {
-            *d = row[*d as usize];
-        }
     }
 }
 

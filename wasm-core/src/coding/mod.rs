@@ -16,6 +16,7 @@
 
 mod dot;
 pub mod gf256;
+mod kernel;
 pub mod rlnc;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd_wasm;

@@ -38,7 +38,8 @@
 //! an independent rank oracle, and the decoder's early-delivery and solve cases); the code itself
 //! is one encoder and one decoder, which share the coefficient generator.
 
-use super::gf256::{Field, MULTI_GROUP};
+use super::gf256::Field;
+use super::kernel::MULTI_GROUP;
 
 /// splitmix64's increment (Steele, Lea, Flood 2014): 2⁶⁴/φ, odd.
 const SPLITMIX_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;

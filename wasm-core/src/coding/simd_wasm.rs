@@ -16,8 +16,7 @@
 
 use core::arch::wasm32::*;
 
-use super::dot::{DotJob, DOT_BATCH, DOT_DSTS};
-use super::gf256::portable;
+use super::kernel::{portable, DotJob, DOT_BATCH, DOT_DSTS};
 
 #[inline]
 fn load(s: &[u8]) -> v128 {

@@ -25,8 +25,7 @@
 
 use std::arch::x86_64::*;
 
-use super::dot::{DotJob, DOT_BATCH, DOT_DSTS};
-use super::gf256::{portable, Detected, Kernel, MULTI_GROUP};
+use super::kernel::{portable, Detected, DotJob, Kernel, DOT_BATCH, DOT_DSTS, MULTI_GROUP};
 
 // ---------------------------------------------------------------------------------------------
 // Checked entry points (safe to call from anywhere).
