@@ -96,6 +96,47 @@ fn a_run_that_reaches_max_events_stops_with_the_reason() {
     assert!(r.flows[1].incomplete_reason.is_none());
 }
 
+/// Interrupting a session (Ctrl-C in the CLI) stops it where it is, as the event budget does:
+/// the result is the same JSON as a finished run's, every unfinished flow saying where it stopped.
+#[test]
+fn an_interrupted_session_reports_where_it_stopped() {
+    let s = json!({ "version": 1, "name": "interrupted", "duration_s": 60, "flows_alone": true,
+        "topology": { "kind": "chain", "links": [{ "rate_mbps": 10, "delay_ms": 10 }] },
+        "flows": [{ "transport": "tcp", "cc": "cubic", "bytes": 100_000_000 }, { "transport": "ctcp", "variant": "v1" }] });
+    let sc = scenario::from_value(s).unwrap();
+    let mut session = runner::Session::new(&sc, 1).unwrap();
+    for _ in 0..20_000 {
+        assert!(session.step());
+    }
+    assert!(!session.interrupted());
+    session.interrupt();
+    assert!(session.interrupted());
+    assert!(!session.step(), "an interrupted session takes no more steps");
+    let r = session.result(false).unwrap();
+    assert_eq!(r.events, 20_000);
+    let reasons: Vec<&str> = r.flows.iter().map(|f| f.incomplete_reason.as_deref().unwrap()).collect();
+    assert!(
+        reasons[0].starts_with("interrupted at ") && reasons[0].ends_with(" bytes delivered of 100000000"),
+        "{reasons:?}"
+    );
+    // The second flow runs alone after the first: it was stopped before it started.
+    assert_eq!(reasons[1], "interrupted at 0 s of 60 s, with 0 bytes delivered");
+    assert!(r.flows[0].goodput_mbps > 1.0, "goodput over the time simulated: {}", r.flows[0].goodput_mbps);
+    // A session that is over is not marked by a late interrupt.
+    let mut done = runner::Session::new(
+        &scenario::from_value(json!({ "version": 1, "name": "short", "duration_s": 1,
+        "topology": { "kind": "chain", "links": [{ "rate_mbps": 10, "delay_ms": 10 }] },
+        "flows": [{ "transport": "tcp", "cc": "reno", "bytes": 1000 }] }))
+        .unwrap(),
+        1,
+    )
+    .unwrap();
+    while done.step() {}
+    done.interrupt();
+    assert!(!done.interrupted());
+    assert!(done.result(false).unwrap().flows[0].completed);
+}
+
 /// The fastest link allowed with no propagation delay: simulated time still moves, and the
 /// run ends on its time limit.
 #[test]
