@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 const CHUNK: u32 = 4096;
 
 pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>) -> Outcome {
-    interrupt::install();
     let (name, text) = read_file(path)?;
     let sc = parse_scenario(&name, &text)?;
+    // After reading: a Ctrl-C while standard input is awaited ends the program the usual way.
+    interrupt::install();
     if let Some(dir) = &csv {
         check_writable_dir(dir)?;
     }

@@ -91,9 +91,9 @@ fn values_match(a: &Value, b: &Value) -> bool {
 }
 
 pub fn cmd_sweep(path: &str, aggregate: bool, threads: usize) -> Outcome {
-    interrupt::install();
     let (name, text) = read_file(path)?;
     let base = parse_scenario(&name, &text)?;
+    interrupt::install();
     let invalid = |e: String| Failure::Invalid(format!("{name}: {e}"));
     let plan = SweepPlan::new(&text).map_err(invalid)?;
     plan.validate().map_err(invalid)?;
