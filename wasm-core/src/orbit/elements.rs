@@ -477,6 +477,11 @@ fn omm_record(index: usize, r: &serde_json::Value) -> Result<sgp4::Elements, Orb
             Some(_) => None,
         }
         .ok_or_else(|| err(format!("{key} is not a number")))?;
+        // A string may say "inf" or "NaN", which SGP4 would turn into a satellite without a
+        // position at any time.
+        if !v.is_finite() {
+            return Err(err(format!("{key} \"{v}\" is not a finite number")));
+        }
         if !(range.0..=range.1).contains(&v) {
             return Err(err(format!("{key} {v} is out of range {}–{}", range.0, range.1)));
         }
@@ -591,6 +596,27 @@ mod tests {
             parse_omm(&bad).unwrap_err().to_string(),
             "OMM record 0 (ISS (ZARYA)): INCLINATION -3 is out of range 0–180"
         );
+    }
+
+    #[test]
+    fn omm_refuses_infinite_and_nan_numbers_given_as_strings() {
+        let omm = serde_json::json!({
+            "OBJECT_NAME": "ISS (ZARYA)", "EPOCH": "2020-07-12T21:16:01.000416",
+            "MEAN_MOTION": 15.49507896, "ECCENTRICITY": 0.0001413, "INCLINATION": 51.6461,
+            "RA_OF_ASC_NODE": 221.2784, "ARG_OF_PERICENTER": 89.1723, "MEAN_ANOMALY": 280.4612,
+            "NORAD_CAT_ID": 25544, "BSTAR": "inf"
+        });
+        assert_eq!(
+            parse_omm(&omm).unwrap_err().to_string(),
+            "OMM record 0 (ISS (ZARYA)): BSTAR \"inf\" is not a finite number"
+        );
+        for (key, v) in [("MEAN_MOTION_DOT", "-inf"), ("MEAN_MOTION_DDOT", "infinity"), ("INCLINATION", "NaN")] {
+            let mut bad = omm.clone();
+            bad["BSTAR"] = serde_json::json!(0);
+            bad[key] = serde_json::json!(v);
+            let e = parse_omm(&bad).unwrap_err().to_string();
+            assert!(e.contains(&format!("{key} ")) && e.ends_with("is not a finite number"), "{e}");
+        }
     }
 
     #[test]

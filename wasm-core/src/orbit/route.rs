@@ -530,8 +530,9 @@ impl<'a> Router<'a> {
     pub const CSV_HEADER: &'static str = "t_s,hops,owd_ms,bottleneck_mbps,event,nodes";
 
     /// One CSV row: time, hop count, one-way delay (ms), bottleneck (Mbit/s), event
-    /// (`handover`, `route_change` or empty; `+outage` while in a handover outage) and the node
-    /// names joined by `>`.
+    /// (`handover`, `route_change` or empty; `+outage` while in a handover outage, written
+    /// `'+outage` alone so that a spreadsheet does not take it for a formula: `crate::csv`) and
+    /// the node names joined by `>`.
     pub fn csv_row(&self, s: &PathStep) -> String {
         let ev = if s.events.iter().any(|e| matches!(e, EventKind::Handover { .. })) {
             "handover"
@@ -543,9 +544,11 @@ impl<'a> Router<'a> {
         let ev = if s.in_outage { format!("{ev}+outage") } else { ev.to_string() };
         let names: Vec<String> = s.nodes().iter().map(|&n| self.node_name(n).replace([',', '"', '\n'], " ")).collect();
         if s.hops.is_empty() {
-            format!("{},0,,0,{ev},", s.t_s)
+            format!("{},0,,0,{},", s.t_s, crate::csv::text(&ev))
         } else {
-            format!("{},{},{:.3},{:.3},{ev},{}", s.t_s, s.hops.len(), s.owd_s * 1e3, s.bottleneck_mbps, names.join(">"))
+            let (ev, names) = (crate::csv::text(&ev), names.join(">"));
+            let names = crate::csv::text(&names);
+            format!("{},{},{:.3},{:.3},{ev},{names}", s.t_s, s.hops.len(), s.owd_s * 1e3, s.bottleneck_mbps)
         }
     }
 }
