@@ -1,4 +1,4 @@
-// Where a CTCP flow's bottleneck capacity went (issue 13): the Fig. 4 presets draw one stacked
+// Where a CTCP flow's bottleneck capacity went: the Fig. 4 presets draw one stacked
 // bar with its seven segments in order, whose shares are the core's packet slots over their sum
 // (as the native CLI reports them), and the summary table gives the same shares.
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-//! CTCP end to end: bytes delivered and checked, the coding behaviour of protocols.md §4.9, the
+//! CTCP end to end: bytes delivered and checked, the coding behaviour of docs/ctcp.md §9, the
 //! rank-only mode's equivalence to full coding, and the shapes of the paper's figures.
 
 mod common;
@@ -65,7 +65,7 @@ fn ctcp_v2_goodput_stays_flat_up_to_twenty_percent_loss_while_tcp_collapses() {
     let goodput = |flow: Value, per: f64| run(&testbed(per, 100.0, vec![flow]), false).flows[0].goodput_mbps;
     let v2_low = goodput(ctcp("v2", None, "rank-only"), 0.005);
     let v2_high = goodput(ctcp("v2", None, "rank-only"), 0.2);
-    // Issue 4's stated shape: CTCPv2 at PER 20 % keeps at least 70 % of its PER 0.5 % goodput.
+    // The stated shape: CTCPv2 at PER 20 % keeps at least 70 % of its PER 0.5 % goodput.
     assert!(v2_high >= 0.7 * v2_low, "v2: {v2_low:.2} → {v2_high:.2} Mbit/s");
     // And TCP variants at PER 20 % stay below 10 % of the 10 Mbit/s link.
     for cc in ["reno", "cubic", "hybla"] {
@@ -104,7 +104,7 @@ fn cubic_shares_as_well_with_ctcp_v2_as_with_another_cubic() {
     assert!(vs_ctcp >= 0.8 * vs_cubic, "{vs_ctcp} vs {vs_cubic}");
 }
 
-/// Issue 13: the bottleneck's capacity breakdown adds up. Every packet slot of the run is
+/// The bottleneck's capacity breakdown adds up. Every packet slot of the run is
 /// innovative, redundant-but-needed, non-innovative, lost after the link, still in flight, used by
 /// other traffic, or idle (measured by the link), to within one packet per flow edge.
 #[test]
@@ -149,7 +149,7 @@ fn the_capacity_breakdown_adds_up_to_the_bottleneck_capacity() {
     assert!(c.other_pkt_slots > 1000.0, "CUBIC's share: {c:?}");
 }
 
-/// Per-block feedback (issue 13): a later block that arrived short is repaired as soon as its
+/// Per-block feedback: a later block that arrived short is repaired as soon as its
 /// packets are accounted for, without waiting for the blocks before it to decode. Six blocks of
 /// twenty lose one packet each in one window: with the reference code's ACK (lowest undecoded
 /// block only) they are repaired one round trip after another; with per-block feedback all in

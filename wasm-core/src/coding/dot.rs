@@ -4,7 +4,7 @@
 //!
 //! Sources: Intel ISA-L `gf_4vect_dot_prod_avx2.asm` (four outputs per pass over the sources: each
 //! source vector is loaded and split into nibbles once and feeds four products, and the outputs
-//! stay in registers until the pass ends), protocols.md §5.3 (the nibble tables).
+//! stay in registers until the pass ends), docs/coding.md §3 (the nibble tables).
 //!
 //! Why it is faster than repeated `dst ^= c·src`: the nibble method costs, per 32 bytes of one
 //! product, an AND, a shift, an AND (split the source), two shuffles and two XORs (look up and

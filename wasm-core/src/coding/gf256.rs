@@ -1,6 +1,6 @@
 //! GF(2⁸) arithmetic for random linear network coding.
 //!
-//! Sources: protocols.md §5 (field definition, scalar tables, region operations, test vectors);
+//! Sources: docs/coding.md (field definition, scalar tables, region operations, test vectors);
 //! Intel ISA-L `ec_base.c` `gf_vect_mul_init` (one 32-byte nibble table per coefficient:
 //! low-nibble products then high-nibble products); J. Plank's Galois-field notes and
 //! GF-Complete's "SPLIT 8,4" region multiply (two 16-entry lookups per byte, done 16/32 bytes at a
@@ -29,7 +29,7 @@ use super::kernel::{portable, Detected, MULTI_GROUP};
 /// The reduction polynomial of the field.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Polynomial {
-    /// x⁸+x⁴+x³+x²+1, generator 2 (ISA-L, Plank, RAID-6; protocols.md §5.1 recommendation).
+    /// x⁸+x⁴+x³+x²+1, generator 2 (ISA-L, Plank, RAID-6; docs/coding.md §1 recommendation).
     #[default]
     P11D,
     /// x⁸+x⁴+x³+x+1, generator 3 (AES, Intel GFNI, the CTCP reference code `util.c`).
@@ -46,7 +46,7 @@ impl Polynomial {
     }
 
     /// A primitive element (order 255): 2 for 0x11D; 3 for 0x11B, where 2 has order 51
-    /// (protocols.md §5.1).
+    /// (docs/coding.md §1).
     pub const fn generator(self) -> u8 {
         match self {
             Polynomial::P11D => 2,
@@ -56,7 +56,7 @@ impl Polynomial {
 }
 
 /// The field tables: log/exp and inverses for scalar arithmetic, a full 64 KiB product table
-/// (the fastest portable region multiply, protocols.md §5.4) and one 32-byte nibble table per
+/// (the fastest portable region multiply, docs/coding.md §6) and one 32-byte nibble table per
 /// coefficient for the SIMD kernels (ISA-L layout: `[c·0, c·1, …, c·15, c·0x00, c·0x10, …, c·0xf0]`).
 ///
 /// Building it takes a few tens of microseconds; [`default_field`] and [`field`] keep one per
@@ -100,7 +100,7 @@ pub(crate) fn mul_slow(poly: u16, mut a: u8, mut b: u8) -> u8 {
 }
 
 impl Field {
-    /// Builds the tables for `p` (protocols.md §5.2: walk the powers of the generator).
+    /// Builds the tables for `p` (docs/coding.md §2: walk the powers of the generator).
     pub fn new(p: Polynomial) -> Field {
         let poly = p.bits();
         let g = p.generator();

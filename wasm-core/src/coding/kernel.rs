@@ -88,7 +88,7 @@ impl Detected {
     }
 }
 
-/// The portable kernel: one 256-byte product row per coefficient (protocols.md §5.4 measured this
+/// The portable kernel: one 256-byte product row per coefficient (docs/coding.md §6 measured this
 /// as the fastest scalar method).
 pub(crate) mod portable {
     #[inline]

@@ -1,5 +1,5 @@
 //! Network coding: GF(256) arithmetic and a systematic RLNC encoder/decoder over real payload
-//! bytes (or coefficients only, the "rank-only" mode), for CTCP (protocols.md §4, §5).
+//! bytes (or coefficients only, the "rank-only" mode), for CTCP (docs/ctcp.md, docs/coding.md).
 //!
 //! * [`gf256`]: the field (0x11D by default, 0x11B for the CTCP reference code), scalar
 //!   multiply/inverse and the region operations `dst ^= c·src`, `dst = c·dst` on the fastest

@@ -1,13 +1,13 @@
 //! Systematic random linear network coding over GF(256): seeded coefficients, an encoder, and a
 //! progressive Gaussian-elimination decoder with early delivery.
 //!
-//! Sources: protocols.md §4.3 (systematic packets first, then dense combinations whose
-//! coefficients come from a seed; never the all-zero vector), §4.5 (the CTCP receiver,
+//! Sources: docs/coding.md §4 (systematic packets first, then dense combinations whose
+//! coefficients come from a seed; never the all-zero vector), docs/coding.md §5 (the CTCP receiver,
 //! [CTCP-code] `clictcp.c` `bldack`/`normalize`/`shift_row`/`unwrap`: rows kept in row-echelon form
 //! indexed by pivot column with the pivot normalised to 1, a packet reduced at its leading
 //! position until it finds an empty pivot slot or vanishes, in-order delivery of leading unit rows,
-//! back-substitution once the block is full rank), §4.8 (the payload-free model: the same
-//! elimination on coefficient vectors only), §5.5 (progressive forward elimination).
+//! back-substitution once the block is full rank), docs/ctcp.md §7 (the payload-free model: the same
+//! elimination on coefficient vectors only), docs/coding.md §5 (progressive forward elimination).
 //!
 //! Decisions depend on coefficients only. The decoder eliminates on the small coefficient
 //! matrix (k × k) and leaves the payloads as they arrived: each row also carries the combination
@@ -54,7 +54,7 @@ fn splitmix_mix(mut z: u64) -> u64 {
 
 /// Deterministic coefficients for coded packet `seed` of a block: `out[..k]` receives k bytes,
 /// i.i.d. uniform over GF(256) from splitmix64 seeded by `(block_seed, seed)`; if all k are zero
-/// the generator keeps drawing until they are not (protocols.md §4.3: CTCP redraws an all-zero
+/// the generator keeps drawing until they are not (docs/coding.md §4: CTCP redraws an all-zero
 /// vector), so the result is never the zero vector for `k ≥ 1`. Bytes of `out` past `k` are left
 /// alone. Panics if `out.len() < k`.
 pub fn coefficients(block_seed: u64, seed: u32, k: usize, out: &mut [u8]) {
@@ -171,7 +171,7 @@ fn strip_width(n: usize, l: usize) -> usize {
     (SOLVE_STRIP_BYTES / n.max(1) / 64 * 64).clamp(64, 1024).min(l)
 }
 
-/// The receiver side of one block: progressive Gaussian elimination (protocols.md §4.5).
+/// The receiver side of one block: progressive Gaussian elimination (docs/coding.md §5).
 ///
 /// Row `j`, when present, has its leading 1 at column `j` and zeros before it. A row is a *unit
 /// row* when it is exactly `e_j`: its source symbol is decoded. Before full rank only rows that

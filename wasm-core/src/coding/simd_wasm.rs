@@ -1,6 +1,6 @@
 //! wasm `simd128` region kernels for GF(256): the nibble-table method with `i8x16.swizzle`.
 //!
-//! Sources: protocols.md §5.3 (SPLIT 8,4 tables, as in `simd_x86.rs`); the WebAssembly SIMD
+//! Sources: docs/coding.md §3 (SPLIT 8,4 tables, as in `simd_x86.rs`); the WebAssembly SIMD
 //! proposal (`i8x16.swizzle` returns 0 for lane indices ≥ 16, which never happens here because
 //! indices are masked to a nibble). Compiled only with `-C target-feature=+simd128`: a wasm module
 //! cannot detect features at run time (an engine without SIMD refuses the whole module), so the

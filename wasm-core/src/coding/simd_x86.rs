@@ -1,6 +1,6 @@
 //! x86-64 SSSE3 and AVX2 region kernels for GF(256): the "SPLIT 8,4" nibble-table method.
 //!
-//! Sources: protocols.md §5.3; GF-Complete's SPLIT 8,4 region multiply and ISA-L's
+//! Sources: docs/coding.md §3; GF-Complete's SPLIT 8,4 region multiply and ISA-L's
 //! `gf_vect_mad_avx2` / `gf_Nvect_dot_prod_avx2`. For each coefficient `c` a 32-byte table holds
 //! `c·n` (low nibble `n`) and `c·(n<<4)` (high nibble); `c·x = lo[x & 15] ^ hi[x >> 4]`, and
 //! `PSHUFB` performs 16 (SSSE3) or 32 (AVX2, the 16-byte table broadcast to both lanes) such

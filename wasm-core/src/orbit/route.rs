@@ -3,8 +3,8 @@
 //! relays), Dijkstra on propagation delay at fixed time steps, and the path timeline with handover
 //! and route-change events.
 //!
-//! Sources: protocols.md §7.5 (update link delays at fixed steps; handover when the serving
-//! satellite drops below ε_min), §8.4 (+Grid: previous/next in the plane and the same slot in each
+//! Sources: docs/links-and-orbits.md §5 (update link delays at fixed steps; handover when the serving
+//! satellite drops below ε_min), docs/links-and-orbits.md §9 (+Grid: previous/next in the plane and the same slot in each
 //! adjacent plane; Hypatia links the seam, StarPerf omits it for near-polar shells; GSL policies
 //! "free_one_only_over_isls" and "free_one_only_gs_relays"; shortest path by propagation delay
 //! recomputed at each step).
@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Default elevation mask, ° (Starlink in Hypatia and StarPerf) [protocols.md §7.3].
+/// Default elevation mask, ° (Starlink in Hypatia and StarPerf) [docs/links-and-orbits.md §3].
 pub const DEFAULT_MIN_ELEVATION_DEG: f64 = 25.0;
-/// Default routing step, s (the default; Hypatia uses 0.1 s) [protocols.md §7.5].
+/// Default routing step, s (the default; Hypatia uses 0.1 s) [docs/links-and-orbits.md §5].
 pub const DEFAULT_STEP_S: f64 = 1.0;
 
 /// Inter-satellite links.
@@ -33,7 +33,7 @@ pub const DEFAULT_STEP_S: f64 = 1.0;
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum IslMode {
     /// +Grid within each Walker shell. `max_length_km`: links longer than this are down (default
-    /// per shell: Hypatia's 80-km-clearance chord, §8.3). `seam`: link plane P−1 to plane 0.
+    /// per shell: Hypatia's 80-km-clearance chord, docs/links-and-orbits.md §8). `seam`: link plane P−1 to plane 0.
     PlusGrid { max_length_km: Option<f64>, seam: bool },
     /// No ISLs: bent pipe, satellite → ground relay → satellite (Hypatia's
     /// "free_one_only_gs_relays").
