@@ -203,7 +203,9 @@ pub fn bytes_and_start(duration: f64) -> impl Strategy<Value = (Value, f64)> {
 
 /// A flow of any transport between two distinct nodes of an `n`-link chain, in either direction.
 pub fn flow(n: u32, duration: f64) -> impl Strategy<Value = Value> {
-    let ends = (0..=n, 0..=n).prop_filter("distinct ends", |(a, b)| a != b);
+    // Distinct ends without rejecting any: proptest caps rejections over a whole run, which a
+    // filter here reached after 83 422 cases of a long fuzzing run.
+    let ends = (0..=n, 1..=n).prop_map(move |(a, d)| (a, (a + d) % (n + 1)));
     (ends, bytes_and_start(duration)).prop_flat_map(move |((from, to), (bytes, start))| {
         transport(Some(from.abs_diff(to))).prop_map(move |mut f| {
             // INTCP's per-node caches, numbered along the path, on this flow's nodes.
