@@ -122,23 +122,11 @@ fn sweep(duration: f64) -> impl Strategy<Value = Value> {
     })
 }
 
-/// Most bytes of a CTCP block coded in full: an event may send a whole window of coded packets,
-/// each costing `block_pkts × mss_bytes` GF(256) multiply-adds, so the event budget alone does
-/// not keep a case short (with blocks of up to 255 × 3000 bytes, one case ran for minutes in the
-/// encoder). Bigger blocks run rank-only, which takes the same decisions without the payload.
-const MAX_FULL_BLOCK_BYTES: u64 = 64 * 1024;
-
 fn fuzz_scenario() -> impl Strategy<Value = Value> {
     (prop_oneof![3 => chain_scenario(), 1 => constellation_scenario()], 1_000..MAX_EVENTS).prop_flat_map(
         |(mut s, budget)| {
             let budget = s["max_events"].as_u64().unwrap_or(u64::MAX).min(budget);
             s["max_events"] = budget.into();
-            for f in s["flows"].as_array_mut().expect("flows").iter_mut() {
-                let block = f["block_pkts"].as_u64().unwrap_or(0) * f["mss_bytes"].as_u64().unwrap_or(0);
-                if f["coding"] == "full" && block > MAX_FULL_BLOCK_BYTES {
-                    f["coding"] = "rank-only".into();
-                }
-            }
             let duration = s["duration_s"].as_f64().expect("a duration");
             maybe(sweep(duration)).prop_map(move |sweep| {
                 let mut s = s.clone();
