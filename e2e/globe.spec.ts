@@ -1,4 +1,4 @@
-// The globe of a constellation (issue 6): it renders, tells what is under the pointer, highlights
+// The globe of a constellation: it renders, tells what is under the pointer, highlights
 // the run's route, and shares its time cursor with the charts, where route changes and handovers
 // are marked. Real wasm, no mocks: the Beijing-New York preset, shortened to its first minute
 // (two handovers, at 40 s and 53 s, the native CLI says).

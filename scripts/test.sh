@@ -72,8 +72,7 @@ step_lint() {
 
 step_imports() {
   # The one-way import rule: no module imports one that imports it back (ARCHITECTURE.md).
-  # TODO(issue 11): add --rust once engine.rs and the transports, and coding's kernels, are untangled.
-  node scripts/check-imports.mjs --web
+  node scripts/check-imports.mjs
 }
 
 step_web_unit() {

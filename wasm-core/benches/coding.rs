@@ -1,8 +1,10 @@
 //! Criterion benchmarks of the network codec: the GF(256) region multiply-add on every kernel
-//! available here (GB/s for 1 KB–64 KB buffers), the fused multi-source form, and RLNC encode and
+//! available here (GB/s for 1 KB–64 KB buffers), the fused multi-source form, the
+//! multi-destination dot product, and RLNC encode and
 //! decode throughput for k ∈ {16, 32, 64, 128} with 1400-byte symbols.
 //!
-//! Throughput conventions: region ops count the bytes of `src`; encoding counts the block bytes
+//! Throughput conventions: region ops count the bytes of `src` (for the dot product, of every
+//! source once per destination: the bytes of all the products); encoding counts the block bytes
 //! (k·L) combined into one coded packet; decoding counts the block bytes (k·L) recovered per block.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -56,6 +58,21 @@ fn region(c: &mut Criterion) {
                     f.mul_add_region_with(k, black_box(&mut dst), s, c);
                 }
             })
+        });
+    }
+    g.finish();
+
+    // The solve at full rank: four destinations from 32 sources (a quarter of a k = 32 block).
+    let mut g = c.benchmark_group("gf_dot_prod_4x32x1400");
+    let n = 32;
+    let src = bytes(n * L, 20);
+    let rows: Vec<usize> = (0..n).collect();
+    let coeffs = bytes(4 * n, 21);
+    let mut dst = vec![0u8; 4 * L];
+    g.throughput(Throughput::Bytes((4 * n * L) as u64));
+    for k in Kernel::available() {
+        g.bench_function(BenchmarkId::new("fused", k.name()), |b| {
+            b.iter(|| f.dot_prod_rows_with(k, black_box(&mut dst), L, &src, L, &rows, &coeffs))
         });
     }
     g.finish();

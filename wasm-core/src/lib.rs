@@ -8,6 +8,7 @@
 pub mod api;
 pub mod coding;
 pub mod content;
+pub mod csv;
 pub mod ctcp;
 pub mod engine;
 pub mod intcp;

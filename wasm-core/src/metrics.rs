@@ -155,7 +155,7 @@ impl DelayStats {
 /// What a receiver records for each in-order delivery: one-way delay statistics, a bounded
 /// delay trace, and delivered bytes per fixed interval (goodput over time). Beside them, the
 /// one-way delay of each new segment at its *arrival*, before reordering (`arrivals`): what a
-/// packet sniffer at the receiver sees, the INTCP authors' measurement (intcp.md §11.1).
+/// packet sniffer at the receiver sees, the INTCP authors' measurement (docs/intcp-protocol.md §11.1).
 #[derive(Clone, Debug)]
 pub struct DeliveryLog {
     pub delays: DelayStats,
@@ -201,7 +201,7 @@ fn percentile(sorted: &[u32], q: f64) -> f64 {
     sorted[rank - 1] as f64
 }
 
-/// Jain's fairness index (protocols.md §9): (Σx)² / (n·Σx²); 1 when all equal, 1/n when one
+/// Jain's fairness index (docs/links-and-orbits.md §11): (Σx)² / (n·Σx²); 1 when all equal, 1/n when one
 /// flow takes everything. Defined as 1 for no flows or all-zero allocations.
 pub fn jain_index(x: &[f64]) -> f64 {
     let n = x.len() as f64;

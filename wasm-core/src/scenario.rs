@@ -187,7 +187,7 @@ pub enum LossSpec {
     Bernoulli {
         p: f64,
     },
-    /// Two-state Markov chain per packet (protocols.md §7.1).
+    /// Two-state Markov chain per packet (docs/links-and-orbits.md §1).
     GilbertElliott {
         p_good_to_bad: f64,
         p_bad_to_good: f64,
@@ -251,9 +251,9 @@ pub struct PeriodicOutage {
 #[serde(tag = "transport", rename_all = "snake_case")]
 pub enum Flow {
     Tcp(TcpFlow),
-    /// Network-coded TCP (protocols.md §4).
+    /// Network-coded TCP (docs/ctcp.md).
     Ctcp(CtcpFlow),
-    /// INTCP: information-centric hop-by-hop transport with per-hop caches (intcp.md).
+    /// INTCP: information-centric hop-by-hop transport with per-hop caches (docs/intcp-protocol.md).
     Intcp(IntcpFlow),
 }
 
@@ -315,9 +315,9 @@ impl Flow {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum CtcpVariant {
-    /// The reference code's per-RTT AIMD with adaptive backoff (protocols.md §4.7.2).
+    /// The reference code's per-RTT AIMD with adaptive backoff (docs/ctcp.md §6.2).
     V1,
-    /// H-TCP-like increase with the same backoff (§4.7.3; its parameters are assumptions).
+    /// H-TCP-like increase with the same backoff (docs/ctcp.md §6.3; its parameters are assumptions).
     V2,
 }
 
@@ -458,8 +458,8 @@ fn default_slr_scaling() -> f64 {
 }
 
 /// An INTCP flow: the producer at `from_node` (default the first node), the consumer at
-/// `to_node` (default the last), a midnode with a cache on every node between (intcp.md §1).
-/// Defaults are the authors' constants (intcp.md §14), with the paper's values where paper and
+/// `to_node` (default the last), a midnode with a cache on every node between (docs/intcp-protocol.md §1).
+/// Defaults are the authors' constants (docs/intcp-protocol.md §14), with the paper's values where paper and
 /// code differ.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -469,7 +469,7 @@ pub struct IntcpFlow {
     pub bytes: Option<u64>,
     #[serde(default)]
     pub start_s: f64,
-    /// Caches (and midnode hole detection) on; false is INTCP-uni (intcp.md §10, USE_CACHE off).
+    /// Caches (and midnode hole detection) on; false is INTCP-uni (docs/intcp-protocol.md §10, USE_CACHE off).
     #[serde(default = "yes")]
     pub cache: bool,
     /// Each midnode's cache capacity in payload bytes (code: 20000 blocks of 4096 B, §8).
@@ -518,7 +518,7 @@ pub struct IntcpFlow {
     /// Bytes each midnode may hold for downstream, fetched from upstream at the upstream hop's
     /// own rate ahead of downstream's requests (the paper's cache absorbing bandwidth swings
     /// between hops, Fig. 5(a)); back-pressure applies only when they reach this budget. 0 (the
-    /// default, docs/intcp.md says why): the authors' code, which asks upstream only for what downstream asked
+    /// default, docs/intcp-caching.md says why): the authors' code, which asks upstream only for what downstream asked
     /// and back-pressures as soon as `target_buffer_pkts` wait. Held data lives in the cache,
     /// which bounds it too.
     #[serde(default = "default_intcp_hold_budget")]
@@ -539,7 +539,7 @@ pub struct IntcpFlow {
     pub from_node: Option<u32>,
     #[serde(default)]
     pub to_node: Option<u32>,
-    /// Content name (multicast, intcp.md §9): flows with the same name carry the same bytes and
+    /// Content name (multicast, docs/intcp-protocol.md §9): flows with the same name carry the same bytes and
     /// share one cache on every node they both pass (keyed by name and byte range, not by
     /// consumer), so a later consumer is answered from a midnode's cache. Flows without a name
     /// never share.
@@ -553,7 +553,7 @@ pub struct IntcpFlow {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum HopCc {
-    /// INTCP's delay- and buffer-based rate control (intcp.md §5).
+    /// INTCP's delay- and buffer-based rate control (docs/intcp-protocol.md §5).
     Intcp,
     /// A TCP-Reno-style window (RFC 5681) advertised as a rate.
     Reno,
@@ -593,7 +593,7 @@ fn default_intcp_probe_gain() -> f64 {
     1.0
 }
 fn default_intcp_hold_budget() -> u64 {
-    // Off by default until it is gated (docs/intcp.md, "Read-ahead"): with a next hop that is
+    // Off by default until it is gated (docs/intcp-caching.md, "Read-ahead"): with a next hop that is
     // slower for good rather than in swings, a full budget is a standing backlog (Beijing-New
     // York: 15 s of delay). The Fig. 5 presets set 32 MiB, one 10 s low phase at (20 − 5) Mbit/s
     // being 18.75 MB.

@@ -32,9 +32,18 @@ pub struct Simulation {
     /// The run stops after this many events even if simulated time has not reached `end`
     /// (`Scenario::max_events`).
     pub max_events: u64,
-    /// Set when the run stopped on `max_events` with events still due before `end`.
-    pub out_of_events: bool,
+    /// Why the run stopped with events still due before `end`, if it did.
+    pub stopped: Option<EarlyStop>,
     queue: EventQueue<Event>,
+}
+
+/// Why a run stopped before its time limit, with events still due.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EarlyStop {
+    /// It spent its event budget (`max_events`).
+    EventBudget,
+    /// Its caller stopped it ([`Simulation::interrupt`]: Ctrl-C in the CLI).
+    Interrupted,
 }
 
 impl Simulation {
@@ -46,7 +55,7 @@ impl Simulation {
             agents: Vec::new(),
             agent_node: Vec::new(),
             max_events: u64::MAX,
-            out_of_events: false,
+            stopped: None,
             queue: EventQueue::new(),
         }
     }
@@ -74,10 +83,18 @@ impl Simulation {
     /// budget is spent.
     pub fn finished(&mut self) -> bool {
         let due = self.queue.peek_time().is_some_and(|t| t <= self.end);
-        if due && self.events_processed() >= self.max_events {
-            self.out_of_events = true;
+        if due && self.stopped.is_none() && self.events_processed() >= self.max_events {
+            self.stopped = Some(EarlyStop::EventBudget);
         }
-        !due || self.out_of_events
+        !due || self.stopped.is_some()
+    }
+
+    /// Stops the run at the current event, as the event budget does: the result reports what
+    /// was done, and flows that had not finished say why. A run already over is left as it is.
+    pub fn interrupt(&mut self) {
+        if !self.finished() {
+            self.stopped = Some(EarlyStop::Interrupted);
+        }
     }
 
     /// Processes one event. Returns false when the run is over.

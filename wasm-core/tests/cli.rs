@@ -221,3 +221,143 @@ fn an_unwritable_csv_directory_fails_before_the_run() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.starts_with(&format!("error: --csv {dir}: ")), "{err}");
 }
+
+/// A run long enough to be interrupted: minutes of a 1 Gbit/s transfer.
+const LONG: &str = r#"{"version":1,"name":"long","duration_s":600,
+  "topology":{"kind":"chain","links":[{"rate_mbps":1000,"delay_ms":10}]},
+  "flows":[{"transport":"tcp","cc":"cubic","bytes":null},{"transport":"tcp","cc":"reno","bytes":100000000000}]}"#;
+
+fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_orbitcp"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the CLI runs")
+}
+
+/// Sends SIGINT, as Ctrl-C in a terminal does.
+fn ctrl_c(child: &std::process::Child) {
+    let ok = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+    assert!(ok.success());
+}
+
+#[test]
+fn ctrl_c_stops_a_run_at_the_current_event_and_prints_the_partial_result() {
+    let f = write_tmp("long.json", LONG);
+    let child = spawn(&["run", "--summary", &f]);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    ctrl_c(&child);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted: at "), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("the partial result is JSON");
+    let end = v["end_s"].as_f64().unwrap();
+    assert!(end > 0.0 && end < 600.0, "stopped at {end} s");
+    for flow in v["flows"].as_array().unwrap() {
+        assert_eq!(flow["completed"], false);
+        let reason = flow["incomplete_reason"].as_str().unwrap_or_default();
+        assert!(reason.starts_with("interrupted at ") && reason.contains(" s of 600 s"), "{reason}");
+    }
+}
+
+/// Many short runs: a Ctrl-C lands in the middle of them.
+fn many_runs() -> String {
+    let mut v: serde_json::Value = serde_json::from_str(LONG).unwrap();
+    v["duration_s"] = 0.2.into();
+    v["sweep"] = serde_json::json!({ "grid": { "flows[1].cc": ["reno", "cubic"] }, "runs": 200 });
+    v.to_string()
+}
+
+#[test]
+fn ctrl_c_stops_a_sweep_before_its_next_run_and_prints_the_rows_done() {
+    let f = write_tmp("many.json", &many_runs());
+    let child = spawn(&["sweep", &f, "--threads", "2"]);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    ctrl_c(&child);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    let done: usize = err
+        .split("interrupted: ")
+        .nth(2)
+        .and_then(|s| s.split(" of 400 runs done").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of the runs done: {err}"));
+    assert!(done < 400, "{err}");
+    let text = String::from_utf8(o.stdout).unwrap();
+    // The header, then two flows per run done, in job order.
+    assert_eq!(text.lines().count(), 1 + 2 * done, "{text}");
+    for (i, line) in text.lines().skip(1).enumerate() {
+        assert!(line.starts_with(&format!("reno,{},", i / 2)), "row {i}: {line}");
+    }
+}
+
+#[test]
+fn a_second_ctrl_c_exits_at_once() {
+    // One long run per thread: the first Ctrl-C lets the runs under way finish.
+    let mut v: serde_json::Value = serde_json::from_str(LONG).unwrap();
+    v["sweep"] = serde_json::json!({ "grid": { "seed": [1, 2] } });
+    let f = write_tmp("two-long.json", &v.to_string());
+    let child = spawn(&["sweep", &f, "--threads", "1"]);
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    ctrl_c(&child);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    ctrl_c(&child);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted again: exiting at once"), "{err}");
+    assert!(o.stdout.is_empty());
+}
+
+/// A run of a second or so: long enough for the progress line to be drawn on a terminal.
+fn a_second_of_work() -> String {
+    let mut v: serde_json::Value = serde_json::from_str(LONG).unwrap();
+    v["duration_s"] = 2.into();
+    v["sweep"] = serde_json::json!({ "grid": { "seed": [1, 2] } });
+    v.to_string()
+}
+
+#[test]
+fn progress_goes_nowhere_when_stderr_is_not_a_terminal() {
+    let f = write_tmp("quiet.json", &a_second_of_work());
+    for args in [vec!["run", "--summary", &f], vec!["sweep", &f]] {
+        let o = orbitcp(&args);
+        assert!(o.status.success());
+        assert!(o.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+#[test]
+fn progress_shows_on_a_terminal() {
+    // util-linux `script` gives the program a pseudo-terminal; skip where it is missing.
+    let f = write_tmp("tty.json", &a_second_of_work());
+    let cmd = format!("{} run --summary {f} > /dev/null", env!("CARGO_BIN_EXE_orbitcp"));
+    let Ok(o) = Command::new("script").args(["-qec", &cmd, "/dev/null"]).output() else {
+        eprintln!("no `script`: skipped");
+        return;
+    };
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tty = String::from_utf8_lossy(&o.stdout);
+    assert!(tty.contains(" s simulated (") && tty.contains("M events/s"), "{tty:?}");
+    assert!(tty.ends_with("\r\x1b[K"), "the line is erased at the end: {tty:?}");
+}
+
+#[test]
+fn sweep_csv_text_cells_cannot_start_a_spreadsheet_formula() {
+    let mut v: serde_json::Value = serde_json::from_str(SMALL).unwrap();
+    v["sweep"] = serde_json::json!({ "grid": {
+        "flows[0].label": ["=HYPERLINK(\"http://x\",\"y\")", "+1", "-2", "@A1", "\tx", "plain"],
+        "topology.links[0].loss.p": [0.01] } });
+    let f = write_tmp("formula.json", &v.to_string());
+    let o = orbitcp(&["sweep", &f]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let cells: Vec<&str> = text.lines().skip(1).map(|l| l.rsplit_once(",0.01,").unwrap().0).collect();
+    assert_eq!(cells, ["\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"", "'+1", "'-2", "'@A1", "'\tx", "plain"]);
+    // Numbers are left alone.
+    assert!(text.lines().nth(1).unwrap().contains(",0.01,0,1,0,tcp,reno,"), "{text}");
+}

@@ -1,4 +1,4 @@
-//! CTCP end to end: bytes delivered and checked, the coding behaviour of protocols.md §4.9, the
+//! CTCP end to end: bytes delivered and checked, the coding behaviour of docs/ctcp.md §9, the
 //! rank-only mode's equivalence to full coding, and the shapes of the paper's figures.
 
 mod common;
@@ -65,7 +65,7 @@ fn ctcp_v2_goodput_stays_flat_up_to_twenty_percent_loss_while_tcp_collapses() {
     let goodput = |flow: Value, per: f64| run(&testbed(per, 100.0, vec![flow]), false).flows[0].goodput_mbps;
     let v2_low = goodput(ctcp("v2", None, "rank-only"), 0.005);
     let v2_high = goodput(ctcp("v2", None, "rank-only"), 0.2);
-    // Issue 4's stated shape: CTCPv2 at PER 20 % keeps at least 70 % of its PER 0.5 % goodput.
+    // The stated shape: CTCPv2 at PER 20 % keeps at least 70 % of its PER 0.5 % goodput.
     assert!(v2_high >= 0.7 * v2_low, "v2: {v2_low:.2} → {v2_high:.2} Mbit/s");
     // And TCP variants at PER 20 % stay below 10 % of the 10 Mbit/s link.
     for cc in ["reno", "cubic", "hybla"] {
@@ -98,12 +98,13 @@ fn cubic_shares_as_well_with_ctcp_v2_as_with_another_cubic() {
     let vs_ctcp = cubic_goodput(ctcp("v2", None, "rank-only"));
     let vs_cubic = cubic_goodput(tcp("cubic", None));
     eprintln!("CUBIC against CTCPv2: {vs_ctcp:.3} Mbit/s; against CUBIC: {vs_cubic:.3} Mbit/s");
-    // Fig. 3's claim, with room for one run's noise: CUBIC keeps at least half of what it gets
-    // against another CUBIC.
-    assert!(vs_ctcp >= 0.5 * vs_cubic, "{vs_ctcp} vs {vs_cubic}");
+    // Fig. 3's claim (the paper's solid and dashed lines lie on each other), with room for one
+    // run's noise: CUBIC keeps at least 80 % of what it gets against another CUBIC. This run:
+    // 0.495 against 0.436 Mbit/s; the preset's 3-run means at 1 % loss: 0.52 against 0.50.
+    assert!(vs_ctcp >= 0.8 * vs_cubic, "{vs_ctcp} vs {vs_cubic}");
 }
 
-/// Issue 13: the bottleneck's capacity breakdown adds up. Every packet slot of the run is
+/// The bottleneck's capacity breakdown adds up. Every packet slot of the run is
 /// innovative, redundant-but-needed, non-innovative, lost after the link, still in flight, used by
 /// other traffic, or idle (measured by the link), to within one packet per flow edge.
 #[test]
@@ -148,7 +149,7 @@ fn the_capacity_breakdown_adds_up_to_the_bottleneck_capacity() {
     assert!(c.other_pkt_slots > 1000.0, "CUBIC's share: {c:?}");
 }
 
-/// Per-block feedback (issue 13): a later block that arrived short is repaired as soon as its
+/// Per-block feedback: a later block that arrived short is repaired as soon as its
 /// packets are accounted for, without waiting for the blocks before it to decode. Six blocks of
 /// twenty lose one packet each in one window: with the reference code's ACK (lowest undecoded
 /// block only) they are repaired one round trip after another; with per-block feedback all in
@@ -249,17 +250,34 @@ proptest! {
     }
 }
 
-/// Fig. 2's headline: at PER 20 % and RTT 500 ms CTCPv2 beats Hybla by an order of magnitude
-/// (the paper: about 21×; this simulator: about 18× over five runs, see scenarios/README.md).
-/// A 20 MB download with the preset's 600 s limit; the bound 5× leaves room for seed noise
-/// while still failing if coding stopped helping.
-#[test]
-fn ctcp_v2_beats_hybla_by_an_order_of_magnitude_at_twenty_percent_loss() {
+/// CTCPv2 and Hybla at PER 20 %, RTT 500 ms (a 20 MB download with the preset's 600 s limit),
+/// mean goodputs over seeds 1-3.
+fn v2_and_hybla_at_twenty_percent_loss() -> (f64, f64) {
     let mean = |flow: Value| {
         let s = testbed(0.2, 600.0, vec![flow]);
         (1..=3).map(|seed| run_seed(&s, seed).flows[0].goodput_mbps).sum::<f64>() / 3.0
     };
-    let v2 = mean(ctcp("v2", Some(20_000_000), "rank-only"));
-    let hybla = mean(tcp("hybla", Some(20_000_000)));
-    assert!(v2 > 5.0 * hybla, "CTCPv2 {v2:.2} Mbit/s against Hybla {hybla:.2} Mbit/s");
+    (mean(ctcp("v2", Some(20_000_000), "rank-only")), mean(tcp("hybla", Some(20_000_000))))
+}
+
+/// Fig. 2's headline, as a shape: at PER 20 % and RTT 500 ms CTCPv2 beats Hybla by an order of
+/// magnitude (this simulator: 11.7×, 6.73 against 0.58 Mbit/s; the paper's factor is the
+/// known-gap test below). The bound 8× leaves room for seed noise while still failing if coding
+/// stopped helping.
+#[test]
+fn ctcp_v2_beats_hybla_by_an_order_of_magnitude_at_twenty_percent_loss() {
+    let (v2, hybla) = v2_and_hybla_at_twenty_percent_loss();
+    assert!(v2 > 8.0 * hybla, "CTCPv2 {v2:.2} Mbit/s against Hybla {hybla:.2} Mbit/s");
+}
+
+/// The paper's number: "about 21×" at PER 20 %, RTT 500 ms, within a quarter.
+#[test]
+#[ignore = "known gap: measured 11.7x (CTCPv2 6.73, Hybla 0.58 Mbit/s, seeds 1-3), the paper about \
+            21x. A 20 MB CTCPv2 download spends a third of its 24 s ramping up (Fig. 4's 100 s runs \
+            give 8.63 Mbit/s), and Hybla gets 0.58 where 21x of the paper's own CTCPv2 (8.92) \
+            implies 0.42"]
+fn ctcp_v2_beats_hybla_by_the_papers_factor_at_twenty_percent_loss() {
+    let (v2, hybla) = v2_and_hybla_at_twenty_percent_loss();
+    let factor = v2 / hybla;
+    assert!((factor - 21.0).abs() <= 0.25 * 21.0, "{factor:.1}x: CTCPv2 {v2:.2} against Hybla {hybla:.2} Mbit/s");
 }

@@ -473,7 +473,7 @@ proptest! {
 
 /// Preset 3 (paper Fig. 5(c)): INTCP's one-way delay mean and 5 %/95 % band lower and narrower
 /// than TCP's at every GSL RTT of 20-300 ms. The authors measured INTCP per packet at its arrival
-/// (sniffers at both ends matched on rangeStart, intcp.md §11.1) but TCP at the application,
+/// (sniffers at both ends matched on rangeStart, docs/intcp-protocol.md §11.1) but TCP at the application,
 /// i.e. after in-order delivery. Measured that way the claim holds here at every RTT (e.g. GSL
 /// RTT 100 ms: INTCP 77/90/182 ms p5/mean/p95 against Reno 76/140/379). Like with like it does
 /// not: per packet at arrival both means agree within a few %, and at in-order delivery INTCP's

@@ -143,7 +143,7 @@ fn flows_alone_give_each_flow_the_result_it_has_on_its_own() {
 /// The INTCP paper, Beijing to New York (paper-targets.md), five minutes of the preset: INTCP's
 /// throughput is clearly higher than Reno's; Reno's one-way delay reaches about 300 ms; 80 % of
 /// INTCP's delay is below 180 ms and its jitter almost always below 100 ms. The paper timed
-/// INTCP's packets at arrival (packet sniffers, intcp.md §11.1) and TCP in the application, so
+/// INTCP's packets at arrival (packet sniffers, docs/intcp-protocol.md §11.1) and TCP in the application, so
 /// INTCP is compared at arrival here too; at in-order delivery its delays are longer (see
 /// scenarios/README.md).
 #[test]

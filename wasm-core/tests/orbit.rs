@@ -1,4 +1,4 @@
-//! Constellation properties (protocols.md §11 item 13): ISL counts and lengths, +Grid seam
+//! Constellation properties (docs/models.md §6 item 13): ISL counts and lengths, +Grid seam
 //! handling, visibility, and path-timeline behaviour (handovers, policies, bent pipe).
 
 use orbitcp_core::orbit::geometry::{self, C_KM_S};
@@ -46,7 +46,7 @@ fn without_the_seam_the_edge_planes_have_three_isls() {
 #[test]
 fn seam_links_are_as_short_as_other_cross_plane_links() {
     // With F = 1 the seam neighbour of (P−1, s) is (0, s+1); its length stays near the
-    // equatorial cross-plane chord 2a·sin(π/P) (1476 km for P = 32 at 1150 km, §8.3).
+    // equatorial cross-plane chord 2a·sin(π/P) (1476 km for P = 32 at 1150 km, docs/links-and-orbits.md §8).
     let c = shell(WalkerShell::intcp_1600());
     let (a, b) = bj_ny();
     let r = Router::new(&c, a, b, RouteConfig::default()).unwrap();

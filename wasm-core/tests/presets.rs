@@ -74,7 +74,7 @@ fn every_preset_is_valid_and_described() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 001: TCP vs Hybla over an ISTN, loss-free analytic comparison
+// The ISTN paper: TCP vs Hybla over an ISTN, loss-free analytic comparison
 
 const ISTN_RTT: f64 = 1.934;
 const ISTN_MSS: u64 = 1024;
@@ -142,7 +142,7 @@ fn istn_hybla_preset_is_orders_of_magnitude_above_reno() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 000: CTCP paper, Fig. 2, TCP variants
+// The CTCP paper: CTCP paper, Fig. 2, TCP variants
 
 /// A reduced Fig. 2: RTT 500 ms only, runs 0 and 1 (132 of the 1320 runs).
 #[test]
@@ -206,7 +206,7 @@ fn ctcp_fig2_cubic_beats_hybla_at_per_0() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 000: CTCP paper, Fig. 4 (issue 13)
+// The CTCP paper, Fig. 4
 
 /// The two Fig. 4 presets over seeds 1-3 (payloads really coded and checked): mean goodput,
 /// least bottleneck busy share, and the runs.
@@ -251,7 +251,7 @@ fn ctcp_fig4_keeps_the_link_busy_and_goodput_flat_at_twenty_percent_loss() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 003: ten TCPs over WINDS, Table 4
+// The WINDS paper: ten TCPs over WINDS, Table 4
 
 /// Mean goodput per congestion control over the preset's 10 runs, sorted lowest first.
 fn table4(text: &str) -> Vec<(String, f64)> {
@@ -317,7 +317,7 @@ fn winds_table4_24mbps_vegas_among_the_lowest_hybla_above_reno() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 003: Table 5, fairness
+// The WINDS paper: Table 5, fairness
 
 /// Two Reno flows share the link fairly (paper 1.00, one trial). Both flows are limited by
 /// random loss, not by each other, so over 150 round trips a single run's index depends on which

@@ -1,11 +1,12 @@
 //! Validation and running agree: a scenario that `validate` accepts runs to a result (flows that
 //! did not finish say why), and never fails or panics at run time.
 
+mod common;
+use common::scenarios::chain_scenario;
 use orbitcp_core::runner;
 use orbitcp_core::scenario;
-use orbitcp_core::tcp::congestion::CcKind;
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// A constellation the router refuses at run time must already fail validation: a mask of 90°
 /// passed `validate` and failed `run`.
@@ -25,167 +26,6 @@ fn validation_refuses_a_min_elevation_the_run_would_refuse() {
     let ok = geo(10.0);
     runner::validate_json(&ok).unwrap();
     runner::run_json(&ok, false).unwrap();
-}
-
-fn maybe<T: std::fmt::Debug + Clone + 'static>(s: impl Strategy<Value = T> + 'static) -> BoxedStrategy<Option<T>> {
-    prop::option::weighted(0.4, s).boxed()
-}
-
-fn loss_model() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        Just(json!({ "model": "none" })),
-        prop_oneof![0.0..0.3f64, Just(1.0)].prop_map(|p| json!({ "model": "bernoulli", "p": p })),
-        (0.0..1.0f64, 0.0..1.0f64, 0.0..0.2f64, 0.0..1.0f64).prop_map(|(gb, bg, lg, lb)| json!({
-            "model": "gilbert_elliott", "p_good_to_bad": gb, "p_bad_to_good": bg, "loss_good": lg, "loss_bad": lb
-        })),
-        prop::collection::vec(0u64..300, 0..30).prop_map(|d| json!({ "model": "list", "drops": d })),
-    ]
-}
-
-fn rate() -> impl Strategy<Value = f64> {
-    prop_oneof![8 => 0.01..1.0f64, 8 => 1.0..60.0f64, 1 => Just(100_000.0)]
-}
-
-fn schedule(duration: f64) -> impl Strategy<Value = Value> {
-    prop_oneof![
-        prop::collection::vec((0.0..duration, rate()), 1..5).prop_map(|mut steps| {
-            steps.sort_by(|a, b| a.0.total_cmp(&b.0));
-            steps.dedup_by(|a, b| a.0 == b.0);
-            Value::Array(steps.into_iter().map(|(at, r)| json!({ "at_s": at, "rate_mbps": r })).collect())
-        }),
-        (rate(), rate(), 0.001..5.0f64)
-            .prop_map(|(lo, hi, p)| json!({ "square": { "low_mbps": lo, "high_mbps": hi, "period_s": p } })),
-    ]
-}
-
-fn outages(duration: f64) -> impl Strategy<Value = Value> {
-    prop_oneof![
-        // Overlapping and nested ones too.
-        prop::collection::vec((0.0..duration, 1e-6..duration), 1..5)
-            .prop_map(|v| Value::Array(v.into_iter().map(|(s, d)| json!({ "start_s": s, "duration_s": d })).collect())),
-        (1e-3..duration, 0.01..0.99f64, maybe(0.0..duration)).prop_map(|(every, frac, first)| {
-            let mut o = json!({ "every_s": every, "duration_s": every * frac });
-            if let Some(f) = first {
-                o["first_s"] = f.into();
-            }
-            o
-        }),
-    ]
-}
-
-fn link(duration: f64) -> impl Strategy<Value = Value> {
-    (
-        (rate(), maybe(rate()), prop_oneof![Just(0.0), 0.0..300.0f64], maybe(1u32..400), maybe(64u64..400_000)),
-        (prop_oneof![Just(0.0), 0.0..20.0f64], any::<bool>(), maybe(loss_model()), any::<bool>(), maybe(loss_model())),
-        (maybe(schedule(duration)), maybe(outages(duration))),
-    )
-        .prop_map(|((rate, reverse, delay, pkts, bytes), (jitter, reorder, loss, ingress, rloss), (sched, out))| {
-            let mut l = json!({ "rate_mbps": rate, "delay_ms": delay, "jitter_ms": jitter, "jitter_reorder": reorder,
-                                "loss_at": if ingress { "ingress" } else { "channel" } });
-            let fields = [
-                ("reverse_rate_mbps", reverse.map(Value::from)),
-                // Both buffers at once is a validation error: let some through.
-                ("buffer_pkts", pkts.map(Value::from)),
-                ("buffer_bytes", bytes.filter(|_| pkts.is_none() || rate > 30.0).map(Value::from)),
-                ("loss", loss),
-                ("reverse_loss", rloss),
-                ("rate_schedule", sched),
-                ("outages", out),
-            ];
-            for (k, v) in fields {
-                if let Some(v) = v {
-                    l[k] = v;
-                }
-            }
-            l
-        })
-}
-
-/// A flow of any transport between two distinct nodes of an `n`-link chain, in either direction.
-fn flow(n: u32, duration: f64) -> impl Strategy<Value = Value> {
-    let ends = (0..=n, 0..=n).prop_filter("distinct ends", |(a, b)| a != b);
-    let bytes = prop_oneof![Just(Value::Null), (1u64..3_000_000).prop_map(Value::from)];
-    let common = (ends, bytes, prop_oneof![Just(0.0), 0.0..duration * 0.9]);
-    let tcp = (
-        prop::sample::select(CcKind::ALL.to_vec()),
-        (64u32..9000, 1u32..200, maybe(2u32..2000), any::<bool>(), any::<bool>()),
-        (any::<bool>(), 1.0..500.0f64, any::<bool>(), maybe(1.0..3000.0f64), maybe(1u32..2000)),
-    )
-        .prop_map(|(cc, (mss, iw, ssthresh, sack, hystart), (delack, delack_ms, rfc, rto_min, rwnd))| {
-            json!({ "transport": "tcp", "cc": cc.name(), "mss_bytes": mss, "initial_cwnd_pkts": iw,
-                    "initial_ssthresh_pkts": ssthresh, "sack": sack, "hystart": hystart, "delayed_ack": delack,
-                    "delack_ms": delack_ms, "rto_flavor": if rfc { "rfc6298" } else { "linux" },
-                    "rto_min_ms": rto_min, "rwnd_pkts": rwnd })
-        });
-    let ctcp = (
-        any::<bool>(),
-        (64u32..3000, 1u32..=255, 1u32..200, any::<bool>()),
-        (2u32..2000, 1u32..100, 2u32..1000, 0.0..5.0f64, 0.0..10.0f64),
-    )
-        .prop_map(|(v2, (mss, k, blocks, full), (max_cwnd, iw, ssthresh, delta_l, scaling))| {
-            json!({ "transport": "ctcp", "variant": if v2 { "v2" } else { "v1" }, "mss_bytes": mss,
-                    "block_pkts": k, "max_blocks": blocks, "coding": if full { "full" } else { "rank-only" },
-                    "max_cwnd_pkts": max_cwnd, "initial_cwnd_pkts": iw.min(max_cwnd),
-                    "initial_ssthresh_pkts": ssthresh, "v2_delta_l_s": delta_l, "loss_scaling": scaling })
-        });
-    let intcp = (
-        (any::<bool>(), 0u64..20_000_000, prop::collection::btree_map(0..=n, 0u64..2_000_000, 0..3), 64u32..3000),
-        (1.0..50.0f64, 0.0..10_000.0f64, 0.05..1.0f64, 1.0..500.0f64, 0.05..10.0f64),
-        (0.1..100.0f64, 0.0..300.0f64, 0.1..20.0f64, 1u32..20),
-        (any::<bool>(), prop::sample::select(vec![None, Some("a"), Some("b")])),
-    )
-        .prop_map(
-            |(
-                (cache, cache_bytes, node_cache, mss),
-                (target, threshold, k, ssthresh, window),
-                (min_rate, extra_rate, ca, holes),
-                (mixed, name),
-            )| {
-                let node_cache: serde_json::Map<String, Value> =
-                    node_cache.into_iter().map(|(node, b)| (node.to_string(), b.into())).collect();
-                json!({ "transport": "intcp", "cache": cache, "cache_bytes": cache_bytes,
-                        "node_cache_bytes": node_cache, "mss_bytes": mss, "target_buffer_pkts": target,
-                        "queue_threshold_bytes": threshold, "decrease_factor": k, "ssthresh_pkts": ssthresh,
-                        "min_rtt_window_s": window, "min_rate_mbps": min_rate,
-                        "max_rate_mbps": (min_rate + extra_rate).min(327.0), "ca_increase_pkts": ca,
-                        "hole_threshold_pkts": holes, "name": name, "hop_cc": if mixed { json!("mixed") } else { json!([]) } })
-            },
-        );
-    (common, prop_oneof![tcp, ctcp, intcp]).prop_map(|(((from, to), bytes, start), mut f)| {
-        f["from_node"] = from.into();
-        f["to_node"] = to.into();
-        f["bytes"] = bytes;
-        f["start_s"] = start.into();
-        if f["hop_cc"] == json!("mixed") {
-            // One controller per hop, alternating.
-            let hops = from.abs_diff(to);
-            f["hop_cc"] = (0..hops).map(|h| if h % 2 == 0 { "reno" } else { "intcp" }).collect();
-        }
-        if f["name"].is_null() {
-            f.as_object_mut().unwrap().remove("name");
-        }
-        f
-    })
-}
-
-fn chain_scenario() -> impl Strategy<Value = Value> {
-    (1u32..4, 0.05..4.0f64).prop_flat_map(|(n, duration)| {
-        (
-            prop::collection::vec(link(duration), n as usize),
-            prop::collection::vec(flow(n, duration), 1..4),
-            (any::<u64>(), prop::bool::weighted(0.2), maybe(1u64..100_000)),
-            (2u32..3000, prop_oneof![Just(0.0), 0.0..0.5f64], 0.005..2.0f64),
-        )
-            .prop_map(move |(links, flows, (seed, alone, budget), (points, interval, goodput))| {
-                let mut s = json!({ "version": 1, "name": "prop", "seed": seed, "duration_s": duration,
-                        "flows_alone": alone, "topology": { "kind": "chain", "links": links }, "flows": flows,
-                        "trace": { "max_points": points, "interval_s": interval, "goodput_interval_s": goodput } });
-                if let Some(b) = budget {
-                    s["max_events"] = b.into();
-                }
-                s
-            })
-    })
 }
 
 proptest! {
@@ -254,6 +94,47 @@ fn a_run_that_reaches_max_events_stops_with_the_reason() {
     let r = runner::run_scenario(&scenario::from_value(short).unwrap(), 1, false).unwrap();
     assert!(r.flows[0].incomplete_reason.as_deref().unwrap().starts_with("time limit"));
     assert!(r.flows[1].incomplete_reason.is_none());
+}
+
+/// Interrupting a session (Ctrl-C in the CLI) stops it where it is, as the event budget does:
+/// the result is the same JSON as a finished run's, every unfinished flow saying where it stopped.
+#[test]
+fn an_interrupted_session_reports_where_it_stopped() {
+    let s = json!({ "version": 1, "name": "interrupted", "duration_s": 60, "flows_alone": true,
+        "topology": { "kind": "chain", "links": [{ "rate_mbps": 10, "delay_ms": 10 }] },
+        "flows": [{ "transport": "tcp", "cc": "cubic", "bytes": 100_000_000 }, { "transport": "ctcp", "variant": "v1" }] });
+    let sc = scenario::from_value(s).unwrap();
+    let mut session = runner::Session::new(&sc, 1).unwrap();
+    for _ in 0..20_000 {
+        assert!(session.step());
+    }
+    assert!(!session.interrupted());
+    session.interrupt();
+    assert!(session.interrupted());
+    assert!(!session.step(), "an interrupted session takes no more steps");
+    let r = session.result(false).unwrap();
+    assert_eq!(r.events, 20_000);
+    let reasons: Vec<&str> = r.flows.iter().map(|f| f.incomplete_reason.as_deref().unwrap()).collect();
+    assert!(
+        reasons[0].starts_with("interrupted at ") && reasons[0].ends_with(" bytes delivered of 100000000"),
+        "{reasons:?}"
+    );
+    // The second flow runs alone after the first: it was stopped before it started.
+    assert_eq!(reasons[1], "interrupted at 0 s of 60 s, with 0 bytes delivered");
+    assert!(r.flows[0].goodput_mbps > 1.0, "goodput over the time simulated: {}", r.flows[0].goodput_mbps);
+    // A session that is over is not marked by a late interrupt.
+    let mut done = runner::Session::new(
+        &scenario::from_value(json!({ "version": 1, "name": "short", "duration_s": 1,
+        "topology": { "kind": "chain", "links": [{ "rate_mbps": 10, "delay_ms": 10 }] },
+        "flows": [{ "transport": "tcp", "cc": "reno", "bytes": 1000 }] }))
+        .unwrap(),
+        1,
+    )
+    .unwrap();
+    while done.step() {}
+    done.interrupt();
+    assert!(!done.interrupted());
+    assert!(done.result(false).unwrap().flows[0].completed);
 }
 
 /// The fastest link allowed with no propagation delay: simulated time still moves, and the

@@ -4,7 +4,7 @@ mod common;
 use common::*;
 use serde_json::json;
 
-/// Seed 001 (TCP vs Hybla over an ISTN), eq. (1): with IW 1, ssthresh γ = 128, MSS 1024 and
+/// The ISTN paper (TCP vs Hybla over an ISTN), eq. (1): with IW 1, ssthresh γ = 128, MSS 1024 and
 /// RTT 1934 ms on a link that never binds, Reno's window is 2^(t/RTT) in slow start and
 /// (t − t_γ)/RTT + γ after. The simulator's window is a staircase that changes once per round
 /// trip, when the round's ACKs arrive; sampled at the start of each round it must equal the
@@ -114,7 +114,7 @@ fn tcp_recovers_from_periodic_outages() {
 /// Hybla at RTT ≤ RTT₀ (ρ = 1) is Reno: slow start adds one packet per ACK in both, so the
 /// windows are identical until the first loss (Linux Hybla starts from ⌊ρ⌋ = 1 packet, so Reno
 /// is given IW 1 too). In congestion avoidance the kernel's 1/128
-/// fixed point adds ⌊128/cwnd⌋/128 per ACK (protocols.md §3.3), up to a third less than Reno's
+/// fixed point adds ⌊128/cwnd⌋/128 per ACK (docs/congestion-control.md §4), up to a third less than Reno's
 /// 1/cwnd for windows of 33 to 64 packets; over a whole run on a path with a 20-packet buffer
 /// (windows of 18 to 38) that costs Hybla a few percent of goodput, never more than 10 %.
 #[test]
@@ -139,7 +139,7 @@ fn hybla_at_rtt0_or_less_behaves_like_reno() {
     assert!((0.9..=1.0 + 1e-9).contains(&ratio), "Hybla/Reno goodput {ratio:.3}");
 }
 
-/// Seed 001's Hybla: in congestion avoidance the window grows by ρ² per RTT (ρ = RTT/RTT₀,
+/// The ISTN paper's Hybla: in congestion avoidance the window grows by ρ² per RTT (ρ = RTT/RTT₀,
 /// RTT₀ = 25 ms), against Reno's 1. The kernel's ρ is ⌊8·RTT/RTT₀⌋/8 = 618/8 at 1934 ms, so
 /// ρ² = 5967.6. Each ACK adds ρ²/cwnd while the round's ACK count is the previous round's
 /// window, so a round grows a window W to √(W² + 2ρ²W): 87-92 % of ρ² for W between 4ρ² and the
@@ -171,7 +171,7 @@ fn hybla_grows_by_rho_squared_per_rtt_at_the_istn_rtt() {
         }
     }
     assert!(checked >= 3, "only {checked} rounds in the checked range");
-    // Seed 001: "orders of magnitude" more data than Reno's < 4000 segments in 60 s.
+    // The ISTN paper: "orders of magnitude" more data than Reno's < 4000 segments in 60 s.
     assert!(r.flows[0].delivered_bytes / 1024 > 400_000);
 }
 

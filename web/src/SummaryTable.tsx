@@ -3,6 +3,7 @@
 
 import type { RunSummary } from './sim/results';
 import type { Scenario } from './scenario/types.gen';
+import { CAPACITY_LABELS, capacityShares, roundedPercents } from './charts/CapacityChart';
 
 const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 
@@ -110,6 +111,50 @@ export function SummaryTable({ summary, scenario }: { summary: RunSummary; scena
             </tbody>
           </table>
         ))}
+      {summary.flows.some((f) => f.coding?.capacity) && (
+        <table className="hops" data-testid="capacity-table">
+          <caption>CTCP: where the bottleneck's packet slots went (share of its capacity over the run)</caption>
+          <thead>
+            <tr>
+              <th scope="col">flow</th>
+              <th scope="col">link (packet slots)</th>
+              {CAPACITY_LABELS.map((label) => (
+                <th scope="col" key={label}>
+                  {label}
+                </th>
+              ))}
+              <th scope="col" title="Dropped by the full buffer or lost at the link's ingress: no link time, so not in the shares">
+                queue drops / ingress losses
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {summary.flows
+              .filter((f) => f.coding?.capacity)
+              .map((f) => {
+                const c = f.coding!.capacity!;
+                const shares = capacityShares(c);
+                const pcts = roundedPercents(shares.map((s) => s.share));
+                return (
+                  <tr key={f.id} data-testid={`capacity-${f.id}`}>
+                    <th scope="row">{f.label ?? f.id}</th>
+                    <td>
+                      {c.link} ({Math.round(c.link_pkt_slots).toLocaleString('en')})
+                    </td>
+                    {shares.map((s, i) => (
+                      <td key={s.key} title={`${Math.round(s.slots).toLocaleString('en')} packet slots`}>
+                        {pcts[i].toFixed(1)}%
+                      </td>
+                    ))}
+                    <td>
+                      {c.queue_drop_pkts.toLocaleString('en')} / {c.ingress_loss_pkts.toLocaleString('en')}
+                    </td>
+                  </tr>
+                );
+              })}
+          </tbody>
+        </table>
+      )}
       {paper && <p className="paper-source">Reference: {paper.source}{paper.note ? `. ${paper.note}` : ''}</p>}
     </div>
   );

@@ -1,6 +1,6 @@
 //! GF(2⁸) arithmetic for random linear network coding.
 //!
-//! Sources: protocols.md §5 (field definition, scalar tables, region operations, test vectors);
+//! Sources: docs/coding.md (field definition, scalar tables, region operations, test vectors);
 //! Intel ISA-L `ec_base.c` `gf_vect_mul_init` (one 32-byte nibble table per coefficient:
 //! low-nibble products then high-nibble products); J. Plank's Galois-field notes and
 //! GF-Complete's "SPLIT 8,4" region multiply (two 16-entry lookups per byte, done 16/32 bytes at a
@@ -17,13 +17,19 @@
 //! row per coefficient), x86-64 SSSE3 and AVX2 (nibble tables through `PSHUFB`, chosen at run time
 //! with `is_x86_feature_detected!`, cached) and wasm `simd128` (nibble tables through
 //! `i8x16.swizzle`, chosen at compile time with `-C target-feature=+simd128`).
+//!
+//! Length: over 600 lines because about 280 of them are the tests at the bottom (field laws,
+//! exhaustive products for both polynomials, every kernel against the scalar product).
 
 use std::sync::OnceLock;
+
+pub use super::kernel::Kernel;
+use super::kernel::{portable, Detected, MULTI_GROUP};
 
 /// The reduction polynomial of the field.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Polynomial {
-    /// x⁸+x⁴+x³+x²+1, generator 2 (ISA-L, Plank, RAID-6; protocols.md §5.1 recommendation).
+    /// x⁸+x⁴+x³+x²+1, generator 2 (ISA-L, Plank, RAID-6; docs/coding.md §1 recommendation).
     #[default]
     P11D,
     /// x⁸+x⁴+x³+x+1, generator 3 (AES, Intel GFNI, the CTCP reference code `util.c`).
@@ -40,7 +46,7 @@ impl Polynomial {
     }
 
     /// A primitive element (order 255): 2 for 0x11D; 3 for 0x11B, where 2 has order 51
-    /// (protocols.md §5.1).
+    /// (docs/coding.md §1).
     pub const fn generator(self) -> u8 {
         match self {
             Polynomial::P11D => 2,
@@ -50,7 +56,7 @@ impl Polynomial {
 }
 
 /// The field tables: log/exp and inverses for scalar arithmetic, a full 64 KiB product table
-/// (the fastest portable region multiply, protocols.md §5.4) and one 32-byte nibble table per
+/// (the fastest portable region multiply, docs/coding.md §6) and one 32-byte nibble table per
 /// coefficient for the SIMD kernels (ISA-L layout: `[c·0, c·1, …, c·15, c·0x00, c·0x10, …, c·0xf0]`).
 ///
 /// Building it takes a few tens of microseconds; [`default_field`] and [`field`] keep one per
@@ -94,7 +100,7 @@ pub(crate) fn mul_slow(poly: u16, mut a: u8, mut b: u8) -> u8 {
 }
 
 impl Field {
-    /// Builds the tables for `p` (protocols.md §5.2: walk the powers of the generator).
+    /// Builds the tables for `p` (docs/coding.md §2: walk the powers of the generator).
     pub fn new(p: Polynomial) -> Field {
         let poly = p.bits();
         let g = p.generator();
@@ -163,6 +169,20 @@ impl Field {
     /// The discrete logarithm of `a != 0` to the base of the generator (0 for `a == 0`).
     pub fn log(&self, a: u8) -> u8 {
         self.log[a as usize]
+    }
+
+    /// Every coefficient's 32-byte nibble table, indexed by the coefficient.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))),
+        allow(dead_code)
+    )]
+    pub(crate) fn nibble_tables(&self) -> &[[u8; 32]; 256] {
+        &self.nib
+    }
+
+    /// Every coefficient's 256-byte product row, indexed by the coefficient.
+    pub(crate) fn product_rows(&self) -> &[[u8; 256]; 256] {
+        &self.mul
     }
 
     /// The 32-byte nibble table of `c` (ISA-L layout), as the SIMD kernels use it.
@@ -239,7 +259,7 @@ impl Field {
     fn run_mul_add(&self, k: Detected, dst: &mut [u8], src: &[u8], c: u8) {
         let tbl = &self.nib[c as usize];
         let row = &self.mul[c as usize];
-        match k.0 {
+        match k.kernel() {
             Kernel::Portable => portable::mul_add(row, dst, src),
             #[cfg(target_arch = "x86_64")]
             Kernel::Ssse3 => super::simd_x86::mul_add_ssse3_checked(k, tbl, row, dst, src),
@@ -259,7 +279,7 @@ impl Field {
     fn run_mul(&self, k: Detected, dst: &mut [u8], c: u8) {
         let tbl = &self.nib[c as usize];
         let row = &self.mul[c as usize];
-        match k.0 {
+        match k.kernel() {
             Kernel::Portable => portable::mul(row, dst),
             #[cfg(target_arch = "x86_64")]
             Kernel::Ssse3 => super::simd_x86::mul_ssse3_checked(k, tbl, row, dst),
@@ -277,7 +297,7 @@ impl Field {
 
     #[inline]
     fn run_mul_add_multi(&self, k: Detected, dst: &mut [u8], srcs: &[&[u8]], tbls: &[&[u8; 32]], rows: &[&[u8; 256]]) {
-        match k.0 {
+        match k.kernel() {
             Kernel::Portable => {
                 for (s, r) in srcs.iter().zip(rows) {
                     portable::mul_add(r, dst, s);
@@ -302,9 +322,6 @@ impl Field {
     }
 }
 
-/// Sources fused per pass of [`Field::mul_add_multi`].
-pub(crate) const MULTI_GROUP: usize = 8;
-
 /// `dst ^= src` (the region operation for `c = 1`); LLVM vectorises this loop on every target.
 #[inline]
 pub fn xor_region(dst: &mut [u8], src: &[u8]) {
@@ -326,105 +343,6 @@ pub fn field(p: Polynomial) -> &'static Field {
     match p {
         Polynomial::P11D => P11D.get_or_init(|| Field::new(Polynomial::P11D)),
         Polynomial::P11B => P11B.get_or_init(|| Field::new(Polynomial::P11B)),
-    }
-}
-
-/// An implementation of the region operations. Every kernel gives the same bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kernel {
-    /// 256-byte product row per coefficient, one lookup per byte; compiles everywhere.
-    Portable,
-    /// x86-64 SSSE3 `PSHUFB` on nibble tables, 16 bytes per lookup.
-    Ssse3,
-    /// x86-64 AVX2 `VPSHUFB` on nibble tables, 32 bytes per lookup.
-    Avx2,
-    /// wasm `i8x16.swizzle` on nibble tables, 16 bytes per lookup (needs `+simd128` at build).
-    Simd128,
-}
-
-impl Kernel {
-    /// Every kernel, whether or not this build or CPU has it.
-    pub const ALL: [Kernel; 4] = [Kernel::Portable, Kernel::Ssse3, Kernel::Avx2, Kernel::Simd128];
-
-    /// Whether this kernel can run here: compiled in, and (x86) supported by the CPU.
-    pub fn is_available(self) -> bool {
-        match self {
-            Kernel::Portable => true,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Ssse3 => std::is_x86_feature_detected!("ssse3"),
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
-            Kernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
-            #[allow(unreachable_patterns)]
-            _ => false,
-        }
-    }
-
-    /// The kernels available here, slowest first.
-    pub fn available() -> impl Iterator<Item = Kernel> {
-        Kernel::ALL.into_iter().filter(|k| k.is_available())
-    }
-
-    /// The fastest available kernel (detected once, then cached).
-    pub fn best() -> Kernel {
-        Detected::best().0
-    }
-
-    /// A short name for reports and benchmark ids.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kernel::Portable => "portable",
-            Kernel::Ssse3 => "ssse3",
-            Kernel::Avx2 => "avx2",
-            Kernel::Simd128 => "simd128",
-        }
-    }
-}
-
-/// A kernel that has been checked to be available. The only ways to build one are
-/// [`Detected::check`] and [`Detected::best`], so holding one is the proof the SIMD modules rely
-/// on before they call a `#[target_feature]` function.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Detected(Kernel);
-
-impl Detected {
-    fn check(kernel: Kernel) -> Detected {
-        assert!(kernel.is_available(), "GF(256) kernel {} is not available on this CPU/build", kernel.name());
-        Detected(kernel)
-    }
-
-    #[inline]
-    fn best() -> Detected {
-        static BEST: OnceLock<Kernel> = OnceLock::new();
-        Detected(*BEST.get_or_init(|| {
-            [Kernel::Simd128, Kernel::Avx2, Kernel::Ssse3]
-                .into_iter()
-                .find(|k| k.is_available())
-                .unwrap_or(Kernel::Portable)
-        }))
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn kernel(self) -> Kernel {
-        self.0
-    }
-}
-
-/// The portable kernel: one 256-byte product row per coefficient (protocols.md §5.4 measured this
-/// as the fastest scalar method).
-pub(crate) mod portable {
-    #[inline]
-    pub fn mul_add(row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
-        for (d, s) in dst.iter_mut().zip(src) {
-            *d ^= row[*s as usize];
-        }
-    }
-
-    #[inline]
-    pub fn mul(row: &[u8; 256], dst: &mut [u8]) {
-        for d in dst.iter_mut() {
-            *d = row[*d as usize];
-        }
     }
 }
 

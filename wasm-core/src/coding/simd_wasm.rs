@@ -1,6 +1,6 @@
 //! wasm `simd128` region kernels for GF(256): the nibble-table method with `i8x16.swizzle`.
 //!
-//! Sources: protocols.md §5.3 (SPLIT 8,4 tables, as in `simd_x86.rs`); the WebAssembly SIMD
+//! Sources: docs/coding.md §3 (SPLIT 8,4 tables, as in `simd_x86.rs`); the WebAssembly SIMD
 //! proposal (`i8x16.swizzle` returns 0 for lane indices ≥ 16, which never happens here because
 //! indices are masked to a nibble). Compiled only with `-C target-feature=+simd128`: a wasm module
 //! cannot detect features at run time (an engine without SIMD refuses the whole module), so the
@@ -16,7 +16,7 @@
 
 use core::arch::wasm32::*;
 
-use super::gf256::portable;
+use super::kernel::{portable, DotJob, DOT_BATCH, DOT_DSTS};
 
 #[inline]
 fn load(s: &[u8]) -> v128 {
@@ -148,5 +148,134 @@ pub(crate) fn mul_add_multi(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [
     }
     if !len.is_multiple_of(16) {
         store(&mut dst[t..], tail);
+    }
+}
+
+// Multi-destination dot product (as `dot_avx2_n` in `simd_x86.rs`, with 16-byte vectors): per
+// 32-byte column step each source is split into nibbles once and feeds up to four destinations
+// whose accumulators stay in registers. Sources and tables are read through pointers gathered per
+// batch from bounds-checked slices (`srcs[t]` from `&src[r·stride..][..width]`, `tabs[t][d]` from
+// a 32-byte table); a step at `off` reads `off..off + 16·V` with `off + 16·V <= width`.
+
+pub(crate) fn dot(nib: &[[u8; 32]; 256], job: DotJob) {
+    let DotJob { dst, width: w, src, stride, rows, coeffs } = job;
+    assert!(w >= 16 && !rows.is_empty() && dst.len() % w == 0 && coeffs.len() == dst.len() / w * rows.len());
+    let n = rows.len();
+    // Pointers of one batch of sources, and of their tables for the destinations of one pass.
+    let mut srcs = [core::ptr::null::<u8>(); DOT_BATCH];
+    let mut tabs = [[core::ptr::null::<u8>(); DOT_DSTS]; DOT_BATCH];
+    for (b, batch) in rows.chunks(DOT_BATCH).enumerate() {
+        for (p, &r) in srcs.iter_mut().zip(batch) {
+            *p = src[r * stride..][..w].as_ptr();
+        }
+        let srcs = &srcs[..batch.len()];
+        for (dst, cs) in dst.chunks_mut(DOT_DSTS * w).zip(coeffs.chunks(DOT_DSTS * n)) {
+            for (t, tab) in tabs[..batch.len()].iter_mut().enumerate() {
+                for (d, p) in tab.iter_mut().enumerate().take(cs.len() / n) {
+                    *p = nib[cs[d * n + b * DOT_BATCH + t] as usize].as_ptr();
+                }
+            }
+            let pass = Pass { dst, width: w, srcs, tabs: &tabs[..batch.len()], first: b == 0 };
+            match pass.dst.len() / w {
+                1 => dot_pass::<1>(pass),
+                2 => dot_pass::<2>(pass),
+                3 => dot_pass::<3>(pass),
+                4 => dot_pass::<4>(pass),
+                d => unreachable!("a pass computes 1 to {DOT_DSTS} destinations, not {d}"),
+            }
+        }
+    }
+}
+
+/// One pass: up to [`DOT_DSTS`] destination rows and one batch of sources. `srcs[t]` is valid for
+/// `width` bytes and `tabs[t][d]` for 32 (taken from checked slices). The first batch overwrites
+/// `dst`; later ones add to it.
+struct Pass<'a> {
+    dst: &'a mut [u8],
+    width: usize,
+    srcs: &'a [*const u8],
+    tabs: &'a [[*const u8; DOT_DSTS]],
+    first: bool,
+}
+
+/// `acc[d][v] ^= Σ_t c(t, d)·src_t[off + 16v ..][..16]` for `d < D`, where `tabs[t][d]` is the
+/// nibble table of `c(t, d)`.
+///
+/// Safety: every `srcs[t]` must be valid for reads of `off + 16·V` bytes and every `tabs[t][d]`
+/// for reads of 32 bytes.
+#[inline]
+unsafe fn dot_step<const D: usize, const V: usize>(
+    srcs: &[*const u8],
+    tabs: &[[*const u8; DOT_DSTS]],
+    off: usize,
+    acc: &mut [[v128; V]; D],
+) {
+    let mask = u8x16_splat(0x0f);
+    for (&s, tab) in srcs.iter().zip(tabs) {
+        let mut lo_nib = [u8x16_splat(0); V];
+        let mut hi_nib = [u8x16_splat(0); V];
+        for v in 0..V {
+            // Safe by this function's contract: `off + 16·v + 16 <= off + 16·V` bytes of `s`.
+            let x = unsafe { v128_load(s.add(off + 16 * v).cast()) };
+            lo_nib[v] = v128_and(x, mask);
+            hi_nib[v] = u8x16_shr(x, 4);
+        }
+        for (a, &t) in acc.iter_mut().zip(tab) {
+            // Safe by this function's contract: `t` points to a 32-byte table.
+            let (lo, hi) = unsafe { (v128_load(t.cast()), v128_load(t.add(16).cast())) };
+            for v in 0..V {
+                a[v] = v128_xor(a[v], i8x16_swizzle(lo, lo_nib[v]));
+                a[v] = v128_xor(a[v], i8x16_swizzle(hi, hi_nib[v]));
+            }
+        }
+    }
+}
+
+fn dot_pass<const D: usize>(pass: Pass) {
+    let Pass { dst, width: w, srcs, tabs, first } = pass;
+    assert!(w >= 16 && dst.len() == D * w && srcs.len() == tabs.len());
+    let start = |dst: &[u8], at: usize| if first { u8x16_splat(0) } else { load(&dst[at..]) };
+    // A ragged width ends with an overlapping vector, computed from `dst` as it was before this
+    // batch and stored last (as in the single-source kernels).
+    let t0 = w - 16;
+    let mut tail = [[u8x16_splat(0); 1]; D];
+    if !w.is_multiple_of(16) {
+        for (d, a) in tail.iter_mut().enumerate() {
+            a[0] = start(dst, d * w + t0);
+        }
+        // Safe because every source pointer is valid for `w` bytes and `t0 + 16 == w`.
+        unsafe { dot_step::<D, 1>(srcs, tabs, t0, &mut tail) };
+    }
+    let mut off = 0;
+    while off + 32 <= w {
+        let mut acc = [[u8x16_splat(0); 2]; D];
+        for (d, a) in acc.iter_mut().enumerate() {
+            a[0] = start(dst, d * w + off);
+            a[1] = start(dst, d * w + off + 16);
+        }
+        // Safe because `off + 32 <= w`.
+        unsafe { dot_step::<D, 2>(srcs, tabs, off, &mut acc) };
+        for (d, a) in acc.iter().enumerate() {
+            store(&mut dst[d * w + off..], a[0]);
+            store(&mut dst[d * w + off + 16..], a[1]);
+        }
+        off += 32;
+    }
+    if off + 16 <= w {
+        let mut acc = [[u8x16_splat(0); 1]; D];
+        for (d, a) in acc.iter_mut().enumerate() {
+            a[0] = start(dst, d * w + off);
+        }
+        // Safe because `off + 16 <= w`.
+        unsafe { dot_step::<D, 1>(srcs, tabs, off, &mut acc) };
+        for (d, a) in acc.iter().enumerate() {
+            store(&mut dst[d * w + off..], a[0]);
+        }
+        off += 16;
+    }
+    if off < w {
+        for (d, a) in tail.iter().enumerate() {
+            store(&mut dst[d * w + t0..], a[0]);
+        }
     }
 }

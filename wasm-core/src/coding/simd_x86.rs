@@ -1,6 +1,6 @@
 //! x86-64 SSSE3 and AVX2 region kernels for GF(256): the "SPLIT 8,4" nibble-table method.
 //!
-//! Sources: protocols.md §5.3; GF-Complete's SPLIT 8,4 region multiply and ISA-L's
+//! Sources: docs/coding.md §3; GF-Complete's SPLIT 8,4 region multiply and ISA-L's
 //! `gf_vect_mad_avx2` / `gf_Nvect_dot_prod_avx2`. For each coefficient `c` a 32-byte table holds
 //! `c·n` (low nibble `n`) and `c·(n<<4)` (high nibble); `c·x = lo[x & 15] ^ hi[x >> 4]`, and
 //! `PSHUFB` performs 16 (SSSE3) or 32 (AVX2, the 16-byte table broadcast to both lanes) such
@@ -25,7 +25,7 @@
 
 use std::arch::x86_64::*;
 
-use super::gf256::{portable, Detected, Kernel, MULTI_GROUP};
+use super::kernel::{portable, Detected, DotJob, Kernel, DOT_BATCH, DOT_DSTS, MULTI_GROUP};
 
 // ---------------------------------------------------------------------------------------------
 // Checked entry points (safe to call from anywhere).
@@ -65,6 +65,12 @@ pub(crate) fn mul_add_multi_avx2_checked(
     assert!(k.kernel() == Kernel::Avx2, "AVX2 kernel without AVX2 detection");
     // Safe because the token proves AVX2 is present.
     unsafe { mul_add_multi_avx2(tbls, rows, dst, srcs) }
+}
+
+pub(crate) fn dot_avx2_checked(k: Detected, tables: &[[u8; 32]; 256], job: DotJob) {
+    assert!(k.kernel() == Kernel::Avx2, "AVX2 kernel without AVX2 detection");
+    // Safe because the token proves AVX2 is present.
+    unsafe { dot_avx2(tables, job) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,6 +308,148 @@ fn mul_add_multi_avx2(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [u8], s
     }
     if !len.is_multiple_of(32) {
         store(&mut dst[t..], tail);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// AVX2 multi-destination dot product (ISA-L's gf_4vect_dot_prod_avx2): for each 64-byte column
+// step, walk the sources once; split each source's two vectors into nibbles once, and add their
+// products to up to four destinations whose accumulators stay in registers.
+//
+// The inner loop reads sources and tables through raw pointers gathered per batch of sources (so
+// that it carries no bounds checks and no coefficient arithmetic: about 56 instructions for eight
+// 32-byte products). Each pointer comes from a slice that was bounds-checked when it was taken:
+// `srcs[t]` from `&src[r·stride..][..width]`, `tabs[t][d]` from a 32-byte table. Column offsets
+// stay below `width`: a step at `off` reads `off..off + 32·V` with `off + 32·V <= width`.
+
+#[target_feature(enable = "avx2")]
+fn dot_avx2(tables: &[[u8; 32]; 256], job: DotJob) {
+    let DotJob { dst, width: w, src, stride, rows, coeffs } = job;
+    assert!(w >= 32 && !rows.is_empty() && dst.len() % w == 0 && coeffs.len() == dst.len() / w * rows.len());
+    let n = rows.len();
+    // Pointers of one batch of sources, and of their tables for the destinations of one pass.
+    let mut srcs = [std::ptr::null::<u8>(); DOT_BATCH];
+    let mut tabs = [[std::ptr::null::<u8>(); DOT_DSTS]; DOT_BATCH];
+    for (b, batch) in rows.chunks(DOT_BATCH).enumerate() {
+        for (p, &r) in srcs.iter_mut().zip(batch) {
+            *p = src[r * stride..][..w].as_ptr();
+        }
+        let srcs = &srcs[..batch.len()];
+        for (dst, cs) in dst.chunks_mut(DOT_DSTS * w).zip(coeffs.chunks(DOT_DSTS * n)) {
+            for (t, tab) in tabs[..batch.len()].iter_mut().enumerate() {
+                for (d, p) in tab.iter_mut().enumerate().take(cs.len() / n) {
+                    *p = tables[cs[d * n + b * DOT_BATCH + t] as usize].as_ptr();
+                }
+            }
+            let pass = Pass { dst, width: w, srcs, tabs: &tabs[..batch.len()], first: b == 0 };
+            match pass.dst.len() / w {
+                1 => dot_pass_avx2::<1>(pass),
+                2 => dot_pass_avx2::<2>(pass),
+                3 => dot_pass_avx2::<3>(pass),
+                4 => dot_pass_avx2::<4>(pass),
+                d => unreachable!("a pass computes 1 to {DOT_DSTS} destinations, not {d}"),
+            }
+        }
+    }
+}
+
+/// One pass: up to [`DOT_DSTS`] destination rows and one batch of sources. `srcs[t]` is valid for
+/// `width` bytes and `tabs[t][d]` for 32 (taken from checked slices). The first batch overwrites
+/// `dst`; later ones add to it.
+struct Pass<'a> {
+    dst: &'a mut [u8],
+    width: usize,
+    srcs: &'a [*const u8],
+    tabs: &'a [[*const u8; DOT_DSTS]],
+    first: bool,
+}
+
+/// `acc[d][v] ^= Σ_t c(t, d)·src_t[off + 32v ..][..32]` for `d < D`, where `tabs[t][d]` is the
+/// nibble table of `c(t, d)`.
+///
+/// Safety: every `srcs[t]` must be valid for reads of `off + 32·V` bytes and every `tabs[t][d]`
+/// for reads of 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn dot_step_256<const D: usize, const V: usize>(
+    srcs: &[*const u8],
+    tabs: &[[*const u8; DOT_DSTS]],
+    off: usize,
+    acc: &mut [[__m256i; V]; D],
+) {
+    let mask = _mm256_set1_epi8(0x0f);
+    for (&s, tab) in srcs.iter().zip(tabs) {
+        let mut lo_nib = [_mm256_setzero_si256(); V];
+        let mut hi_nib = [_mm256_setzero_si256(); V];
+        for v in 0..V {
+            // Safe by this function's contract: `off + 32·v + 32 <= off + 32·V` bytes of `s`.
+            let x = unsafe { _mm256_loadu_si256(s.add(off + 32 * v).cast()) };
+            lo_nib[v] = _mm256_and_si256(x, mask);
+            hi_nib[v] = _mm256_and_si256(_mm256_srli_epi16(x, 4), mask);
+        }
+        for (a, &t) in acc.iter_mut().zip(tab) {
+            // Safe by this function's contract: `t` points to a 32-byte table.
+            let (lo, hi) = unsafe {
+                (
+                    _mm256_broadcastsi128_si256(_mm_loadu_si128(t.cast())),
+                    _mm256_broadcastsi128_si256(_mm_loadu_si128(t.add(16).cast())),
+                )
+            };
+            for v in 0..V {
+                a[v] = _mm256_xor_si256(a[v], _mm256_shuffle_epi8(lo, lo_nib[v]));
+                a[v] = _mm256_xor_si256(a[v], _mm256_shuffle_epi8(hi, hi_nib[v]));
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn dot_pass_avx2<const D: usize>(pass: Pass) {
+    let Pass { dst, width: w, srcs, tabs, first } = pass;
+    assert!(w >= 32 && dst.len() == D * w && srcs.len() == tabs.len());
+    let start = |dst: &[u8], at: usize| if first { _mm256_setzero_si256() } else { load(&dst[at..]) };
+    // A width that is not a multiple of 32 ends with an overlapping vector, computed from `dst`
+    // as it was before this batch and stored last (as in the single-source kernels).
+    let t0 = w - 32;
+    let mut tail = [[_mm256_setzero_si256(); 1]; D];
+    if !w.is_multiple_of(32) {
+        for (d, a) in tail.iter_mut().enumerate() {
+            a[0] = start(dst, d * w + t0);
+        }
+        // Safe because every source pointer is valid for `w` bytes and `t0 + 32 == w`.
+        unsafe { dot_step_256::<D, 1>(srcs, tabs, t0, &mut tail) };
+    }
+    let mut off = 0;
+    while off + 64 <= w {
+        let mut acc = [[_mm256_setzero_si256(); 2]; D];
+        for (d, a) in acc.iter_mut().enumerate() {
+            a[0] = start(dst, d * w + off);
+            a[1] = start(dst, d * w + off + 32);
+        }
+        // Safe because `off + 64 <= w`.
+        unsafe { dot_step_256::<D, 2>(srcs, tabs, off, &mut acc) };
+        for (d, a) in acc.iter().enumerate() {
+            store(&mut dst[d * w + off..], a[0]);
+            store(&mut dst[d * w + off + 32..], a[1]);
+        }
+        off += 64;
+    }
+    if off + 32 <= w {
+        let mut acc = [[_mm256_setzero_si256(); 1]; D];
+        for (d, a) in acc.iter_mut().enumerate() {
+            a[0] = start(dst, d * w + off);
+        }
+        // Safe because `off + 32 <= w`.
+        unsafe { dot_step_256::<D, 1>(srcs, tabs, off, &mut acc) };
+        for (d, a) in acc.iter().enumerate() {
+            store(&mut dst[d * w + off..], a[0]);
+        }
+        off += 32;
+    }
+    if off < w {
+        for (d, a) in tail.iter().enumerate() {
+            store(&mut dst[d * w + t0..], a[0]);
+        }
     }
 }
 

@@ -43,7 +43,8 @@ pub fn gf_region_work(bytes: usize, iters: u32) -> u32 {
 }
 
 /// Compares the best kernel with the portable one for every coefficient and every length
-/// 0..=`max_len` (region multiply-add, in-place multiply and the fused multi-source form);
+/// 0..=`max_len` (region multiply-add, in-place multiply, the fused multi-source form, and the
+/// multi-destination dot product);
 /// returns the number of mismatching results (0 when the SIMD kernel is correct).
 #[wasm_bindgen]
 pub fn gf_region_self_check(max_len: usize) -> u32 {
@@ -67,6 +68,16 @@ pub fn gf_region_self_check(max_len: usize) -> u32 {
             let cs = [c, c ^ 0x5a, 3];
             f.mul_add_multi_with(best, &mut a, &srcs, &cs);
             f.mul_add_multi_with(Kernel::Portable, &mut b, &srcs, &cs);
+            bad += (a != b) as u32;
+        }
+        // The multi-destination dot product: 1 to 6 destinations from 3 rows of src and dst0.
+        let mat: Vec<u8> = (0..18).map(|i| (i as u8).wrapping_mul(37) ^ len as u8).collect();
+        let both = [&src[..], &dst0[..]].concat();
+        for d in 1..=6 {
+            let (mut a, mut b) = (vec![0u8; d * len], vec![0u8; d * len]);
+            let rows = [0, 1, 0];
+            f.dot_prod_rows_with(best, &mut a, len, &both, max_len.max(1), &rows, &mat[..3 * d]);
+            f.dot_prod_rows_with(Kernel::Portable, &mut b, len, &both, max_len.max(1), &rows, &mat[..3 * d]);
             bad += (a != b) as u32;
         }
     }

@@ -1,6 +1,6 @@
-//! CTCP congestion control: the reference code's "aimd" (protocols.md §4.7.2, CTCP-code
+//! CTCP congestion control: the reference code's "aimd" (docs/ctcp.md §6.2, CTCP-code
 //! `advance_cwnd`, `decrease_cwnd`, `loss_occurred`) as CTCPv1, and CTCPv2 with an H-TCP-like
-//! increase (§4.7.3; the paper's parameters are unknown, so Δ_L is a scenario field).
+//! increase (docs/ctcp.md §6.3; the paper's parameters are unknown, so Δ_L is a scenario field).
 //!
 //! Everything but slow-start growth happens once per RTT, when a window of packets has been
 //! acknowledged. A loss backs off by β = basertt/minrtt (at least ½) only when queueing delay
@@ -111,7 +111,7 @@ impl CtcpCc {
         self.cwnd <= self.ssthresh
     }
 
-    /// H-TCP's α(Δ) (draft-leith-tcp-htcp-06), without its 2(1 − β) factor (§4.7.3: CTCP's β
+    /// H-TCP's α(Δ) (draft-leith-tcp-htcp-06), without its 2(1 − β) factor (docs/ctcp.md §6.3: CTCP's β
     /// may be 1, which would make α = 0).
     fn alpha(&self, now: SimTime) -> f64 {
         match self.increase {
@@ -178,7 +178,7 @@ impl CtcpCc {
         self.losses = 0;
     }
 
-    /// A timeout (§4.6): ssthresh = max(0.85·cwnd, initial), cwnd = initial.
+    /// A timeout (docs/ctcp.md §5): ssthresh = max(0.85·cwnd, initial), cwnd = initial.
     pub fn on_timeout(&mut self, initial_cwnd: u32, now: SimTime) {
         self.ssthresh = ((0.85 * self.cwnd as f64) as u32).max(initial_cwnd);
         self.cwnd = initial_cwnd;
@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn loss_with_queueing_backs_off_by_basertt_over_minrtt() {
-        // protocols.md §4.9: basertt 500, minrtt 600, cwnd 100: +1, undo, cut 17 ⇒ 83, ssthresh 62.
+        // docs/ctcp.md §9: basertt 500, minrtt 600, cwnd 100: +1, undo, cut 17 ⇒ 83, ssthresh 62.
         let mut c = in_ca(100, Increase::Reno);
         c.on_ack(SimTime::from_secs_f64(5.0), 1000, 1100, 1, &path(600, 500, 600));
         assert_eq!(c.cwnd, 83);

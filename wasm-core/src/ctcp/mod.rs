@@ -1,6 +1,6 @@
 //! Network-coded TCP (CTCP): blocks of k packets sent systematically, then topped up with dense
 //! random linear combinations over GF(256) sized by a loss estimate; the receiver acknowledges
-//! every packet with the degrees of freedom it holds (protocols.md §4, the authors' reference
+//! every packet with the degrees of freedom it holds (docs/ctcp.md, the authors' reference
 //! code aneeshd/ctcp).
 
 pub mod cc;

@@ -1,4 +1,4 @@
-//! The CTCP receiver (protocols.md §4.5; CTCP-code `bldack`, `partial_write`, `unwrap`):
+//! The CTCP receiver (docs/ctcp.md §4; CTCP-code `bldack`, `partial_write`, `unwrap`):
 //! progressive Gaussian elimination per block, in-order delivery of what is decoded (unit rows
 //! early, the rest when the block is full rank), and one ACK per packet carrying the lowest
 //! undecoded block and its degrees of freedom.

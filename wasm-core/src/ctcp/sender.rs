@@ -1,4 +1,4 @@
-//! The CTCP sender (protocols.md §4.3, §4.4, §4.6; CTCP-code `send_segs`, `handle_ack`,
+//! The CTCP sender (docs/ctcp.md §3.1, docs/ctcp.md §3.4, docs/ctcp.md §5; CTCP-code `send_segs`, `handle_ack`,
 //! `timeout`).
 //!
 //! `win = cwnd − (snd_nxt − snd_una)`: because `snd_una` jumps to the highest acknowledged
@@ -39,7 +39,7 @@ const MAX_LOSS_ESTIMATE: f64 = 0.95;
 pub enum Feedback {
     /// The reference code: the lowest undecoded block and its dofs. Blocks after it get
     /// `⌈len/(1 − p)⌉` packets counted against everything ever sent for them, and are topped
-    /// up only once they become the lowest (protocols.md §4.4).
+    /// up only once they become the lowest (docs/ctcp.md §3.4).
     LowestBlock,
     /// Also the acknowledged packet's block and its dofs. Each block is sent in batches: a batch
     /// of `need/(1 − p)` packets, and the next one only once the last is accounted for
@@ -241,7 +241,7 @@ impl CtcpSender {
             self.send_syn(ctx);
             return;
         }
-        // §4.6: forget everything in flight, fall back to the long-memory loss estimate.
+        // docs/ctcp.md §5: forget everything in flight, fall back to the long-memory loss estimate.
         self.slr = self.slr_long;
         self.cc.on_timeout(self.cfg.initial_cwnd, ctx.now);
         self.snd_una = self.snd_nxt;
@@ -313,7 +313,7 @@ impl CtcpSender {
         self.rtt_sample(now - ts_echo);
         self.backoff = 0;
         if ackno > self.snd_una {
-            // §4.6: the seqnos skipped since the last highest ACK were lost.
+            // docs/ctcp.md §5: the seqnos skipped since the last highest ACK were lost.
             let losses = ackno - (self.snd_una + 1);
             self.slr = loss_estimate_update(self.slr, losses, SLR_MEMORY);
             self.slr_long = loss_estimate_update(self.slr_long, losses, 1.0 / (10.0 * self.cfg.layout.k as f64));
@@ -335,7 +335,7 @@ impl CtcpSender {
                 self.cntrtt = 0;
             }
         }
-        // §4.4 block completion: the receiver has decoded everything below `block`.
+        // docs/ctcp.md §3.4 block completion: the receiver has decoded everything below `block`.
         if block > self.curr_block {
             let done = (block - self.curr_block).min(self.blocks.len() as u64) as usize;
             self.blocks.drain(..done);
@@ -367,7 +367,7 @@ impl CtcpSender {
         }
     }
 
-    /// §4.4's per-send-opportunity algorithm.
+    /// docs/ctcp.md §3.4's per-send-opportunity algorithm.
     fn send(&mut self, ctx: &mut Ctx) {
         let now = ctx.now;
         // Packets past their deadline no longer count as in flight for the current block. With
@@ -522,7 +522,7 @@ impl CtcpSender {
     }
 }
 
-/// §4.4: the smallest n ≥ 0 with n(1 − p) + (1 − p)·in_flight ≥ need (`Ceil`), or the n nearest
+/// docs/ctcp.md §3.4: the smallest n ≥ 0 with n(1 − p) + (1 − p)·in_flight ≥ need (`Ceil`), or the n nearest
 /// to need/(1 − p) − in_flight (`Nearest`).
 pub fn packets_needed(need: u32, in_flight: u32, p: f64, redundancy: Redundancy) -> u64 {
     let x = need as f64 / (1.0 - p) - in_flight as f64;
@@ -533,7 +533,7 @@ pub fn packets_needed(need: u32, in_flight: u32, p: f64, redundancy: Redundancy)
     }
 }
 
-/// §4.6: an ACK after `losses` skipped seqnos feeds `losses` ones and one zero to an EWMA of
+/// docs/ctcp.md §5: an ACK after `losses` skipped seqnos feeds `losses` ones and one zero to an EWMA of
 /// memory `mu`.
 pub fn loss_estimate_update(slr: f64, losses: u64, mu: f64) -> f64 {
     let keep = (1.0 - mu).powi(losses.min(i32::MAX as u64) as i32);
@@ -550,7 +550,7 @@ mod tests {
 
     #[test]
     fn a_fresh_block_gets_k_over_one_minus_p_packets() {
-        // protocols.md §4.9: k = 32, p = 0.1 ⇒ 36; p = 0.2 ⇒ 40; p = 0 ⇒ exactly k.
+        // docs/ctcp.md §9: k = 32, p = 0.1 ⇒ 36; p = 0.2 ⇒ 40; p = 0 ⇒ exactly k.
         let c = Redundancy::Ceil;
         assert_eq!(packets_needed(32, 0, 0.1, c), 36);
         assert_eq!(packets_needed(32, 0, 0.2, c), 40);
@@ -570,7 +570,7 @@ mod tests {
 
     #[test]
     fn three_losses_move_the_estimate_as_the_reference_code_does() {
-        // §4.9: from s, an ACK with 3 losses gives (1−μ)^4·s + 1 − (1−μ)^3.
+        // docs/ctcp.md §9: from s, an ACK with 3 losses gives (1−μ)^4·s + 1 − (1−μ)^3.
         let (s, mu): (f64, f64) = (0.2, 1.0 / 128.0);
         let want = (1.0 - mu).powi(4) * s + 1.0 - (1.0 - mu).powi(3);
         assert!((loss_estimate_update(s, 3, mu) - want).abs() < 1e-15);

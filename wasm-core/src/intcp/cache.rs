@@ -1,4 +1,4 @@
-//! A node's cache (intcp.md §8): byte ranges of a flow's data, bounded in payload bytes, evicted
+//! A node's cache (docs/intcp-protocol.md §8): byte ranges of a flow's data, bounded in payload bytes, evicted
 //! least-recently-used first.
 //!
 //! The authors' cache keeps 4096-byte blocks with up to 100 sub-ranges each. Here the unit is the

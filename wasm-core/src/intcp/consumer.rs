@@ -1,4 +1,4 @@
-//! The consumer (intcp.md §6.1–§6.3, §5.8, §7.2, §7.3): it requests the flow's bytes from offset
+//! The consumer (docs/intcp-protocol.md §6.1–§6.3, §5.8, §7.2, §7.3): it requests the flow's bytes from offset
 //! 0 in 1-MSS interests paced by its interest credit, keeps the outstanding-interest table with
 //! the end-to-end RTO, re-requests last-hop SeqHoles at once, reassembles in order and checks
 //! every delivered byte against the producer's content, as the TCP receiver does.
@@ -293,7 +293,7 @@ impl Consumer {
             return;
         }
         // The authors' OWD: producer's first send to arrival here, matched on rangeStart
-        // (intcp.md §11.1); `deliver` records the in-order delivery delay as TCP does.
+        // (docs/intcp-protocol.md §11.1); `deliver` records the in-order delivery delay as TCP does.
         self.log.record_arrival(now, now - seg.first_sent);
         self.rcv.insert(seg.start, seg);
         while let Some(s) = self.rcv.remove(&self.rcv_nxt) {

@@ -1,4 +1,4 @@
-//! SeqHole: per-hop loss detection from per-hop sequence numbers (intcp.md §7.2, [I]).
+//! SeqHole: per-hop loss detection from per-hop sequence numbers (docs/intcp-protocol.md §7.2, [I]).
 //!
 //! Every responder numbers the DATA it puts on the wire afresh (`sn`), so a loss on hop i leaves
 //! an sn gap only at hop i's requester. A packet whose sn skips ahead of the next expected one

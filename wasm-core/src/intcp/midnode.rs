@@ -1,5 +1,5 @@
 //! The node agent of an INTCP flow: one on every node of the path. Its role decides which sides
-//! run (intcp.md §1, §4, §6):
+//! run (docs/intcp-protocol.md §1, §4, §6):
 //!
 //! - **producer** (the flow's `from_node`): responder only — serves INTERESTs with the flow's
 //!   content (all of it is available at once, so `pendingInts` never waits) and paces DATA;
@@ -50,7 +50,7 @@ pub const HOP_TRACE_COLUMNS: [&str; 7] = [
 pub const OUT_RATE_WINDOW_MS: f64 = 100.0;
 
 /// A node's cache, shared by every flow of one content name that passes the node (multicast,
-/// intcp.md §9: keyed by name and byte range, never by consumer); a flow without a name has its
+/// docs/intcp-protocol.md §9: keyed by name and byte range, never by consumer); a flow without a name has its
 /// own.
 pub type SharedCache = Rc<RefCell<Cache>>;
 
@@ -59,7 +59,7 @@ pub type SharedCache = Rc<RefCell<Cache>>;
 pub const PIT_LIFETIME: SimDuration = SimDuration::from_millis(1000);
 
 /// Interest aggregation of the flows of one name on one node (a PIT, an extrapolation like the
-/// shared cache, intcp.md §9): a miss for a segment another flow here already requested upstream
+/// shared cache, docs/intcp-protocol.md §9): a miss for a segment another flow here already requested upstream
 /// waits for that DATA instead of being forwarded again.
 #[derive(Default)]
 pub struct Pit {

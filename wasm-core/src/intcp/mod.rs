@@ -1,5 +1,5 @@
 //! INTCP: the information-centric hop-by-hop transport (HotICN 2021; its successor LEOTP,
-//! ICDCS 2023), as /work/shared/docs/intcp.md describes the authors' code, with the paper's
+//! ICDCS 2023), as docs/intcp-protocol.md describes the authors' code, with the paper's
 //! behaviour where the two differ.
 //!
 //! A flow is a chain of node agents, one on every node of the path: the *producer* (data
@@ -19,7 +19,7 @@
 //! Agents are addressed hop by hop (each knows its upstream and downstream neighbour's node and
 //! agent), so a node list taken from a route can drive a flow.
 //!
-//! Constants below cite intcp.md (§ numbers) and the code tag it uses: [L] LEOTP, [I] INTCP.
+//! Constants below cite docs/intcp-protocol.md (§ numbers) and the code tag it uses: [L] LEOTP, [I] INTCP.
 
 pub mod cache;
 pub mod consumer;

@@ -1,7 +1,7 @@
-//! Hop-by-hop rate control (intcp.md §5): the requester of each hop measures it and computes the
+//! Hop-by-hop rate control (docs/intcp-protocol.md §5): the requester of each hop measures it and computes the
 //! rate it advertises on its INTERESTs; the responder paces DATA at that rate with a token bucket.
 //!
-//! Followed from the code [L] as intcp.md directs: the hop RTT split into two one-way delays
+//! Followed from the code [L] as docs/intcp-protocol.md directs: the hop RTT split into two one-way delays
 //! (§5.1), the RTT-based (Vegas-like) congestion signal (§5.4), the cwnd → rate conversion over
 //! the *minimum* hop RTT and the backpressure term with the code's sign (§5.6), the token bucket
 //! (§5.7). The paper's behaviour where it differs from the code (§13): a 5 s minimum-RTT window

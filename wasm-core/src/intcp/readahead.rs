@@ -2,7 +2,7 @@
 //! and Fig. 5(a): "the cache on the router can store the data from ground when GSL bandwidth is
 //! low, and sends them out when GSL bandwidth is high").
 //!
-//! The authors' code cannot do this (intcp.md §6.4–§6.5): a midnode asks upstream only for what
+//! The authors' code cannot do this (docs/intcp-protocol.md §6.4–§6.5): a midnode asks upstream only for what
 //! its downstream asked, at once, and its back-pressure term throttles the upstream hop to the
 //! downstream hop's rate as soon as 7 MSS wait in its send queue; so the upstream hop follows
 //! the slowest hop at every moment, as end-to-end transport does. That stays available as the

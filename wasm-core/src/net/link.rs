@@ -167,7 +167,7 @@ pub struct LinkConfig {
 }
 
 /// How a constellation link changes: one sample per routing step during which the link is on
-/// the route (protocols.md §7.5: parameters are updated at fixed steps, and each packet's
+/// the route (docs/links-and-orbits.md §5: parameters are updated at fixed steps, and each packet's
 /// propagation delay is taken at its transmission time, so packets in flight keep theirs).
 #[derive(Clone, Debug)]
 pub struct Motion {

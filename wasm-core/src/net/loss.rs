@@ -1,4 +1,4 @@
-//! Packet-loss processes (protocols.md §7.1): none, Bernoulli, Gilbert-Elliott, and a
+//! Packet-loss processes (docs/links-and-orbits.md §1): none, Bernoulli, Gilbert-Elliott, and a
 //! deterministic list of drops for tests.
 
 use crate::sim::Rng;
@@ -95,7 +95,7 @@ mod tests {
 
     #[test]
     fn simple_gilbert_matches_mean_loss_and_burst_length() {
-        // protocols.md §7.1: L = 1 %, mean burst 5 ⇒ r = 0.2, p = 0.00202.
+        // docs/links-and-orbits.md §1: L = 1 %, mean burst 5 ⇒ r = 0.2, p = 0.00202.
         let mut l = LossProcess::GilbertElliott {
             p_good_to_bad: 0.00202,
             p_bad_to_good: 0.2,

@@ -3,7 +3,7 @@
 //! lookup: a node on the current route sends a packet one hop along it towards the packet's
 //! destination.
 //!
-//! Route changes (protocols.md §7.5): a packet that reaches a node no longer on the route (it was
+//! Route changes (docs/links-and-orbits.md §5): a packet that reaches a node no longer on the route (it was
 //! in flight when the route changed) is forwarded along the route of the previous step when
 //! `grace` is set (the old satellites still exist for a moment; packets then arrive out of
 //! order), and dropped otherwise.

@@ -120,7 +120,7 @@ pub enum Body {
         pkt_dofs: u16,
         ts_echo: SimTime,
     },
-    /// An INTCP INTEREST for bytes `[start, end)` of the flow (intcp.md §2.2/§2.3); `[0, 0)` is a
+    /// An INTCP INTEREST for bytes `[start, end)` of the flow (docs/intcp-protocol.md §2.2/§2.3); `[0, 0)` is a
     /// rate refresh that is not forwarded. `rate` is the send rate the hop's requester asks of
     /// its responder, in 0.01 Mbit/s; `ts` the requester's send time; `sn` its per-hop number.
     IntcpInterest { sn: u64, start: u64, end: u64, rate: u16, ts: SimTime },

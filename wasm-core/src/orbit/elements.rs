@@ -1,14 +1,14 @@
 //! Satellites and how they move: Walker-delta shells (circular Keplerian orbits), a GEO
 //! satellite at a fixed longitude, and TLE / OMM element sets propagated with SGP4.
 //!
-//! Sources: protocols.md §8.1 (circular orbit in ECI, rotated about z by `−ω_E·t` to ECEF) and
-//! §8.2 (Walker-delta i:T/P/F: `Ω_p = 360°·p/P`, `u_{p,s} = 360°·s/S + 360°·F·p/T`); the TLE
+//! Sources: docs/links-and-orbits.md §6 (circular orbit in ECI, rotated about z by `−ω_E·t` to ECEF) and
+//! docs/links-and-orbits.md §7 (Walker-delta i:T/P/F: `Ω_p = 360°·p/P`, `u_{p,s} = 360°·s/S + 360°·F·p/T`); the TLE
 //! format (CelesTrak, "NORAD Two-Line Element Set Format": 69 columns, modulo-10 checksum in
 //! column 69 where digits count their value and '-' counts 1); CelesTrak's OMM JSON keys (CCSDS
 //! OMM 502.0-B-3 names). SGP4 is the `sgp4` crate (neuromorphicsystems), WGS72 constants.
 //!
 //! Walker shells use exact circular Keplerian motion (no J2, no drag) rather than SGP4 on
-//! synthetic elements: the geometry then matches §7.3/§8 closed forms exactly. TLE/OMM satellites
+//! synthetic elements: the geometry then matches §7.3/docs/links-and-orbits.md §6-§9 closed forms exactly. TLE/OMM satellites
 //! go through SGP4; their TEME positions are rotated to ECEF by the IAU-82 Greenwich mean sidereal
 //! time (polar motion and the equation of the equinoxes are ignored: < 1 km at LEO).
 //!
@@ -40,20 +40,20 @@ pub struct WalkerShell {
 }
 
 impl WalkerShell {
-    /// Starlink shell 1: 72 × 22 at 550 km, 53° [protocols.md §8.3]; F = 1 as StarPerf's
-    /// `phase_shift` [§8.2].
+    /// Starlink shell 1: 72 × 22 at 550 km, 53° [docs/links-and-orbits.md §8]; F = 1 as StarPerf's
+    /// `phase_shift` [docs/links-and-orbits.md §7].
     pub fn starlink_shell1() -> Self {
         WalkerShell { altitude_km: 550.0, inclination_deg: 53.0, planes: 72, sats_per_plane: 22, phasing: 1 }
     }
 
-    /// The INTCP paper's shell: 1600 satellites in 32 planes at 1150 km, 53° [protocols.md §8.3,
-    /// §12 item 3]; F = 1 (the paper gives none).
+    /// The INTCP paper's shell: 1600 satellites in 32 planes at 1150 km, 53° [docs/links-and-orbits.md §8,
+    /// docs/links-and-orbits.md §8]; F = 1 (the paper gives none).
     pub fn intcp_1600() -> Self {
         WalkerShell { altitude_km: 1150.0, inclination_deg: 53.0, planes: 32, sats_per_plane: 50, phasing: 1 }
     }
 
     /// Starlink's first generation, 4,408 satellites in five shells. Shells 1 and 4 and the
-    /// 70° shell are StarPerf's [protocols.md §8.3]; the 97.6° polar satellites (StarPerf's 10 × 52
+    /// 70° shell are StarPerf's [docs/links-and-orbits.md §8]; the 97.6° polar satellites (StarPerf's 10 × 52
     /// = 520) are split 6 × 58 + 4 × 43 = 520 as in SpaceX's 2020 modification (FCC
     /// SAT-MOD-20200417-00037; from memory, not verified) so the total is 1584 + 1584 + 720 + 520.
     pub fn starlink_gen1() -> Vec<Self> {
@@ -102,7 +102,7 @@ impl WalkerShell {
     }
 }
 
-/// A circular Keplerian orbit [protocols.md §8.1].
+/// A circular Keplerian orbit [docs/links-and-orbits.md §6].
 #[derive(Debug, Clone, PartialEq)]
 pub struct CircularOrbit {
     pub radius_km: f64,
@@ -213,7 +213,7 @@ pub struct Constellation {
 }
 
 impl Constellation {
-    /// Appends a Walker-delta shell (§8.2). Satellites are named `W{shell}-{plane}-{slot}`.
+    /// Appends a Walker-delta shell (docs/links-and-orbits.md §7). Satellites are named `W{shell}-{plane}-{slot}`.
     pub fn add_walker(&mut self, shell: &WalkerShell) -> Result<(), OrbitError> {
         shell.validate()?;
         // Before building anything: 3000 × 3000 would be 9 million satellites.
@@ -477,6 +477,11 @@ fn omm_record(index: usize, r: &serde_json::Value) -> Result<sgp4::Elements, Orb
             Some(_) => None,
         }
         .ok_or_else(|| err(format!("{key} is not a number")))?;
+        // A string may say "inf" or "NaN", which SGP4 would turn into a satellite without a
+        // position at any time.
+        if !v.is_finite() {
+            return Err(err(format!("{key} \"{v}\" is not a finite number")));
+        }
         if !(range.0..=range.1).contains(&v) {
             return Err(err(format!("{key} {v} is out of range {}–{}", range.0, range.1)));
         }
@@ -594,6 +599,27 @@ mod tests {
     }
 
     #[test]
+    fn omm_refuses_infinite_and_nan_numbers_given_as_strings() {
+        let omm = serde_json::json!({
+            "OBJECT_NAME": "ISS (ZARYA)", "EPOCH": "2020-07-12T21:16:01.000416",
+            "MEAN_MOTION": 15.49507896, "ECCENTRICITY": 0.0001413, "INCLINATION": 51.6461,
+            "RA_OF_ASC_NODE": 221.2784, "ARG_OF_PERICENTER": 89.1723, "MEAN_ANOMALY": 280.4612,
+            "NORAD_CAT_ID": 25544, "BSTAR": "inf"
+        });
+        assert_eq!(
+            parse_omm(&omm).unwrap_err().to_string(),
+            "OMM record 0 (ISS (ZARYA)): BSTAR \"inf\" is not a finite number"
+        );
+        for (key, v) in [("MEAN_MOTION_DOT", "-inf"), ("MEAN_MOTION_DDOT", "infinity"), ("INCLINATION", "NaN")] {
+            let mut bad = omm.clone();
+            bad["BSTAR"] = serde_json::json!(0);
+            bad[key] = serde_json::json!(v);
+            let e = parse_omm(&bad).unwrap_err().to_string();
+            assert!(e.contains(&format!("{key} ")) && e.ends_with("is not a finite number"), "{e}");
+        }
+    }
+
+    #[test]
     fn a_walker_shell_has_t_satellites_at_its_altitude_and_phasing() {
         let mut c = Constellation::default();
         c.add_walker(&WalkerShell::intcp_1600()).unwrap();
@@ -602,7 +628,7 @@ mod tests {
             let (_, _, alt) = geometry::ecef_to_geodetic(s.orbit.position(1234.0).unwrap());
             assert!((alt - 1150.0).abs() < 1e-6);
         }
-        // In-plane neighbours are 2a·sin(π/S) apart: 945 km for S = 50 [§8.3].
+        // In-plane neighbours are 2a·sin(π/S) apart: 945 km for S = 50 [docs/links-and-orbits.md §8].
         let d = geometry::distance_km(c.sats[0].orbit.position(0.0).unwrap(), c.sats[1].orbit.position(0.0).unwrap());
         assert!((d - 945.0).abs() < 1.0, "{d}");
         let gen1: usize = WalkerShell::starlink_gen1().iter().map(WalkerShell::total).sum();

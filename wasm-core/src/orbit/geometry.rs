@@ -1,9 +1,9 @@
 //! Earth geometry: ECEF/geodetic conversion, elevation, slant range, coverage, circular-orbit
 //! kinematics.
 //!
-//! Sources: protocols.md §7.3 (elevation `sin ε = (v·u)/|v|`, slant range
+//! Sources: docs/links-and-orbits.md §3 (elevation `sin ε = (v·u)/|v|`, slant range
 //! `d(ε) = √((R+h)² − (R cos ε)²) − R sin ε`, coverage half-angle `θ(ε) = arccos(R cos ε/(R+h)) − ε`)
-//! and §8.1 (period `T = 2π√(a³/μ)`). The Earth is a **sphere** of radius
+//! and docs/links-and-orbits.md §6 (period `T = 2π√(a³/μ)`). The Earth is a **sphere** of radius
 //! [`EARTH_RADIUS_KM`] (WGS72 equatorial radius, as Hypatia uses), so geodetic latitude equals
 //! geocentric latitude here; the error against WGS-84 is below 0.2° of latitude and ~20 km of
 //! ground distance, small next to a 900-km coverage radius.
@@ -13,15 +13,15 @@ use super::math;
 /// A point or vector in Earth-centred Earth-fixed coordinates, km.
 pub type Vec3 = [f64; 3];
 
-/// Earth radius, km: WGS72 equatorial radius, as Hypatia uses [protocols.md §7.3].
+/// Earth radius, km: WGS72 equatorial radius, as Hypatia uses [docs/links-and-orbits.md §3].
 pub const EARTH_RADIUS_KM: f64 = 6378.135;
-/// Earth's gravitational parameter μ, km³/s² [protocols.md §8.1].
+/// Earth's gravitational parameter μ, km³/s² [docs/links-and-orbits.md §6].
 pub const MU_KM3_S2: f64 = 398_600.441_8;
-/// Earth's rotation rate ω_E, rad/s [protocols.md §8.1].
+/// Earth's rotation rate ω_E, rad/s [docs/links-and-orbits.md §6].
 pub const EARTH_ROTATION_RAD_S: f64 = 7.292_115_9e-5;
 /// Speed of light in vacuum, km/s (SI definition).
 pub const C_KM_S: f64 = 299_792.458;
-/// GEO altitude above the equator, km [protocols.md §8.1].
+/// GEO altitude above the equator, km [docs/links-and-orbits.md §6].
 pub const GEO_ALTITUDE_KM: f64 = 35_786.0;
 
 pub fn dot(a: Vec3, b: Vec3) -> f64 {
@@ -92,7 +92,7 @@ pub fn period_s(h_km: f64) -> f64 {
 }
 
 /// Longest chord between two satellites at altitude `h_km` that stays `clearance_km` above the
-/// surface: `2·√((R+h)² − (R+clearance)²)` (Hypatia's rule with 80 km) [protocols.md §8.3].
+/// surface: `2·√((R+h)² − (R+clearance)²)` (Hypatia's rule with 80 km) [docs/links-and-orbits.md §8].
 pub fn max_isl_length_km(h_km: f64, clearance_km: f64) -> f64 {
     let r = EARTH_RADIUS_KM;
     {
@@ -101,7 +101,7 @@ pub fn max_isl_length_km(h_km: f64, clearance_km: f64) -> f64 {
     }
 }
 
-/// Hypatia's clearance above the surface for an ISL, km [protocols.md §8.3].
+/// Hypatia's clearance above the surface for an ISL, km [docs/links-and-orbits.md §8].
 pub const ISL_CLEARANCE_KM: f64 = 80.0;
 
 #[cfg(test)]
@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn slant_range_and_coverage_match_the_reference_table() {
-        // protocols.md §7.3: (h, ε, slant km, coverage radius km, one-way delay ms).
+        // docs/links-and-orbits.md §3: (h, ε, slant km, coverage radius km, one-way delay ms).
         let table = [
             (550.0, 25.0, 1123.4, 940.7, 3.75),
             (550.0, 40.0, 812.1, 573.5, 2.71),
@@ -151,7 +151,7 @@ mod tests {
 
     #[test]
     fn periods_match_the_keplerian_values() {
-        // protocols.md §8.1: 550 km 95.65 min, 1150 km 108.34 min, GEO 1436.1 min.
+        // docs/links-and-orbits.md §6: 550 km 95.65 min, 1150 km 108.34 min, GEO 1436.1 min.
         assert!(close(period_s(550.0) / 60.0, 95.65, 0.02));
         assert!(close(period_s(1150.0) / 60.0, 108.34, 0.02));
         assert!(close(period_s(GEO_ALTITUDE_KM) / 60.0, 1436.1, 0.1));

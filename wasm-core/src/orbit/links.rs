@@ -1,6 +1,6 @@
 //! Per-link delay, capacity and loss.
 //!
-//! Sources: protocols.md §7.4 — FSPL (ITU-R P.525) `L = 20 log₁₀ d_km + 20 log₁₀ f_GHz + 92.45` dB;
+//! Sources: docs/links-and-orbits.md §4 — FSPL (ITU-R P.525) `L = 20 log₁₀ d_km + 20 log₁₀ f_GHz + 92.45` dB;
 //! `C/N₀ = EIRP + G/T − L_FS − L_other + 228.6` dBHz (228.6 = −10 log₁₀ k_B); `SNR = C/N₀ − 10 log₁₀ B`;
 //! Shannon `C = B·log₂(1 + SNR)`. Delay is distance / c.
 //!
@@ -152,7 +152,7 @@ mod tests {
 
     #[test]
     fn fspl_matches_the_12_ghz_examples() {
-        // protocols.md §7.4: 550 km 168.8 dB; 1123 km 175.0; 2127 km 180.6; 35 786 km 205.1.
+        // docs/links-and-orbits.md §4: 550 km 168.8 dB; 1123 km 175.0; 2127 km 180.6; 35 786 km 205.1.
         for (d, l) in [(550.0, 168.8), (1123.0, 175.0), (2127.0, 180.6), (35_786.0, 205.1)] {
             assert!((fspl_db(d, 12.0) - l).abs() < 0.05, "{d} km: {}", fspl_db(d, 12.0));
         }
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn shannon_matches_the_250_mhz_examples() {
-        // protocols.md §7.4: SNR 0/5/10/15/20 dB ⇒ 250/514/865/1257/1665 Mbit/s.
+        // docs/links-and-orbits.md §4: SNR 0/5/10/15/20 dB ⇒ 250/514/865/1257/1665 Mbit/s.
         for (snr, c) in [(0.0, 250.0), (5.0, 514.0), (10.0, 865.0), (15.0, 1257.0), (20.0, 1665.0)] {
             assert!((shannon_mbps(250.0, snr) - c).abs() < 1.0, "{snr} dB: {}", shannon_mbps(250.0, snr));
         }

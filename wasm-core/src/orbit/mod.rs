@@ -1,8 +1,8 @@
 //! Constellations, geometry and routing over time: the path a flow takes through a satellite
 //! network, step by step.
 //!
-//! Sources first: protocols.md §7.3 (geometry), §7.4 (link budget), §7.5 (time-varying topology),
-//! §8 (circular orbits, Walker-delta, shells, +Grid). Submodules:
+//! Sources first: docs/links-and-orbits.md §3 (geometry), §7.4 (link budget), §7.5 (time-varying topology),
+//! docs/links-and-orbits.md §6-§9 (circular orbits, Walker-delta, shells, +Grid). Submodules:
 //! - [`geometry`]: spherical Earth (R = 6378.135 km), ECEF, elevation, slant range;
 //! - [`elements`]: Walker shells, GEO, TLE/OMM parsing, SGP4 propagation;
 //! - [`ground`]: ground stations and a city table;

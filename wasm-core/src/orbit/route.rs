@@ -3,8 +3,8 @@
 //! relays), Dijkstra on propagation delay at fixed time steps, and the path timeline with handover
 //! and route-change events.
 //!
-//! Sources: protocols.md §7.5 (update link delays at fixed steps; handover when the serving
-//! satellite drops below ε_min), §8.4 (+Grid: previous/next in the plane and the same slot in each
+//! Sources: docs/links-and-orbits.md §5 (update link delays at fixed steps; handover when the serving
+//! satellite drops below ε_min), docs/links-and-orbits.md §9 (+Grid: previous/next in the plane and the same slot in each
 //! adjacent plane; Hypatia links the seam, StarPerf omits it for near-polar shells; GSL policies
 //! "free_one_only_over_isls" and "free_one_only_gs_relays"; shortest path by propagation delay
 //! recomputed at each step).
@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Default elevation mask, ° (Starlink in Hypatia and StarPerf) [protocols.md §7.3].
+/// Default elevation mask, ° (Starlink in Hypatia and StarPerf) [docs/links-and-orbits.md §3].
 pub const DEFAULT_MIN_ELEVATION_DEG: f64 = 25.0;
-/// Default routing step, s (the issue's default; Hypatia uses 0.1 s) [protocols.md §7.5].
+/// Default routing step, s (the issue's default; Hypatia uses 0.1 s) [docs/links-and-orbits.md §5].
 pub const DEFAULT_STEP_S: f64 = 1.0;
 
 /// Inter-satellite links.
@@ -33,7 +33,7 @@ pub const DEFAULT_STEP_S: f64 = 1.0;
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum IslMode {
     /// +Grid within each Walker shell. `max_length_km`: links longer than this are down (default
-    /// per shell: Hypatia's 80-km-clearance chord, §8.3). `seam`: link plane P−1 to plane 0.
+    /// per shell: Hypatia's 80-km-clearance chord, docs/links-and-orbits.md §8). `seam`: link plane P−1 to plane 0.
     PlusGrid { max_length_km: Option<f64>, seam: bool },
     /// No ISLs: bent pipe, satellite → ground relay → satellite (Hypatia's
     /// "free_one_only_gs_relays").
@@ -530,8 +530,9 @@ impl<'a> Router<'a> {
     pub const CSV_HEADER: &'static str = "t_s,hops,owd_ms,bottleneck_mbps,event,nodes";
 
     /// One CSV row: time, hop count, one-way delay (ms), bottleneck (Mbit/s), event
-    /// (`handover`, `route_change` or empty; `+outage` while in a handover outage) and the node
-    /// names joined by `>`.
+    /// (`handover`, `route_change` or empty; `+outage` while in a handover outage, written
+    /// `'+outage` alone so that a spreadsheet does not take it for a formula: `crate::csv`) and
+    /// the node names joined by `>`.
     pub fn csv_row(&self, s: &PathStep) -> String {
         let ev = if s.events.iter().any(|e| matches!(e, EventKind::Handover { .. })) {
             "handover"
@@ -543,9 +544,11 @@ impl<'a> Router<'a> {
         let ev = if s.in_outage { format!("{ev}+outage") } else { ev.to_string() };
         let names: Vec<String> = s.nodes().iter().map(|&n| self.node_name(n).replace([',', '"', '\n'], " ")).collect();
         if s.hops.is_empty() {
-            format!("{},0,,0,{ev},", s.t_s)
+            format!("{},0,,0,{},", s.t_s, crate::csv::text(&ev))
         } else {
-            format!("{},{},{:.3},{:.3},{ev},{}", s.t_s, s.hops.len(), s.owd_s * 1e3, s.bottleneck_mbps, names.join(">"))
+            let (ev, names) = (crate::csv::text(&ev), names.join(">"));
+            let names = crate::csv::text(&names);
+            format!("{},{},{:.3},{:.3},{ev},{names}", s.t_s, s.hops.len(), s.owd_s * 1e3, s.bottleneck_mbps)
         }
     }
 }

@@ -4,7 +4,7 @@
 //! The globe propagates positions itself at display rate (60 frames/s for 10,000 satellites would
 //! not fit through the worker boundary), so the view carries *elements*, not positions:
 //! - Walker satellites: the circular orbit's parameters, for the same closed form as
-//!   [`Orbit::position`] (protocols.md §8.1);
+//!   [`Orbit::position`] (docs/links-and-orbits.md §6);
 //! - GEO satellites: the longitude;
 //! - SGP4 satellites: the TLE lines or OMM record they were read from, for satellite.js.
 //!

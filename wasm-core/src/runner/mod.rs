@@ -22,7 +22,7 @@ use crate::scenario::{
     LinkSpec, LossAtSpec, LossSpec, OutagesSpec, RateScheduleSpec, Scenario, Topology,
 };
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
-use crate::simulation::{Agent, Simulation};
+use crate::simulation::{Agent, EarlyStop, Simulation};
 use crate::tcp::autotune::RcvWindow;
 use crate::tcp::congestion::CcOptions;
 use crate::tcp::receiver::{TcpReceiver, WindowPolicy};
@@ -666,21 +666,30 @@ impl Run {
             let completed_at = parts.completed_at();
             let delivered = parts.delivered();
             let completion = completed_at.map(|c| (c - start).as_secs_f64());
-            // A run stopped on its event budget ran until `end`, not to the time limit.
-            let stop = if self.sim.out_of_events { end } else { self.sim.end.max(end) };
+            // A run stopped early (event budget, interruption) ran until `end`, not to the time
+            // limit.
+            let stop = if self.sim.stopped.is_some() { end } else { self.sim.end.max(end) };
             let ran_for = completion.unwrap_or_else(|| (stop - start).as_secs_f64());
             let goodput = if ran_for > 0.0 { delivered as f64 * 8.0 / ran_for / 1e6 } else { 0.0 };
-            let incomplete_reason = match (flow.bytes(), completed_at) {
-                (bytes, None) if self.sim.out_of_events => Some(format!(
+            let of_bytes = |bytes: Option<u64>| bytes.map_or(String::new(), |b| format!(" of {b}"));
+            let incomplete_reason = match (flow.bytes(), completed_at, self.sim.stopped) {
+                (bytes, None, Some(EarlyStop::EventBudget)) => Some(format!(
                     "event budget: the run stopped after max_events ({}) events at {} s (duration_s is {} s), with {} \
                      bytes delivered{} (raise max_events, or shorten or slow down the scenario)",
                     self.scenario.max_events,
                     end.as_secs_f64(),
                     self.scenario.duration_s,
                     delivered,
-                    bytes.map_or(String::new(), |b| format!(" of {b}"))
+                    of_bytes(bytes)
                 )),
-                (Some(b), None) => Some(format!(
+                (bytes, None, Some(EarlyStop::Interrupted)) => Some(format!(
+                    "interrupted at {} s of {} s, with {} bytes delivered{}",
+                    (end.as_secs_f64() * 1e3).round() / 1e3,
+                    self.scenario.duration_s,
+                    delivered,
+                    of_bytes(bytes)
+                )),
+                (Some(b), None, None) => Some(format!(
                     "time limit: the run ended at {} s with {} of {} bytes delivered",
                     self.scenario.duration_s, delivered, b
                 )),
@@ -1124,6 +1133,19 @@ impl Session {
             vec![Run::with_seed(sc, seed)?]
         };
         Ok(Session { runs, current: 0 })
+    }
+
+    /// Stops every simulation not yet over at its current event (Ctrl-C in the CLI); the
+    /// result then reports what was done, unfinished flows saying where they were stopped.
+    pub fn interrupt(&mut self) {
+        for run in &mut self.runs[self.current..] {
+            run.sim.interrupt();
+        }
+    }
+
+    /// Whether [`Self::interrupt`] stopped a simulation before its end.
+    pub fn interrupted(&self) -> bool {
+        self.runs.iter().any(|r| r.sim.stopped == Some(EarlyStop::Interrupted))
     }
 
     /// Processes one event; false when every simulation is over.

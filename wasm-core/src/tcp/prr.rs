@@ -116,7 +116,7 @@ mod tests {
 
     #[test]
     fn total_sent_is_proportional_to_delivered_while_flight_exceeds_ssthresh() {
-        // protocols.md's PRR property: sent ≈ ssthresh/prior_cwnd × delivered.
+        // docs/congestion-control.md §1.3's PRR property: sent ≈ ssthresh/prior_cwnd × delivered.
         let mut prr = Prr::start(100, 70);
         let mut in_flight = 99;
         let mut sent = 0u32;

@@ -1,5 +1,5 @@
 //! RTT estimation and the retransmission timeout: RFC 6298 (α = 1/8, β = 1/4, K = 4), with the
-//! minimum and the formula selectable between Linux and the RFC (protocols.md §2.4).
+//! minimum and the formula selectable between Linux and the RFC (docs/models.md §7.1).
 
 use crate::sim::SimDuration;
 

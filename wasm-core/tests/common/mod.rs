@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod scenarios;
+
 use orbitcp_core::runner::{self, RunResult};
 use orbitcp_core::scenario;
 use serde_json::{json, Value};

@@ -1,4 +1,4 @@
-// Network coding of the CTCP flows (protocols.md §4): above, the decoder's rank of the current
+// Network coding of the CTCP flows (docs/ctcp.md): above, the decoder's rank of the current
 // block over time, a sawtooth that climbs to the block size and drops at each decode event
 // (the "decode events" of the CTCP paper's Fig. 4), with the decode events marked; below, the
 // sender's loss estimate next to the true packet error rate of the bottleneck. The text gives

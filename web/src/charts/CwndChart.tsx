@@ -96,7 +96,7 @@ export function CwndChart({ result, scenario, xDomain, name }: { result: RunResu
       })}
       {model && (
         <p>
-          {model.label} (seed 001, t = 0 at {fmt(model.t0S)} s, RTT {fmt(model.rttS * 1000, 4)} ms): {fmt(model.at(model.tGammaS))} packets when it leaves slow start at {fmt(model.tGammaS, 4)} s and{' '}
+          {model.label} (the ISTN paper, t = 0 at {fmt(model.t0S)} s, RTT {fmt(model.rttS * 1000, 4)} ms): {fmt(model.at(model.tGammaS))} packets when it leaves slow start at {fmt(model.tGammaS, 4)} s and{' '}
           {fmt(model.at(xDomain[1]))} packets at {fmt(xDomain[1])} s.
         </p>
       )}

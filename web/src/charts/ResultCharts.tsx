@@ -1,11 +1,12 @@
 // The charts of one run, in a grid: for INTCP flows the hop view first (it spans the grid),
 // then congestion window, goodput, delay, the delay CDF, jitter, the bottleneck's queue, for
 // several flows the per-flow goodput and Jain's index, and for CTCP flows the network coding
-// (decoder rank, loss estimate).
+// (decoder rank, loss estimate) and where the bottleneck's capacity went.
 
 import { useMemo } from 'react';
 import type { RunResult } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
+import { CapacityChart } from './CapacityChart';
 import { CodingChart } from './CodingChart';
 import { CwndChart } from './CwndChart';
 import { DelayCdfChart } from './DelayCdfChart';
@@ -36,6 +37,7 @@ export function ResultCharts({ result, scenario }: { result: RunResult; scenario
     return (
       <div className="charts-grid" data-testid="charts">
         {multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
+        {coding && <CapacityChart summary={result.summary} name={name} />}
         <p className="chart-note">This result carries no traces, so there are no time-series charts.</p>
       </div>
     );
@@ -45,6 +47,7 @@ export function ResultCharts({ result, scenario }: { result: RunResult; scenario
       {result.traces.flows.some((f) => f.hops?.length) && <HopView result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {result.traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {coding && <CapacityChart summary={result.summary} name={name} />}
       <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
       <DelayChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
       <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />

@@ -4,7 +4,7 @@ import type { Scenario } from '../scenario/types.gen';
 
 const RTT = 1.934;
 
-describe('Reno window (seed 001 eq. 1)', () => {
+describe('Reno window (the ISTN paper eq. 1)', () => {
   it('doubles every RTT in slow start', () => {
     expect(renoWindow(0, RTT, 128)).toBe(1);
     expect(renoWindow(RTT, RTT, 128)).toBeCloseTo(2, 12);
@@ -24,7 +24,7 @@ describe('Reno window (seed 001 eq. 1)', () => {
   });
 });
 
-describe('Hybla window (seed 001 eqs. 5-6)', () => {
+describe('Hybla window (the ISTN paper eqs. 5-6)', () => {
   // ρ = 1.934 / 0.025 = 77.36; t_γ0 = 0.025 · 7 = 0.175 s
   it('is ρ·2^(t/RTT0) in slow start', () => {
     expect(hyblaWindow(0, RTT, 128)).toBeCloseTo(77.36, 9);

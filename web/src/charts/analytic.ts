@@ -1,4 +1,4 @@
-// The closed-form window growth of seed 001 (protocols.md §6.3), drawn over the simulated cwnd
+// The closed-form window growth of the ISTN paper (docs/models.md §4), drawn over the simulated cwnd
 // of a single Reno or Hybla flow that starts with a window of 1 and a finite ssthresh γ. Time t is
 // measured from the first data segment, one RTT after the flow starts (the SYN handshake).
 

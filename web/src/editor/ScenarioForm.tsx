@@ -576,7 +576,7 @@ export function ScenarioForm({ scenario, errors, edit }: FormProps) {
     const [advanced, advancedErrors] = counted(() =>
       intcp ? (
         <>
-          <p className="muted wide">Hop-by-hop rate control, the same on every hop of this flow (intcp.md §5; defaults are the paper's).</p>
+          <p className="muted wide">Hop-by-hop rate control, the same on every hop of this flow (docs/intcp-protocol.md §5; defaults are the paper's).</p>
           {num(`${fp}.mss_bytes`, 'Payload', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1449', hint: 'Payload bytes per DATA segment (1472 − 23 header bytes: a 1500-byte packet).' })}
           {num(`${fp}.target_buffer_pkts`, 'Target send buffer', { unit: 'packets', empty: 'remove', placeholder: '7', hint: 'BL_tar, the back-pressure target: a node whose send queue grows past it asks the hop upstream for less.' })}
           {num(`${fp}.queue_threshold_bytes`, 'Queueing threshold', { unit: 'bytes', empty: 'remove', placeholder: '3000', hint: "M: a hop is congested when its estimated queue, throughput × (hop RTT − the minimum), exceeds this." })}

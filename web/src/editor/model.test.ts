@@ -143,8 +143,8 @@ describe('JSON text', () => {
 
 describe('gallery lines', () => {
   it('takes the first sentence, not stopping at abbreviations', () => {
-    expect(firstSentence('Reproduces the TCP side of Fig. 2 of seed 000 (x). Testbed as its Fig. 1: a.')).toBe(
-      'Reproduces the TCP side of Fig. 2 of seed 000 (x).',
+    expect(firstSentence('Reproduces the TCP side of Fig. 2 of the CTCP paper (x). Testbed as its Fig. 1: a.')).toBe(
+      'Reproduces the TCP side of Fig. 2 of the CTCP paper (x).',
     );
     expect(firstSentence('See eqs. (5)-(9) here. Next.')).toBe('See eqs. (5)-(9) here.');
     expect(firstSentence('One sentence only')).toBe('One sentence only');

@@ -3,7 +3,7 @@
 // and no satellite.js here, so the formulas can be unit-tested and benchmarked alone.
 //
 // Sources: wasm-core/src/orbit/elements.rs (`Orbit::position`: ECI on the circle from
-// u = u0 + rate·t, rotated about z by −ω_E·t to ECEF; protocols.md §8.1) and geometry.rs (sphere of
+// u = u0 + rate·t, rotated about z by −ω_E·t to ECEF; docs/links-and-orbits.md §6) and geometry.rs (sphere of
 // R = 6378.135 km, elevation sin ε = (v·u)/|v|); GMST by the IAU-82 formula (Vallado,
 // "Fundamentals of Astrodynamics", eq. 3-47, as satellite.js's gstime); the Sun by the
 // Astronomical Almanac's low-precision formulas (about 0.01°: plenty for a terminator).

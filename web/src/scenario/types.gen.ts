@@ -269,7 +269,7 @@ export type Flow =
       bytes?: number | null;
       start_s?: number;
       /**
-       * Caches (and midnode hole detection) on; false is INTCP-uni (intcp.md §10, USE_CACHE off).
+       * Caches (and midnode hole detection) on; false is INTCP-uni (docs/intcp-protocol.md §10, USE_CACHE off).
        */
       cache?: boolean;
       /**
@@ -338,7 +338,7 @@ export type Flow =
       from_node?: number | null;
       to_node?: number | null;
       /**
-       * Content name (multicast, intcp.md §9): flows with the same name carry the same bytes and share one cache on every node they both pass (keyed by name and byte range, not by consumer), so a later consumer is answered from a midnode's cache. Flows without a name never share.
+       * Content name (multicast, docs/intcp-protocol.md §9): flows with the same name carry the same bytes and share one cache on every node they both pass (keyed by name and byte range, not by consumer), so a later consumer is answered from a midnode's cache. Flows without a name never share.
        */
       name?: string | null;
       label?: string | null;

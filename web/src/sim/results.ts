@@ -19,6 +19,39 @@ export interface CodingSummary {
   decode_latency_ms: DelaySummary;
   /** The sender's loss estimate at the end of the run. */
   loss_estimate: number;
+  /** Where the bottleneck's capacity went (chain topologies; absent on a constellation). */
+  capacity?: CapacitySummary;
+}
+
+/** Where the capacity of a CTCP flow's bottleneck link went over the run, in packet slots (the
+ * time one of the flow's data packets takes on the link). The seven parts from
+ * `innovative_pkts` to `idle_pkt_slots` add up to `link_pkt_slots` (to within one packet);
+ * queue drops and ingress losses took no link time and are counted apart. Mirrors the core's
+ * `CapacitySummary` (wasm-core/src/runner/mod.rs). */
+export interface CapacitySummary {
+  /** Id of the bottleneck link. */
+  link: number;
+  link_pkt_slots: number;
+  /** Systematic packets that arrived and added a degree of freedom. */
+  innovative_pkts: number;
+  /** Coded packets that arrived and added a degree of freedom (each replaced a lost packet). */
+  redundant_needed_pkts: number;
+  /** Packets that arrived and added nothing. */
+  non_innovative_pkts: number;
+  /** Packets transmitted on the bottleneck and lost after it. */
+  lost_pkts: number;
+  /** Packets transmitted on the bottleneck and still propagating at the end. */
+  in_flight_pkts: number;
+  /** Time taken by other flows' packets and this flow's control packets. */
+  other_pkt_slots: number;
+  /** Time the link did not transmit. */
+  idle_pkt_slots: number;
+  /** Of the flow's packets: dropped by the bottleneck's full buffer (not in the sum). */
+  queue_drop_pkts: number;
+  /** Of the flow's packets: lost at the bottleneck's ingress (not in the sum). */
+  ingress_loss_pkts: number;
+  /** 1 − idle / link. */
+  busy_fraction: number;
 }
 
 /** An INTCP node's part in a flow: the data source, a router along the path, or the requester. */

@@ -57,7 +57,7 @@ describe('sweep aggregation', () => {
     expect(Number.isNaN(meanStd([]).mean)).toBe(true);
   });
 
-  it('Mathis model matches protocols.md §6.1 (MSS 1460, RTT 600 ms)', () => {
+  it('Mathis model matches docs/models.md §2 (MSS 1460, RTT 600 ms)', () => {
     expect(mathisMbps(1460, 0.6, 1e-4)).toBeCloseTo(2.38, 2);
     expect(mathisMbps(1460, 0.6, 1e-3)).toBeCloseTo(0.754, 2);
     expect(mathisMbps(1460, 0.6, 0)).toBe(Infinity);

@@ -1,6 +1,6 @@
 //! BIC (Binary Increase Congestion control): Linux `net/ipv4/tcp_bic.c`; L. Xu, K. Harfoush,
 //! I. Rhee, "Binary Increase Congestion Control for Fast, Long Distance Networks", INFOCOM
-//! 2004; protocols.md §3.7.
+//! 2004; docs/congestion-control.md §8.
 //!
 //! After a loss BIC remembers the window it had (W_max) and searches for it: in big linear
 //! steps while far below, halving the distance each RTT when close, barely moving around

@@ -1,6 +1,6 @@
 //! CUBIC with HyStart: Linux `net/ipv4/tcp_cubic.c` (v2.3), RFC 9438 (CUBIC), and S. Ha and
 //! I. Rhee, "Taming the elephants: new TCP slow start", Computer Networks 55(9), 2011 (HyStart).
-//! protocols.md §3.2.
+//! docs/congestion-control.md §3.
 //!
 //! After a reduction the window follows `W(t) = C·(t − K)³ + W_max`, a function of wall-clock
 //! time since the epoch started rather than of RTTs, bounded below by a Reno estimate (the

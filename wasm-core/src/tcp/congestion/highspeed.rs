@@ -1,5 +1,5 @@
 //! HighSpeed TCP: RFC 3649 (S. Floyd, "HighSpeed TCP for Large Congestion Windows", 2003) and
-//! Linux `net/ipv4/tcp_highspeed.c`, which uses the RFC's Appendix B table; protocols.md §3.8.
+//! Linux `net/ipv4/tcp_highspeed.c`, which uses the RFC's Appendix B table; docs/congestion-control.md §9.
 //!
 //! Up to 38 packets it is Reno. Above, the additive increase a(w) and the decrease b(w) come
 //! from a table of window bounds, chosen so that the steady-state window follows the response

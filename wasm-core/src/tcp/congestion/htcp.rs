@@ -1,6 +1,6 @@
 //! H-TCP: Linux `net/ipv4/tcp_htcp.c`, after D. Leith and R. Shorten, "H-TCP: TCP for
 //! high-speed and long-distance networks", PFLDnet 2004, and draft-leith-tcp-htcp-06.
-//! protocols.md §3.4.
+//! docs/congestion-control.md §5.
 //!
 //! AIMD whose additive increase grows with the time Δ since the last congestion event,
 //! `α(Δ) = 1 + 10(Δ − Δ_L) + ((Δ − Δ_L)/2)²` beyond Δ_L = 1 s, applied as `2(1 − β)·α(Δ)` so that

@@ -1,6 +1,6 @@
 //! TCP Hybla: Linux `net/ipv4/tcp_hybla.c` (current, `srtt_us`-based), after C. Caini and
 //! R. Firrincieli, "TCP Hybla: a TCP enhancement for heterogeneous networks", IJSCN 2004.
-//! protocols.md §3.3.
+//! docs/congestion-control.md §4.
 //!
 //! Every increment is scaled by the normalised RTT `ρ = srtt / RTT₀`, so that a long-RTT flow
 //! grows its *rate* like a reference flow with RTT₀: slow start adds `2^ρ − 1` per ACK (×2^ρ per

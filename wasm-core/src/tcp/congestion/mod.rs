@@ -1,6 +1,6 @@
 //! Congestion control: one trait, one file per algorithm, one enum that dispatches.
 //!
-//! The interface is the Linux `tcp_congestion_ops` one (protocols.md §1.2): the stack owns the
+//! The interface is the Linux `tcp_congestion_ops` one (docs/congestion-control.md §1.2): the stack owns the
 //! [`Window`] (cwnd, ssthresh and the fractional counter `cwnd_cnt`, in packets) and calls the
 //! module's hooks at the same points the kernel does. Modules are kernel-faithful by default,
 //! including integer arithmetic where it visibly changes behaviour.

@@ -1,5 +1,5 @@
 //! Scalable TCP: Linux `net/ipv4/tcp_scalable.c`; T. Kelly, "Scalable TCP: Improving
-//! Performance in Highspeed Wide Area Networks", ACM CCR 33(2), 2003; protocols.md §3.9.
+//! Performance in Highspeed Wide Area Networks", ACM CCR 33(2), 2003; docs/congestion-control.md §10.
 //!
 //! Above 100 packets the window grows by one packet per 100 ACKed (+1 % per RTT) and a loss
 //! takes away one eighth, so the time to recover from a loss no longer depends on the window.

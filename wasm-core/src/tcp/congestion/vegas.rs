@@ -1,5 +1,5 @@
 //! TCP Vegas: Linux `net/ipv4/tcp_vegas.c`; L. Brakmo, L. Peterson, "TCP Vegas: End to End
-//! Congestion Avoidance on a Global Internet", IEEE JSAC 13(8), 1995; protocols.md §3.10.
+//! Congestion Avoidance on a Global Internet", IEEE JSAC 13(8), 1995; docs/congestion-control.md §11.
 //!
 //! Once per RTT Vegas compares the window with what the path carries at its lowest RTT:
 //! diff = cwnd·(rtt − baseRTT)/baseRTT estimates the packets queued in the network. Fewer than

@@ -1,6 +1,6 @@
 //! TCP Veno: Linux `net/ipv4/tcp_veno.c`, after C. P. Fu and S. C. Liew, "TCP Veno: TCP
 //! enhancement for transmission over wireless access networks", IEEE JSAC 21(2), 2003.
-//! protocols.md §3.5.
+//! docs/congestion-control.md §6.
 //!
 //! Veno estimates this flow's backlog in the bottleneck queue the way Vegas does,
 //! `N = cwnd·(RTT − BaseRTT)/RTT`, and uses it to tell random (wireless) loss from congestive

@@ -1,7 +1,7 @@
 //! TCP Westwood+: Linux `net/ipv4/tcp_westwood.c`, after S. Mascolo et al., "TCP Westwood:
 //! bandwidth estimation for enhanced transport over wireless links", MobiCom 2001, and
 //! L. A. Grieco and S. Mascolo, "Performance evaluation and comparison of Westwood+, New Reno
-//! and Vegas TCP congestion control", ACM CCR 34(2), 2004. protocols.md §3.6.
+//! and Vegas TCP congestion control", ACM CCR 34(2), 2004. docs/congestion-control.md §7.
 //!
 //! Growth is Reno's. The difference is the loss reaction: the sender measures the rate at which
 //! bytes are acknowledged over intervals of at least one RTT (never shorter than 50 ms),

@@ -1,0 +1,130 @@
+//! What the GF(256) kernels share: which kernel runs ([`Kernel`], and [`Detected`], the proof
+//! that it may), the portable path, and the shapes of their arguments. The SIMD kernels
+//! (`simd_x86.rs`, `simd_wasm.rs`) import only this file; `gf256.rs` and `dot.rs` choose a kernel
+//! and call them.
+
+use std::sync::OnceLock;
+
+/// Sources fused per pass of [`Field::mul_add_multi`].
+pub(crate) const MULTI_GROUP: usize = 8;
+
+/// An implementation of the region operations. Every kernel gives the same bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// 256-byte product row per coefficient, one lookup per byte; compiles everywhere.
+    Portable,
+    /// x86-64 SSSE3 `PSHUFB` on nibble tables, 16 bytes per lookup.
+    Ssse3,
+    /// x86-64 AVX2 `VPSHUFB` on nibble tables, 32 bytes per lookup.
+    Avx2,
+    /// wasm `i8x16.swizzle` on nibble tables, 16 bytes per lookup (needs `+simd128` at build).
+    Simd128,
+}
+
+impl Kernel {
+    /// Every kernel, whether or not this build or CPU has it.
+    pub const ALL: [Kernel; 4] = [Kernel::Portable, Kernel::Ssse3, Kernel::Avx2, Kernel::Simd128];
+
+    /// Whether this kernel can run here: compiled in, and (x86) supported by the CPU.
+    pub fn is_available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Ssse3 => std::is_x86_feature_detected!("ssse3"),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => std::is_x86_feature_detected!("avx2"),
+            Kernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+
+    /// The kernels available here, slowest first.
+    pub fn available() -> impl Iterator<Item = Kernel> {
+        Kernel::ALL.into_iter().filter(|k| k.is_available())
+    }
+
+    /// The fastest available kernel (detected once, then cached).
+    pub fn best() -> Kernel {
+        Detected::best().0
+    }
+
+    /// A short name for reports and benchmark ids.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Ssse3 => "ssse3",
+            Kernel::Avx2 => "avx2",
+            Kernel::Simd128 => "simd128",
+        }
+    }
+}
+
+/// A kernel that has been checked to be available. The only ways to build one are
+/// [`Detected::check`] and [`Detected::best`], so holding one is the proof the SIMD modules rely
+/// on before they call a `#[target_feature]` function.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Detected(Kernel);
+
+impl Detected {
+    pub(crate) fn check(kernel: Kernel) -> Detected {
+        assert!(kernel.is_available(), "GF(256) kernel {} is not available on this CPU/build", kernel.name());
+        Detected(kernel)
+    }
+
+    #[inline]
+    pub(crate) fn best() -> Detected {
+        static BEST: OnceLock<Kernel> = OnceLock::new();
+        Detected(*BEST.get_or_init(|| {
+            [Kernel::Simd128, Kernel::Avx2, Kernel::Ssse3]
+                .into_iter()
+                .find(|k| k.is_available())
+                .unwrap_or(Kernel::Portable)
+        }))
+    }
+
+    pub(crate) fn kernel(self) -> Kernel {
+        self.0
+    }
+}
+
+/// The portable kernel: one 256-byte product row per coefficient (docs/coding.md §6 measured this
+/// as the fastest scalar method).
+pub(crate) mod portable {
+    #[inline]
+    pub fn mul_add(row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d ^= row[*s as usize];
+        }
+    }
+
+    #[inline]
+    pub fn mul(row: &[u8; 256], dst: &mut [u8]) {
+        for d in dst.iter_mut() {
+            *d = row[*d as usize];
+        }
+    }
+}
+
+/// Destinations computed per pass over the sources (ISA-L's `gf_4vect_dot_prod`): with two
+/// 32-byte vectors per destination, AVX2's sixteen registers hold the eight accumulators, the four
+/// nibble vectors of the current source, the mask and one table pair.
+#[cfg_attr(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))), allow(dead_code))]
+pub(crate) const DOT_DSTS: usize = 4;
+
+/// Sources per batch of the SIMD kernels: their pointers live on the stack; later batches add to
+/// what earlier ones wrote.
+#[cfg_attr(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))), allow(dead_code))]
+pub(crate) const DOT_BATCH: usize = 64;
+
+/// The arguments of a kernel: `dst` holds `dst.len() / width` destination rows of `width` bytes
+/// (the SIMD kernels compute them [`DOT_DSTS`] at a time); source row `rows[t]` is `src[rows[t]·stride ..][..width]`; `coeffs` is the
+/// destinations × sources matrix, row-major. [`Field::dot_prod_rows`] checks all of this.
+pub(crate) struct DotJob<'a> {
+    pub dst: &'a mut [u8],
+    pub width: usize,
+    pub src: &'a [u8],
+    pub stride: usize,
+    pub rows: &'a [usize],
+    pub coeffs: &'a [u8],
+}
