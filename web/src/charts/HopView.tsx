@@ -8,7 +8,7 @@
 // Everything is one SVG (so the export buttons carry all of it) inside a box that scrolls
 // sideways when the path is long (a constellation route has about 20 nodes). The small
 // multiples depend on the run, the flow and the width only, so moving the cursor re-renders the
-// strip and the cursor rules, never the paths. The pure parts are in hopView.ts.
+// strip and the cursor rules, never the paths. The pure parts are in hopModel.ts.
 
 import { memo, useEffect, useId, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
@@ -31,7 +31,7 @@ import {
   type PathModel,
   type PathSnapshot,
   type TimeColumn,
-} from './hopView';
+} from './hopModel';
 import { NO_EXPORT } from './exportChart';
 import { fmt } from './palette';
 

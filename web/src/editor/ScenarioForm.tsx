@@ -10,6 +10,7 @@ import { useState, type ReactNode } from 'react';
 import type { CcKind, CodingMode, CtcpVariant, LossAtSpec, LossDetection, LossSpec, Recovery, RtoFlavor, TcpProfile } from '../scenario/types.gen';
 import { CheckInput, FieldErrors, ListInput, NumberInput, SelectInput, StringInput, TextInput, type Option } from './fields';
 import type { FieldError } from '../sim/protocol';
+import { getAt as getPath, setAt } from '../scenario/jsonPath';
 import { ErrorRouter, formatValue, isObject, switchTransport, type Json, type JsonObject, type Transport } from './model';
 
 /** Every congestion control the core knows (CcKind in types.gen.ts). The `satisfies` makes a
@@ -87,55 +88,9 @@ const DETECTION_OPTIONS: Option[] = [{ value: '', label: 'by profile' }, ...Obje
 
 const PROB = 'A probability between 0 and 1.';
 
-type Seg = string | number;
-
-/** "topology.links[1].loss.p" → ["topology", "links", 1, "loss", "p"]. */
-function segments(path: string): Seg[] {
-  const out: Seg[] = [];
-  for (const part of path.split('.')) {
-    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
-    if (!m) {
-      out.push(part);
-      continue;
-    }
-    if (m[1]) out.push(m[1]);
-    for (const idx of m[2].matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
-  }
-  return out;
-}
-
+/** The value at a path of the form's scenario (a parsed JSON text). */
 function getAt(root: Json, path: string): Json | undefined {
-  let cur: Json | undefined = root;
-  for (const s of segments(path)) {
-    if (typeof s === 'number') cur = Array.isArray(cur) ? cur[s] : undefined;
-    else cur = isObject(cur) ? cur[s] : undefined;
-    if (cur === undefined) return undefined;
-  }
-  return cur;
-}
-
-/** Sets (or with `undefined`, removes) the value at a path, creating objects on the way. */
-function setAt(root: JsonObject, path: string, value: Json | undefined) {
-  const segs = segments(path);
-  let cur: Json = root;
-  for (let i = 0; i < segs.length - 1; i++) {
-    const s = segs[i];
-    const next: Json | undefined = typeof s === 'number' ? (Array.isArray(cur) ? cur[s] : undefined) : isObject(cur) ? cur[s] : undefined;
-    if (next === undefined || next === null || typeof next !== 'object') {
-      const created: Json = typeof segs[i + 1] === 'number' ? [] : {};
-      if (typeof s === 'number' && Array.isArray(cur)) cur[s] = created;
-      else if (typeof s === 'string' && isObject(cur)) cur[s] = created;
-      else return;
-      cur = created;
-    } else cur = next;
-  }
-  const last = segs[segs.length - 1];
-  if (typeof last === 'number') {
-    if (Array.isArray(cur) && value !== undefined) cur[last] = value;
-  } else if (isObject(cur)) {
-    if (value === undefined) delete cur[last];
-    else cur[last] = value;
-  }
+  return getPath(root, path) as Json | undefined;
 }
 
 function asArray(v: Json | undefined): Json[] {
