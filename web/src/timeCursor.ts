@@ -1,7 +1,8 @@
 // The one time cursor of a run, in simulation seconds, shared by the globe and the charts.
 // It is a tiny external store rather than React state: while the globe plays it moves 60 times a
 // second, and every chart would re-render on each move. Subscribers (the charts' cursor line,
-// the globe's scrub bar) apply a move imperatively; React only holds the store itself.
+// the globe's scrub bar, the hop view) apply a move imperatively; React only holds the store
+// itself.
 
 import { createContext } from 'react';
 
@@ -42,5 +43,11 @@ export interface ChartTime {
   marks: TimeMark[];
 }
 
-/** Given to the charts of a run whose time axis the globe shares; absent elsewhere. */
+/** The page's one cursor, always there: the globe and the hop view move and follow it whether
+ * or not the time-series charts show it. App provides its own; the default serves a view
+ * rendered on its own. */
+export const TimeCursorContext = createContext<TimeCursor>(new TimeCursor());
+
+/** Given to the charts of a run whose time axis the globe shares (the cursor drawn on them,
+ * with the route's events); absent elsewhere. */
 export const ChartTimeContext = createContext<ChartTime | null>(null);
