@@ -4,7 +4,7 @@
 // the globe's scrub bar, the hop view) apply a move imperatively; React only holds the store
 // itself.
 
-import { createContext } from 'react';
+import { createContext, useEffect, useState } from 'react';
 
 /** Who moved the cursor, so a view can ignore its own echo. */
 export type CursorSource = 'globe' | 'chart' | 'app';
@@ -51,3 +51,33 @@ export const TimeCursorContext = createContext<TimeCursor>(new TimeCursor());
 /** Given to the charts of a run whose time axis the globe shares (the cursor drawn on them,
  * with the route's events); absent elsewhere. */
 export const ChartTimeContext = createContext<ChartTime | null>(null);
+
+/**
+ * The cursor's time as React state, updated at most once per `minIntervalMs` (the first move at
+ * once, the last one always): for views that must re-render to follow the cursor (the hop
+ * view's strip), while the cursor's fast-moving parts follow it through `subscribe`.
+ */
+export function useThrottledCursor(cursor: TimeCursor, minIntervalMs: number): number {
+  const [t, setT] = useState(() => cursor.get());
+  useEffect(() => {
+    setT(cursor.get());
+    let last = -Infinity;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      last = performance.now();
+      setT(cursor.get());
+    };
+    const off = cursor.subscribe(() => {
+      if (timer !== undefined) return;
+      const wait = last + minIntervalMs - performance.now();
+      if (wait <= 0) flush();
+      else timer = setTimeout(flush, wait);
+    });
+    return () => {
+      off();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [cursor, minIntervalMs]);
+  return t;
+}
