@@ -38,6 +38,7 @@ import {
 import { NO_EXPORT } from './exportChart';
 import { fmt } from './palette';
 import { TimeCursorContext, useThrottledCursor, type TimeCursor } from '../timeCursor';
+import { clamp, TimeControls } from './HopTimeControls';
 
 const ADVERTISED_COLOR = '#0072B2';
 const PACED_COLOR = '#D55E00';
@@ -64,8 +65,6 @@ const ROW_GAP = 14;
 const MAX_LINK_W = 14;
 /** Paths with more nodes than this fold their per-hop numbers away. */
 const LONG_PATH_NODES = 6;
-/** Play runs through the whole run in this many seconds of wall time. */
-const PLAY_S = 20;
 /** How often the strip and the screen-reader text follow a moving cursor. */
 const STRIP_UPDATES_PER_S = 12;
 
@@ -164,86 +163,6 @@ function describeSnapshot(model: PathModel, s: PathSnapshot, at: number): string
     (h, k) => `hop ${h.from} → ${h.to} paced ${fmt(s.hops[k].pacedMbps)} Mbit/s, asked ${fmt(s.hops[k].advertisedMbps)} Mbit/s, ${s.hops[k].retransmissions} re-requests so far`,
   );
   return `At ${fmt(at, 4)} s: ${[...nodes, ...hops].join('; ')}.`;
-}
-
-function clamp(t: number, [a, b]: [number, number]): number {
-  return Math.min(b, Math.max(a, t));
-}
-
-/** The time slider (keyboard: arrows, Page Up/Down, Home/End) and a Play button. The slider
- * and its read-out follow the cursor imperatively, so playing re-renders nothing. */
-function TimeControls({
-  domain,
-  cursor,
-  playing,
-  setPlaying,
-}: {
-  domain: [number, number];
-  cursor: TimeCursor;
-  playing: boolean;
-  setPlaying: (playing: boolean) => void;
-}) {
-  const id = useId();
-  const inputRef = useRef<HTMLInputElement>(null);
-  const outputRef = useRef<HTMLOutputElement>(null);
-  useEffect(() => {
-    const show = (raw: number) => {
-      const t = clamp(raw, domain);
-      if (inputRef.current) {
-        inputRef.current.value = String(t);
-        inputRef.current.setAttribute('aria-valuetext', `${fmt(t, 4)} seconds`);
-      }
-      if (outputRef.current) outputRef.current.textContent = `t = ${fmt(t, 4)} s`;
-    };
-    show(cursor.get());
-    return cursor.subscribe(show);
-  }, [cursor, domain]);
-  useEffect(() => {
-    if (!playing) return;
-    const [a, b] = domain;
-    let last = performance.now();
-    let frame = requestAnimationFrame(function tick(now) {
-      const next = clamp(cursor.get(), domain) + ((now - last) / 1000 / PLAY_S) * (b - a);
-      last = now;
-      if (next >= b) {
-        cursor.set(b, 'chart');
-        setPlaying(false);
-        return;
-      }
-      cursor.set(next, 'chart');
-      frame = requestAnimationFrame(tick);
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [playing, domain, cursor, setPlaying]);
-  const span = domain[1] - domain[0];
-  return (
-    <div className="hop-cursor">
-      <label htmlFor={id}>Time</label>
-      <input
-        ref={inputRef}
-        id={id}
-        type="range"
-        min={domain[0]}
-        max={domain[1]}
-        step={span / 1000}
-        defaultValue={clamp(cursor.get(), domain)}
-        onChange={(e) => cursor.set(Number(e.target.value), 'chart')}
-        data-testid="hop-cursor"
-      />
-      <output ref={outputRef} htmlFor={id} data-testid="hop-cursor-value" />
-      <button
-        type="button"
-        className="small"
-        onClick={() => {
-          if (!playing && clamp(cursor.get(), domain) >= domain[1]) cursor.set(domain[0], 'chart');
-          setPlaying(!playing);
-        }}
-        aria-pressed={playing}
-      >
-        {playing ? '❚❚ Pause' : '▶ Play'}
-      </button>
-    </div>
-  );
 }
 
 interface DiagramProps {
