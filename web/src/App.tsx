@@ -13,6 +13,7 @@ import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ChartTimeContext, TimeCursor, TimeCursorContext, type ChartTime, type TimeMark } from './timeCursor';
 import { useSimulation } from './useSimulation';
+import { runStateAttribute } from './simulation';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -146,7 +147,7 @@ export function App() {
           )}
           <TimeCursorContext.Provider value={cursor}>
           <ChartTimeContext.Provider value={chartTime}>
-          <div data-testid="results" data-run-state={phase.kind}>
+          <div data-testid="results" data-run-state={runStateAttribute(phase)}>
             {sweepRows && (
               <ErrorBoundary resetKey={sweepRows}>
                 <SweepChart rows={sweepRows} scenario={resultScenario} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { derive, initialSimState, needsCostPrompt, simReducer, COST_PROMPT_S, type SimAction, type SimState } from './simulation';
+import { derive, initialSimState, needsCostPrompt, runStateAttribute, simReducer, COST_PROMPT_S, type SimAction, type SimState } from './simulation';
 import type { RunResult } from './sim/results';
 import type { SweepRow } from './sim/client';
 import type { CostEstimate } from './sim/protocol';
@@ -128,6 +128,15 @@ describe('runs and sweeps', () => {
     expect(idle.notice).toContain('crashed and was restarted');
     const s = play(ready(), { type: 'started', what: 'run', job: 4 }, { type: 'crashed', message: 'other worker' }, { type: 'run-finished', job: 4, result: result(1, 3), scenario: null });
     expect(s.phase).toEqual({ kind: 'done', what: 'run' });
+  });
+});
+
+describe('the run state the page shows', () => {
+  it('is running or done while so, and idle when no job output is on screen', () => {
+    expect(runStateAttribute({ kind: 'running', what: 'run', job: 1, progress: { fraction: 0, label: '' } })).toBe('running');
+    expect(runStateAttribute({ kind: 'done', what: 'sweep' })).toBe('done');
+    for (const phase of [{ kind: 'idle' }, { kind: 'cancelled', what: 'run' }, { kind: 'failed', what: 'sweep' }, { kind: 'crashed', what: 'run', job: 2 }] as const)
+      expect(runStateAttribute(phase)).toBe('idle');
   });
 });
 

@@ -22,7 +22,7 @@ export const DEFAULT_GLOBE_SPAN_S = 600;
 
 export type JobKind = 'run' | 'sweep';
 
-/** Where the run machinery is. `data-run-state` on the results shows the kind. */
+/** Where the run machinery is. */
 export type Phase =
   | { kind: 'idle' }
   | { kind: 'running'; what: JobKind; job: number; progress: Progress }
@@ -224,6 +224,12 @@ export function derive(s: SimState) {
     /** The globe's time span: the run's end, else the scenario's duration. */
     globeSpanS: s.result && s.result.summary.end_s > 0 ? s.result.summary.end_s : (s.view?.spanS ?? DEFAULT_GLOBE_SPAN_S),
   };
+}
+
+/** What the results' `data-run-state` says (tests wait on it): a job running, a job's output on
+ * screen, or neither (nothing run yet, or the last job ended without output). */
+export function runStateAttribute(phase: Phase): 'idle' | 'running' | 'done' {
+  return phase.kind === 'running' || phase.kind === 'done' ? phase.kind : 'idle';
 }
 
 /** Whether a shared link's scenario is too expensive to start unasked. */
