@@ -1,6 +1,7 @@
 // The page: the preset gallery and the editor on the left; run controls, the summary and the
 // charts on the right. The scenario's JSON text is the one piece of state everything derives
-// from; the core validates it (in a worker) and the URL can carry it.
+// from; the core validates it (in a worker) and the URL can carry it. The state and what moves
+// it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
 import { lazy, Suspense, useMemo } from 'react';
 import { PRESETS } from './scenario/presets';
