@@ -4,7 +4,7 @@
 // the globe's scrub bar, the hop view) apply a move imperatively; React only holds the store
 // itself.
 
-import { createContext, useEffect, useState } from 'react';
+import { createContext, useCallback, useEffect, useRef, useState } from 'react';
 
 /** Who moved the cursor, so a view can ignore its own echo. */
 export type CursorSource = 'globe' | 'chart' | 'app';
@@ -55,29 +55,33 @@ export const ChartTimeContext = createContext<ChartTime | null>(null);
 /**
  * The cursor's time as React state, updated at most once per `minIntervalMs` (the first move at
  * once, the last one always): for views that must re-render to follow the cursor (the hop
- * view's strip), while the cursor's fast-moving parts follow it through `subscribe`.
+ * view's strip), while the cursor's fast-moving parts follow it through `subscribe`. `now()`
+ * catches up at once, for a move the user made by hand (a key, a click), which should show
+ * without waiting.
  */
-export function useThrottledCursor(cursor: TimeCursor, minIntervalMs: number): number {
+export function useThrottledCursor(cursor: TimeCursor, minIntervalMs: number): { t: number; now: () => void } {
   const [t, setT] = useState(() => cursor.get());
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const last = useRef(-Infinity);
+  const now = useCallback(() => {
+    if (timer.current !== undefined) clearTimeout(timer.current);
+    timer.current = undefined;
+    last.current = performance.now();
+    setT(cursor.get());
+  }, [cursor]);
   useEffect(() => {
     setT(cursor.get());
-    let last = -Infinity;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      timer = undefined;
-      last = performance.now();
-      setT(cursor.get());
-    };
     const off = cursor.subscribe(() => {
-      if (timer !== undefined) return;
-      const wait = last + minIntervalMs - performance.now();
-      if (wait <= 0) flush();
-      else timer = setTimeout(flush, wait);
+      if (timer.current !== undefined) return;
+      const wait = last.current + minIntervalMs - performance.now();
+      if (wait <= 0) now();
+      else timer.current = setTimeout(now, wait);
     });
     return () => {
       off();
-      if (timer !== undefined) clearTimeout(timer);
+      if (timer.current !== undefined) clearTimeout(timer.current);
+      timer.current = undefined;
     };
-  }, [cursor, minIntervalMs]);
-  return t;
+  }, [cursor, minIntervalMs, now]);
+  return { t, now };
 }

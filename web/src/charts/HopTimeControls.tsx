@@ -20,11 +20,14 @@ export function TimeControls({
   cursor,
   playing,
   setPlaying,
+  byHand,
 }: {
   domain: [number, number];
   cursor: TimeCursor;
   playing: boolean;
   setPlaying: (playing: boolean) => void;
+  /** Shows a move made by hand at once (see useThrottledCursor). */
+  byHand: () => void;
 }) {
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -70,7 +73,10 @@ export function TimeControls({
         max={domain[1]}
         step={span / 1000}
         defaultValue={clamp(cursor.get(), domain)}
-        onChange={(e) => cursor.set(Number(e.target.value), 'chart')}
+        onChange={(e) => {
+          cursor.set(Number(e.target.value), 'chart');
+          byHand();
+        }}
         data-testid="hop-cursor"
       />
       <output ref={outputRef} htmlFor={id} data-testid="hop-cursor-value" />
@@ -78,7 +84,10 @@ export function TimeControls({
         type="button"
         className="small"
         onClick={() => {
-          if (!playing && clamp(cursor.get(), domain) >= domain[1]) cursor.set(domain[0], 'chart');
+          if (!playing && clamp(cursor.get(), domain) >= domain[1]) {
+            cursor.set(domain[0], 'chart');
+            byHand();
+          }
           setPlaying(!playing);
         }}
         aria-pressed={playing}

@@ -11,7 +11,8 @@
 // multiples depend on the run, the flow and the width only. The cursor moves up to 60 times a
 // second while playing: the slider, its read-out and the cursor rules follow every move
 // imperatively, and the strip (the one part that needs React) re-renders at most
-// STRIP_UPDATES_PER_S times a second. The pure parts are in hopModel.ts.
+// STRIP_UPDATES_PER_S times a second, or at once for a move made by hand. The pure parts are in
+// hopModel.ts.
 
 import { memo, useContext, useEffect, useId, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
@@ -79,7 +80,8 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
     return tr ? pathModel(tr) : null;
   }, [choice, result]);
   const cursor = useContext(TimeCursorContext);
-  const at = clamp(useThrottledCursor(cursor, 1000 / STRIP_UPDATES_PER_S), xDomain);
+  const strip = useThrottledCursor(cursor, 1000 / STRIP_UPDATES_PER_S);
+  const at = clamp(strip.t, xDomain);
   const [playing, setPlaying] = useState(false);
   const snapshot = useMemo(() => (model ? snapshotAt(model, at) : null), [model, at]);
   const selectId = useId();
@@ -136,13 +138,13 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
     <ChartFrame testid="chart-hops" title="INTCP hop view" exportName={`${name}-hops-flow${choice.id}`} summary={summary} controls={controls} wide>
       {(width) => (
         <div className="hop-view">
-          <TimeControls domain={xDomain} cursor={cursor} playing={playing} setPlaying={setPlaying} />
+          <TimeControls domain={xDomain} cursor={cursor} playing={playing} setPlaying={setPlaying} byHand={strip.now} />
           {/* Silent while playing: sixty announcements a second help nobody. */}
           <p className="visually-hidden" aria-live={playing ? 'off' : 'polite'} data-testid="hop-readout">
             {describeSnapshot(model, snapshot, at)}
           </p>
           <div className="hop-scroll" tabIndex={0} role="region" aria-label="The path, node by node (scrolls sideways when it is long)">
-            <HopDiagram model={model} snapshot={snapshot} at={at} cursor={cursor} xDomain={xDomain} width={width} />
+            <HopDiagram model={model} snapshot={snapshot} at={at} cursor={cursor} xDomain={xDomain} width={width} byHand={strip.now} />
           </div>
         </div>
       )}
@@ -173,6 +175,8 @@ interface DiagramProps {
   cursor: TimeCursor;
   xDomain: [number, number];
   width: number;
+  /** Shows a move made by hand at once (see useThrottledCursor). */
+  byHand: () => void;
 }
 
 /** Where each row of small multiples starts, and the SVG's height. */
@@ -190,7 +194,7 @@ function rows(legendH: number) {
   };
 }
 
-function HopDiagram({ model, snapshot, at, cursor, xDomain, width }: DiagramProps) {
+function HopDiagram({ model, snapshot, at, cursor, xDomain, width, byHand }: DiagramProps) {
   const layout = useMemo(() => columnLayout(model.nodes.length, width), [model, width]);
   const plotW = Math.max(40, layout.column * 0.9 - PAD_LEFT - PAD_RIGHT);
   const xs = useMemo(() => scaleLinear().domain(xDomain).range([0, plotW]), [xDomain, plotW]);
@@ -225,7 +229,10 @@ function HopDiagram({ model, snapshot, at, cursor, xDomain, width }: DiagramProp
     place(cursor.get());
     return cursor.subscribe(place);
   }, [cursor, xs, xDomain]);
-  const onCursor = (t: number) => cursor.set(t, 'chart');
+  const onCursor = (t: number) => {
+    cursor.set(t, 'chart');
+    byHand();
+  };
   return (
     <svg
       className="chart-svg hop-svg"
