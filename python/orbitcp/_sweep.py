@@ -107,7 +107,9 @@ def _on_dask(text: str, jobs: int, client: Any) -> list:
                 "engine='dask': no client given and none is running; pass client=distributed.Client(...)"
             ) from None
     # broadcast: every worker gets its copy up front rather than fetching it task by task.
-    ref = client.scatter(text, broadcast=True)
+    # hash=False: a key of its own. With the content's hash as key, a sweep of the same scenario
+    # right after another could have its data released with the previous sweep's reference.
+    ref = client.scatter(text, broadcast=True, hash=False)
     futures = client.map(run_job, [ref] * jobs, range(jobs), pure=False)
     return client.gather(futures)
 

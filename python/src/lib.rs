@@ -25,14 +25,19 @@ fn value_error(e: impl Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// The core's error as its text, whatever its type: the CLI prints the same text.
+fn text(e: impl Display) -> String {
+    e.to_string()
+}
+
 /// Runs the scenario's base point (not its sweep) and returns the result as JSON text: what
 /// `orbitcp run` prints (`--summary` when `traces` is false).
 #[pyfunction]
 fn run_json(py: Python<'_>, scenario_json: &str, traces: bool) -> PyResult<String> {
     py.detach(|| -> Result<String, String> {
-        let sc = scenario::parse(scenario_json)?;
-        let r = runner::run_scenario(&sc, sc.seed, traces).map_err(|e| e.to_string())?;
-        serde_json::to_string(&r).map_err(|e| e.to_string())
+        let sc = scenario::parse(scenario_json).map_err(text)?;
+        let r = runner::run_scenario(&sc, sc.seed, traces).map_err(text)?;
+        serde_json::to_string(&r).map_err(text)
     })
     .map_err(value_error)
 }
@@ -42,9 +47,9 @@ fn run_json(py: Python<'_>, scenario_json: &str, traces: bool) -> PyResult<Strin
 #[pyfunction]
 fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<usize> {
     py.detach(|| -> Result<usize, String> {
-        runner::validate_json(scenario_json).map_err(|e| e.to_string())?;
-        if scenario::parse(scenario_json)?.sweep.is_some() {
-            Ok(SweepPlan::new(scenario_json).map_err(|e| e.to_string())?.len())
+        runner::validate_json(scenario_json).map_err(text)?;
+        if scenario::parse(scenario_json).map_err(text)?.sweep.is_some() {
+            Ok(SweepPlan::new(scenario_json).map_err(text)?.len())
         } else {
             Ok(1)
         }
@@ -100,10 +105,10 @@ impl Plan {
     #[pyo3(signature = (scenario_json, check = true))]
     fn new(py: Python<'_>, scenario_json: &str, check: bool) -> PyResult<Plan> {
         py.detach(|| -> Result<Plan, String> {
-            let base = scenario::parse(scenario_json)?;
-            let plan = SweepPlan::new(scenario_json).map_err(|e| e.to_string())?;
+            let base = scenario::parse(scenario_json).map_err(text)?;
+            let plan = SweepPlan::new(scenario_json).map_err(text)?;
             if check {
-                plan.validate().map_err(|e| e.to_string())?;
+                plan.validate().map_err(text)?;
             }
             Ok(Plan { plan, base })
         })
@@ -157,8 +162,8 @@ impl Plan {
 
 impl Plan {
     fn job(&self, i: usize) -> JobOutcome {
-        let job = self.plan.job(i).map_err(|e| e.to_string())?;
-        let r = runner::run_job(&job).map_err(|e| e.to_string())?;
+        let job = self.plan.job(i).map_err(text)?;
+        let r = runner::run_job(&job).map_err(text)?;
         Ok(table::figures(&r))
     }
 
