@@ -71,6 +71,16 @@ describe('resolveLesson', () => {
     expect(PRESETS[0].scenario.flows[0]).toMatchObject({ cc: 'cubic' });
   });
 
+  it('drops a preset\'s sweep unless the step looks at the sweep chart, and keeps it for the next step', () => {
+    const swept = { ...base(), sweep: { grid: { 'flows[0].cc': ['reno', 'cubic'] } } } as Scenario;
+    const l = lesson([{ preset: 'swept' }, { edits: { 'sweep.runs': 3 } }]);
+    l.steps[1].look_at = 'sweep';
+    const { resolved, errors } = resolveLesson(l, [...PRESETS, { id: 'swept', scenario: swept }]);
+    expect(errors).toEqual([]);
+    expect(resolved!.scenarios[0].sweep).toBeUndefined();
+    expect(resolved!.scenarios[1].sweep).toEqual({ grid: { 'flows[0].cc': ['reno', 'cubic'] }, runs: 3 });
+  });
+
   it('names an unknown preset and suggests similar ones', () => {
     expect(resolveLesson(lesson([{ preset: 'base-x' }]), PRESETS).errors).toEqual([
       { path: 'steps[0].scenario.preset', message: 'there is no preset "base-x" in scenarios/; similar: base, base-lossy' },

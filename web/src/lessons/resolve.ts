@@ -1,5 +1,6 @@
 // Works out the scenario of every step of a lesson (docs/lessons.md §3): a preset of scenarios/,
-// or the previous step's scenario, then the step's edits in the order written. A path must lead
+// or the previous step's scenario, then the step's edits in the order written; then the sweep
+// is dropped unless the step looks at the sweep chart. A path must lead
 // through fields and list elements the scenario has; only its last field may be new (an
 // optional field the preset leaves out, such as flows[0].rwnd_pkts), and the core's strict
 // parsing rejects a name the format does not know (lessons.test.ts runs every step through it).
@@ -89,7 +90,13 @@ export function resolveLesson(lesson: Lesson, presets: readonly PresetSource[]):
     }
     // A step that cannot be made leaves the next ones without a base; only its own error is reported.
     previous = current as unknown as Scenario | null;
-    if (current) scenarios.push(current as unknown as Scenario);
+    if (current) {
+      // A step runs one scenario, so a preset's sweep goes, unless the step is about the sweep:
+      // the page runs what it is given, and a sweep of 1540 runs is not a lesson step.
+      const own = clone(current) as { [key: string]: unknown };
+      if (step.look_at !== 'sweep') delete own.sweep;
+      scenarios.push(own as unknown as Scenario);
+    }
   });
   if (errors.length > 0 || scenarios.length !== lesson.steps.length) return { resolved: null, errors };
   return { resolved: { lesson, scenarios }, errors };
