@@ -527,6 +527,7 @@ impl Run {
                     cc.min_rate_mbps = c.min_rate_mbps;
                     cc.max_rate_mbps = c.max_rate_mbps;
                     cc.ca_increase_pkts = c.ca_increase_pkts;
+                    cc.probe_gain = c.probe_gain;
                     let cfg = IntcpConfig {
                         bytes: c.bytes,
                         mss: c.mss_bytes,
@@ -534,6 +535,8 @@ impl Run {
                         cache_bytes: c.cache_bytes,
                         cc,
                         hole_threshold: c.hole_threshold_pkts,
+                        hold_budget_bytes: if c.cache { c.hold_budget_bytes } else { 0 },
+                        lookahead_bytes: c.lookahead_bytes,
                     };
                     // The path's nodes, producer first; agent ids follow in the same order. On a
                     // constellation every node may join the route, so every node gets an agent,

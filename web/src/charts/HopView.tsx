@@ -1,16 +1,20 @@
 // The INTCP hop view: the path of one flow as a strip of nodes, producer on the left and
 // consumer on the right, with small multiples over time below it. Between each pair of nodes
 // sits that hop's rate (asked by the downstream node, paced by the upstream one) with its
-// re-requests ticked on the time axis; under each node its send queue and its cache. A time
-// cursor (a slider, a drag on any small multiple, or Play) sets the instant the strip shows:
-// each node's queue and cache as bars, each hop's paced rate as the link's thickness.
+// re-requests ticked on the time axis; under each node its send queue and its cache. The page's
+// time cursor (timeCursor.ts, shared with the globe) sets the instant the strip shows: each
+// node's queue and cache as bars, each hop's paced rate as the link's thickness. The view moves
+// it with a slider, a drag on any small multiple, or Play.
 //
 // Everything is one SVG (so the export buttons carry all of it) inside a box that scrolls
 // sideways when the path is long (a constellation route has about 20 nodes). The small
-// multiples depend on the run, the flow and the width only, so moving the cursor re-renders the
-// strip and the cursor rules, never the paths. The pure parts are in hopView.ts.
+// multiples depend on the run, the flow and the width only. The cursor moves up to 60 times a
+// second while playing: the slider, its read-out and the cursor rules follow every move
+// imperatively, and the strip (the one part that needs React) re-renders at most
+// STRIP_UPDATES_PER_S times a second, or at once for a move made by hand. The pure parts are in
+// hopModel.ts.
 
-import { memo, useEffect, useId, useMemo, useRef, useState, type PointerEvent } from 'react';
+import { memo, useContext, useEffect, useId, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
 import type { RunResult } from '../sim/results';
@@ -31,9 +35,11 @@ import {
   type PathModel,
   type PathSnapshot,
   type TimeColumn,
-} from './hopView';
+} from './hopModel';
 import { NO_EXPORT } from './exportChart';
 import { fmt } from './palette';
+import { TimeCursorContext, useThrottledCursor, type TimeCursor } from '../timeCursor';
+import { clamp, TimeControls } from './HopTimeControls';
 
 const ADVERTISED_COLOR = '#0072B2';
 const PACED_COLOR = '#D55E00';
@@ -60,8 +66,8 @@ const ROW_GAP = 14;
 const MAX_LINK_W = 14;
 /** Paths with more nodes than this fold their per-hop numbers away. */
 const LONG_PATH_NODES = 6;
-/** Play runs through the whole run in this many seconds of wall time. */
-const PLAY_S = 20;
+/** How often the strip and the screen-reader text follow a moving cursor. */
+const STRIP_UPDATES_PER_S = 12;
 
 const mb = (bytes: number) => bytes / 1e6;
 
@@ -73,8 +79,9 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
     const tr = choice && result.traces?.flows.find((f) => f.id === choice.id);
     return tr ? pathModel(tr) : null;
   }, [choice, result]);
-  const [cursor, setCursor] = useState<number>((xDomain[0] + xDomain[1]) / 2);
-  const at = Math.min(xDomain[1], Math.max(xDomain[0], cursor));
+  const cursor = useContext(TimeCursorContext);
+  const strip = useThrottledCursor(cursor, 1000 / STRIP_UPDATES_PER_S);
+  const at = clamp(strip.t, xDomain);
   const [playing, setPlaying] = useState(false);
   const snapshot = useMemo(() => (model ? snapshotAt(model, at) : null), [model, at]);
   const selectId = useId();
@@ -131,13 +138,13 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
     <ChartFrame testid="chart-hops" title="INTCP hop view" exportName={`${name}-hops-flow${choice.id}`} summary={summary} controls={controls} wide>
       {(width) => (
         <div className="hop-view">
-          <TimeCursor domain={xDomain} value={at} onChange={setCursor} playing={playing} setPlaying={setPlaying} />
+          <TimeControls domain={xDomain} cursor={cursor} playing={playing} setPlaying={setPlaying} byHand={strip.now} />
           {/* Silent while playing: sixty announcements a second help nobody. */}
           <p className="visually-hidden" aria-live={playing ? 'off' : 'polite'} data-testid="hop-readout">
             {describeSnapshot(model, snapshot, at)}
           </p>
           <div className="hop-scroll" tabIndex={0} role="region" aria-label="The path, node by node (scrolls sideways when it is long)">
-            <HopDiagram model={model} snapshot={snapshot} cursor={at} xDomain={xDomain} width={width} onCursor={setCursor} />
+            <HopDiagram model={model} snapshot={snapshot} at={at} cursor={cursor} xDomain={xDomain} width={width} byHand={strip.now} />
           </div>
         </div>
       )}
@@ -160,80 +167,16 @@ function describeSnapshot(model: PathModel, s: PathSnapshot, at: number): string
   return `At ${fmt(at, 4)} s: ${[...nodes, ...hops].join('; ')}.`;
 }
 
-/** The time slider (keyboard: arrows, Page Up/Down, Home/End) and a Play button. */
-function TimeCursor({
-  domain,
-  value,
-  onChange,
-  playing,
-  setPlaying,
-}: {
-  domain: [number, number];
-  value: number;
-  onChange: (t: number) => void;
-  playing: boolean;
-  setPlaying: (playing: boolean) => void;
-}) {
-  const id = useId();
-  const valueRef = useRef(value);
-  valueRef.current = value;
-  useEffect(() => {
-    if (!playing) return;
-    const [a, b] = domain;
-    let last = performance.now();
-    let frame = requestAnimationFrame(function tick(now) {
-      const next = valueRef.current + ((now - last) / 1000 / PLAY_S) * (b - a);
-      last = now;
-      if (next >= b) {
-        onChange(b);
-        setPlaying(false);
-        return;
-      }
-      onChange(next);
-      frame = requestAnimationFrame(tick);
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [playing, domain, onChange, setPlaying]);
-  const span = domain[1] - domain[0];
-  return (
-    <div className="hop-cursor">
-      <label htmlFor={id}>Time</label>
-      <input
-        id={id}
-        type="range"
-        min={domain[0]}
-        max={domain[1]}
-        step={span / 1000}
-        value={value}
-        onChange={(e) => onChange(Number(e.target.value))}
-        aria-valuetext={`${fmt(value, 4)} seconds`}
-        data-testid="hop-cursor"
-      />
-      <output htmlFor={id} data-testid="hop-cursor-value">
-        t = {fmt(value, 4)} s
-      </output>
-      <button
-        type="button"
-        className="small"
-        onClick={() => {
-          if (!playing && value >= domain[1]) onChange(domain[0]);
-          setPlaying(!playing);
-        }}
-        aria-pressed={playing}
-      >
-        {playing ? '❚❚ Pause' : '▶ Play'}
-      </button>
-    </div>
-  );
-}
-
 interface DiagramProps {
   model: PathModel;
   snapshot: PathSnapshot;
-  cursor: number;
+  /** The instant the strip shows (the cursor, at the strip's rate). */
+  at: number;
+  cursor: TimeCursor;
   xDomain: [number, number];
   width: number;
-  onCursor: (t: number) => void;
+  /** Shows a move made by hand at once (see useThrottledCursor). */
+  byHand: () => void;
 }
 
 /** Where each row of small multiples starts, and the SVG's height. */
@@ -251,7 +194,7 @@ function rows(legendH: number) {
   };
 }
 
-function HopDiagram({ model, snapshot, cursor, xDomain, width, onCursor }: DiagramProps) {
+function HopDiagram({ model, snapshot, at, cursor, xDomain, width, byHand }: DiagramProps) {
   const layout = useMemo(() => columnLayout(model.nodes.length, width), [model, width]);
   const plotW = Math.max(40, layout.column * 0.9 - PAD_LEFT - PAD_RIGHT);
   const xs = useMemo(() => scaleLinear().domain(xDomain).range([0, plotW]), [xDomain, plotW]);
@@ -277,7 +220,19 @@ function HopDiagram({ model, snapshot, cursor, xDomain, width, onCursor }: Diagr
   );
   const r = useMemo(() => rows(legend.height), [legend.height]);
   const left = (centre: number) => centre - layout.column * 0.45 + PAD_LEFT;
-  const cursorX = xs(cursor);
+  const rulesRef = useRef<SVGGElement>(null);
+  // The rules follow every move of the cursor; React draws them once, at x = 0 of each plot.
+  useEffect(() => {
+    const g = rulesRef.current;
+    if (!g) return;
+    const place = (t: number) => g.setAttribute('transform', `translate(${xs(clamp(t, xDomain))},0)`);
+    place(cursor.get());
+    return cursor.subscribe(place);
+  }, [cursor, xs, xDomain]);
+  const onCursor = (t: number) => {
+    cursor.set(t, 'chart');
+    byHand();
+  };
   return (
     <svg
       className="chart-svg hop-svg"
@@ -286,17 +241,17 @@ function HopDiagram({ model, snapshot, cursor, xDomain, width, onCursor }: Diagr
       role="img"
       aria-label="INTCP hop view: the path's nodes with each hop's rate and each node's queue and cache over time"
     >
-      <Strip model={model} snapshot={snapshot} layout={layout} at={cursor} />
+      <Strip model={model} snapshot={snapshot} layout={layout} at={at} />
       <Legend layout={legend} x={layout.gutter} y={r.legendTop} />
       <Multiples model={model} layout={layout} xs={xs} plotW={plotW} rowTops={r} />
       {/* Exported with the rest: the strip shows this instant, the rules say which it is. */}
-      <g className="hop-cursor-rules" pointerEvents="none">
+      <g ref={rulesRef} className="hop-cursor-rules" pointerEvents="none" data-testid="hop-cursor-rules">
         {model.hops.map((_, k) => (
-          <line key={`h${k}`} className="hover-rule" x1={left(hopX(layout, k)) + cursorX} x2={left(hopX(layout, k)) + cursorX} y1={r.rate} y2={r.rate + RATE_H + RTX_BAND} />
+          <line key={`h${k}`} className="hover-rule" x1={left(hopX(layout, k))} x2={left(hopX(layout, k))} y1={r.rate} y2={r.rate + RATE_H + RTX_BAND} />
         ))}
         {model.nodes.map((_, k) =>
           [r.queue, r.cache].map((top) => (
-            <line key={`n${k}-${top}`} className="hover-rule" x1={left(nodeX(layout, k)) + cursorX} x2={left(nodeX(layout, k)) + cursorX} y1={top} y2={top + NODE_PLOT_H} />
+            <line key={`n${k}-${top}`} className="hover-rule" x1={left(nodeX(layout, k))} x2={left(nodeX(layout, k))} y1={top} y2={top + NODE_PLOT_H} />
           )),
         )}
       </g>

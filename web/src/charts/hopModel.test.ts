@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowTraces, HopRole, HopTrace } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
-import { columnLayout, heldAt, heldMean, hopX, increments, maxOf, nodeX, pathChoices, pathModel, snapshotAt } from './hopView';
+import { columnLayout, heldAt, heldMean, hopX, increments, maxOf, nodeX, pathChoices, pathModel, snapshotAt } from './hopModel';
 
 const f64 = (v: number[]) => Float64Array.from(v);
 
