@@ -28,9 +28,20 @@ function inOrder(levels: number[]) {
 
 describe('LessonPanel', () => {
   it('lists every lesson with a named button, under one h2', () => {
-    const html = render({});
+    const html = render({ listOpen: true });
     expect(headings(html)).toEqual([2, ...LESSONS.map(() => 3)]);
-    expect(buttons(html).map((b) => b.name)).toEqual(LESSONS.map((l) => l.lesson.title));
+    expect(buttons(html).map((b) => b.name)).toEqual(['Hide', ...LESSONS.map((l) => l.lesson.title)]);
+    expect(html).not.toMatch(/<ol[^>]*hidden/);
+  });
+
+  it('folds the list away by default behind a button that says what it shows and controls', () => {
+    const html = render({});
+    const toggle = button(html, 'lessons-toggle');
+    expect(toggle?.name).toBe(`Show all ${LESSONS.length}`);
+    expect(toggle?.attrs).toContain('aria-expanded="false"');
+    const list = /<ol id="([^"]+)"[^>]*hidden=""/.exec(html);
+    expect(list).not.toBeNull();
+    expect(toggle?.attrs).toContain(`aria-controls="${list![1]}"`);
   });
 
   it('shows a step with its headings in order and every button named', () => {

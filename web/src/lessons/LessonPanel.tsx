@@ -4,7 +4,7 @@
 // callbacks. A step counts as run when the page's latest result is of the step's scenario
 // (`resultScenario`), so a run started elsewhere with the same scenario counts too.
 
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Scenario } from '../scenario/types.gen';
 import { VIEWS, type ResolvedLesson, type View } from './format';
 import { sameJson } from './resolve';
@@ -26,10 +26,14 @@ export interface LessonPanelProps {
   resultScenario: Scenario | null;
   /** Whether a run is under way (Run this step waits). */
   running?: boolean;
+  /** Whether the list of lessons starts open; it folds away so that the presets below stay in
+   * view, and opens by itself when the learner leaves a lesson for the list. */
+  listOpen?: boolean;
 }
 
-export function LessonPanel({ lessons, state, onStateChange, onLoadScenario, onRun, onHighlight, resultScenario, running = false }: LessonPanelProps) {
+export function LessonPanel({ lessons, state, onStateChange, onLoadScenario, onRun, onHighlight, resultScenario, running = false, listOpen = false }: LessonPanelProps) {
   const uid = useId();
+  const [open, setOpen] = useState(listOpen);
   const stepCounts = lessons.map((l) => l.lesson.steps.length);
   const dispatch = (action: LessonAction) => {
     const next = reduce(state, action, stepCounts);
@@ -58,13 +62,14 @@ export function LessonPanel({ lessons, state, onStateChange, onLoadScenario, onR
   });
 
   // After Next, Back or opening a lesson, focus goes to the step's heading, so a screen reader
-  // reads the new step rather than staying on a button.
+  // reads the new step rather than staying on a button; after leaving a lesson, to the list's.
   const stepHeading = useRef<HTMLHeadingElement>(null);
+  const listHeading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
   useEffect(() => {
     if (moved.current) {
       moved.current = false;
-      stepHeading.current?.focus();
+      (stepHeading.current ?? listHeading.current)?.focus();
     }
   }, [state.lesson, state.step]);
   const go = (action: LessonAction) => {
@@ -75,9 +80,16 @@ export function LessonPanel({ lessons, state, onStateChange, onLoadScenario, onR
   if (!current || !step || !scenario) {
     return (
       <section className="lessons" aria-labelledby={`${uid}-title`} data-testid="lessons">
-        <h2 id={`${uid}-title`}>Lessons</h2>
+        <div className="lessons-head">
+          <h2 id={`${uid}-title`} ref={listHeading} tabIndex={-1}>
+            Lessons
+          </h2>
+          <button type="button" className="link-button" aria-expanded={open} aria-controls={`${uid}-list`} onClick={() => setOpen(!open)} data-testid="lessons-toggle">
+            {open ? 'Hide' : `Show all ${lessons.length}`}
+          </button>
+        </div>
         <p className="lessons-intro">Guided experiments, a few steps each: run the scenario, look at the chart, answer the question.</p>
-        <ol className="lesson-list" data-testid="lesson-list">
+        <ol id={`${uid}-list`} className="lesson-list" hidden={!open} data-testid="lesson-list">
           {lessons.map((l, i) => (
             <li key={l.lesson.id}>
               <h3 className="lesson-list-title">
@@ -104,7 +116,15 @@ export function LessonPanel({ lessons, state, onStateChange, onLoadScenario, onR
     <section className="lessons" aria-labelledby={`${uid}-title`} data-testid="lessons" data-lesson={current.lesson.id} data-step={state.step + 1}>
       <h2 id={`${uid}-title`}>Lessons</h2>
       <div className="lesson-bar">
-        <button type="button" className="link-button" onClick={() => dispatch({ type: 'close' })} data-testid="all-lessons">
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            setOpen(true);
+            go({ type: 'close' });
+          }}
+          data-testid="all-lessons"
+        >
           All lessons
         </button>
         <span className="lesson-where">
@@ -170,7 +190,14 @@ export function LessonPanel({ lessons, state, onStateChange, onLoadScenario, onR
           Back
         </button>
         {last ? (
-          <button type="button" onClick={() => dispatch({ type: 'close' })} data-testid="step-finish">
+          <button
+            type="button"
+            onClick={() => {
+              setOpen(true);
+              go({ type: 'close' });
+            }}
+            data-testid="step-finish"
+          >
             Finish lesson
           </button>
         ) : (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LANDING, parse, reduce, serialize, type LessonState } from './state';
+import { withParams } from '../share/fragment';
+import { fragmentParams, LANDING, parse, reduce, sameStep, serialize, type LessonState } from './state';
 
 const COUNTS = [5, 6, 3];
 const at = (lesson: number, step: number, revealed: number[] = [], ran: number[] = []): LessonState => ({ lesson, step, revealed, ran });
@@ -98,5 +99,26 @@ describe('serialize and parse', () => {
 
   it('reports that there are no lessons', () => {
     expect(parse('lesson=1', [])).toEqual({ ok: false, error: 'lesson: there are no lessons' });
+  });
+});
+
+describe('the lesson in a fragment that holds other parameters', () => {
+  it('sets its own parameters and keeps a shared scenario', () => {
+    const hash = withParams('#s=1abc&lesson=1&step=4&revealed=2', fragmentParams(at(1, 2, [0, 2])));
+    expect(hash).toBe('s=1abc&lesson=2&step=3&revealed=1,3');
+    expect(parse(hash, COUNTS)).toEqual({ ok: true, state: at(1, 2, [0, 2]) });
+  });
+
+  it('removes them all for the list of lessons, and a revealed list that is empty', () => {
+    expect(withParams('#preset=default&lesson=2&step=3&revealed=1', fragmentParams(LANDING))).toBe('preset=default');
+    expect(withParams('#lesson=2&step=3&revealed=1', fragmentParams(at(1, 2)))).toBe('lesson=2&step=3');
+  });
+
+  it('tells a move to another step from a change on the same step', () => {
+    expect(sameStep(at(1, 2), at(1, 2, [2], [2]))).toBe(true);
+    expect(sameStep(at(1, 2), at(1, 3))).toBe(false);
+    expect(sameStep(at(1, 2), at(0, 2))).toBe(false);
+    expect(sameStep(LANDING, { ...LANDING, step: 4 })).toBe(true);
+    expect(sameStep(LANDING, at(0, 0))).toBe(false);
   });
 });

@@ -70,6 +70,18 @@ export function serialize(state: LessonState): string {
   return p.toString().replace(/%2C/g, ',');
 }
 
+/** The lesson parameters of the fragment for `state`, every one of PARAMS: null for those it
+ * has none of (share/fragment.ts `withParams` removes them and keeps the fragment's others). */
+export function fragmentParams(state: LessonState): Record<string, string | null> {
+  const own = new URLSearchParams(serialize(state));
+  return Object.fromEntries(Object.values(PARAMS).map((k) => [k, own.get(k)]));
+}
+
+/** Whether two states show the same step (or both the list): a move the browser's Back undoes. */
+export function sameStep(a: LessonState, b: LessonState): boolean {
+  return a.lesson === b.lesson && (a.lesson === null || a.step === b.step);
+}
+
 export type ParseResult = { ok: true; state: LessonState } | { ok: false; error: string };
 
 const WHOLE = /^[1-9][0-9]{0,5}$/;
