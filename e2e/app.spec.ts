@@ -68,10 +68,18 @@ test('a malformed link shows a clear message and leaves the app usable', async (
   expect(await summaryText(page)).toHaveLength(1);
 });
 
+test('the crash tests are there only with ?debug=1', async ({ page }) => {
+  await open(page);
+  await expect(page.getByTestId('run')).toBeVisible();
+  await expect(page.locator('details.crash-tests')).toHaveCount(0);
+  await open(page, '', { debug: true });
+  await expect(page.locator('details.crash-tests')).toHaveCount(1);
+});
+
 test('a crash in the worker surfaces in the UI and the app recovers', async ({ page }) => {
   const errors: string[] = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await open(page);
+  await open(page, '', { debug: true });
   await page.locator('details.crash-tests > summary').click();
   await page.getByTestId('crash').click();
   await expect(page.getByTestId('notice')).toContainText('crashed and was restarted');

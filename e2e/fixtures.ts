@@ -16,8 +16,9 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 
 export { expect };
 
-export async function open(page: Page, hash = '') {
-  await page.goto(`./${hash}`);
+/** Opens the app at a fragment; `debug` adds `?debug=1`, which shows the crash tests. */
+export async function open(page: Page, hash = '', { debug = false }: { debug?: boolean } = {}) {
+  await page.goto(`./${debug ? '?debug=1' : ''}${hash}`);
   await expect(page.locator('body[data-ready="true"]')).toHaveCount(1, { timeout: 60_000 });
 }
 

@@ -31,7 +31,7 @@ async function setEditorText(page: Page, text: string) {
 }
 
 test('a panic inside a run is reported with its message, and the next run works', async ({ page }) => {
-  await open(page, '#preset=default');
+  await open(page, '#preset=default', { debug: true });
   await crashTest(page, 'crash-next-run');
   await page.getByTestId('run').click();
   await expect(page.getByTestId('notice')).toContainText('crashed and was restarted', { timeout: 60_000 });
@@ -44,7 +44,7 @@ test('a panic inside a run is reported with its message, and the next run works'
 });
 
 test('a core that runs out of memory says so, and the next run works', async ({ page }) => {
-  await open(page, '#preset=default');
+  await open(page, '#preset=default', { debug: true });
   await crashTest(page, 'crash-oom');
   await expect(page.getByTestId('notice')).toContainText('needed more memory than this tab has', { timeout: 90_000 });
   await runAndWait(page);
@@ -70,7 +70,7 @@ test('a sweep whose job fails stops, names the job, and cancels the rest', async
   sweep.name = 'failing sweep';
   (sweep.flows as Record<string, unknown>[])[0].bytes = 20_000_000;
   sweep.sweep = { grid: { 'flows[0].cc': ['reno', 'cubic', 'hybla', 'vegas'] }, runs: 3 };
-  await open(page, '#preset=default');
+  await open(page, '#preset=default', { debug: true });
   await setEditorText(page, JSON.stringify(sweep, null, 2));
   await expect(page.getByTestId('run-sweep')).toBeEnabled();
   // The first job (on the first worker) panics inside its run.

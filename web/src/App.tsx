@@ -1,9 +1,9 @@
-// The page: the preset gallery and the editor on the left; run controls, the summary and the
-// charts on the right. The scenario's JSON text is the one piece of state everything derives
+// The page: the lessons, the preset gallery and the editor on the left; run controls, the
+// summary and the charts on the right. The scenario's JSON text is the one piece of state everything derives
 // from; the core validates it (in a worker) and the URL can carry it. The state and what moves
 // it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { PRESETS } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
@@ -15,9 +15,22 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { ChartTimeContext, TimeCursor, TimeCursorContext, type ChartTime, type TimeMark } from './timeCursor';
 import { useSimulation } from './useSimulation';
 import { runStateAttribute } from './simulation';
+import { LessonPanel } from './lessons/LessonPanel';
+import { LESSONS } from './lessons/catalog';
+import { useLessonUrl } from './lessons/useLessonUrl';
+import { useViewHighlight, type HighlightRequest } from './lessons/highlight';
+import { VIEWS, type View } from './lessons/format';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
+
+/** The note that a highlighted view's aria-describedby names. */
+const LESSON_NOTE_ID = 'lesson-view-note';
+
+/** `?debug=1` shows the crash tests (used by the e2e tests); nobody else needs them. */
+const DEBUG = new URLSearchParams(window.location.search).get('debug') === '1';
+
+const STEP_COUNTS = LESSONS.map((l) => l.lesson.steps.length);
 
 /** "about 2 minutes": a duration for people. */
 function aboutDuration(s: number): string {
@@ -46,6 +59,16 @@ export function App() {
 
   const base = (scenario?.name ?? 'orbitcp').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
 
+  // The lessons: their place in the URL, and the view the current step points at.
+  const lessons = useLessonUrl(STEP_COUNTS);
+  const [highlight, setHighlight] = useState<HighlightRequest | null>(null);
+  const highlightSeq = useRef(0);
+  const onHighlight = useCallback((v: View | null) => setHighlight(v ? { view: v, seq: ++highlightSeq.current } : null), []);
+  useViewHighlight(highlight, result ?? sweepRows, LESSON_NOTE_ID);
+  const shown = lessons.state.lesson !== null ? LESSONS[lessons.state.lesson] : undefined;
+  const shownStep = shown?.lesson.steps[lessons.state.step];
+  const onLoadScenario = useCallback((s: object) => actions.load(JSON.stringify(s, null, 2)), [actions]);
+
   return (
     <div className="app">
       <header className="app-header">
@@ -55,6 +78,27 @@ export function App() {
       </header>
       <main className="layout">
         <section className="left" aria-label="Scenario">
+          {lessons.error && (
+            <div className="notice" role="alert" data-testid="lesson-notice">
+              {lessons.error}
+              <button type="button" className="quiet" onClick={lessons.dismissError} aria-label="Dismiss">
+                ×
+              </button>
+            </div>
+          )}
+          <LessonPanel
+            lessons={LESSONS}
+            state={lessons.state}
+            onStateChange={lessons.setState}
+            onLoadScenario={onLoadScenario}
+            onRun={actions.runWhenValid}
+            onHighlight={onHighlight}
+            resultScenario={resultScenario}
+            running={running}
+          />
+          <p id={LESSON_NOTE_ID} className="lesson-view-note">
+            {shown && shownStep && highlight ? `Step ${lessons.state.step + 1} of the lesson "${shown.lesson.title}" is about ${VIEWS[highlight.view].label}.` : ''}
+          </p>
           <Gallery presets={PRESETS} selectedId={presetId} onPick={actions.pick} />
           <ScenarioEditor text={text} errors={errors} onChange={actions.edit} />
         </section>
@@ -83,18 +127,20 @@ export function App() {
             }}>
               Export CSV
             </button>
-            <details className="crash-tests">
-              <summary>Crash tests</summary>
-              <button type="button" className="quiet" onClick={() => actions.crashTest('now')} data-testid="crash">
-                Panic now
-              </button>
-              <button type="button" className="quiet" onClick={() => actions.crashTest('next-run')} data-testid="crash-next-run">
-                Panic during the next run
-              </button>
-              <button type="button" className="quiet" onClick={() => actions.crashTest('oom')} data-testid="crash-oom">
-                Run out of memory
-              </button>
-            </details>
+            {DEBUG && (
+              <details className="crash-tests">
+                <summary>Crash tests</summary>
+                <button type="button" className="quiet" onClick={() => actions.crashTest('now')} data-testid="crash">
+                  Panic now
+                </button>
+                <button type="button" className="quiet" onClick={() => actions.crashTest('next-run')} data-testid="crash-next-run">
+                  Panic during the next run
+                </button>
+                <button type="button" className="quiet" onClick={() => actions.crashTest('oom')} data-testid="crash-oom">
+                  Run out of memory
+                </button>
+              </details>
+            )}
           </div>
           {valid && estimate && (
             <p className="hint" data-testid="estimate">
@@ -105,8 +151,8 @@ export function App() {
           {costPrompt && (
             <div className="notice" role="alertdialog" aria-labelledby="cost-prompt-text" data-testid="cost-prompt">
               <span id="cost-prompt-text">
-                This shared scenario was not started: it would take {aboutDuration(costPrompt.browser_seconds)} in this browser (
-                {aboutCount(costPrompt.events)} events{costPrompt.runs > 1 ? `, ${costPrompt.runs.toLocaleString('en')} runs` : ''}). Run it
+                {costPrompt.source === 'lesson' ? 'This lesson step was not started' : 'This shared scenario was not started'}: it would take {aboutDuration(costPrompt.estimate.browser_seconds)} in this browser (
+                {aboutCount(costPrompt.estimate.events)} events{costPrompt.estimate.runs > 1 ? `, ${costPrompt.estimate.runs.toLocaleString('en')} runs` : ''}). Run it
                 anyway?
               </span>{' '}
               <button

@@ -157,7 +157,7 @@ describe('a shared link', () => {
     expect(needsCostPrompt(estimate(COST_PROMPT_S + 1))).toBe(true);
     expect(needsCostPrompt(estimate(COST_PROMPT_S))).toBe(false);
     const s = play(initialSimState({ text: 't', fromUrl: true }), { type: 'auto-run-decided', prompt: estimate(100) });
-    expect(s.costPrompt?.browser_seconds).toBe(100);
+    expect(s.costPrompt).toEqual({ estimate: estimate(100), source: 'link' });
     expect(play(s, { type: 'cost-prompt-closed' }).costPrompt).toBeNull();
   });
 
@@ -165,6 +165,43 @@ describe('a shared link', () => {
     const s = initialSimState({ text: 't', notice: 'could not be opened', fromUrl: false });
     expect(s.notice).toBe('could not be opened');
     expect(play(s, { type: 'notice-dismissed' }).notice).toBeNull();
+  });
+});
+
+describe("a lesson step's run", () => {
+  const step = '{"name":"step"}';
+
+  it('puts the text in the editor and is due once it is valid, then only once', () => {
+    let s = play(ready(), { type: 'loaded', text: step });
+    expect(s.text).toBe(step);
+    expect(s.autoRun).toBeNull();
+    s = play(s, { type: 'run-when-valid', source: 'lesson' });
+    expect(s.presetId).toBeUndefined();
+    expect(derive(s).autoRunDue).toBe(false);
+    s = play(s, { type: 'validated', text: step, errors: [], estimate: estimate(1) });
+    expect(derive(s).autoRunDue).toBe(true);
+    s = play(s, { type: 'auto-run-decided', prompt: null });
+    expect(derive(s).autoRunDue).toBe(false);
+  });
+
+  it('is due at once when the editor already holds the step, validated', () => {
+    let s = play(ready(), { type: 'edited', text: step }, { type: 'validated', text: step, errors: [], estimate: estimate(1) });
+    s = play(s, { type: 'loaded', text: step }, { type: 'run-when-valid', source: 'lesson' });
+    expect(derive(s).autoRunDue).toBe(true);
+  });
+
+  it('asks first when costly, saying the lesson asked', () => {
+    const s = play(ready(), { type: 'loaded', text: step }, { type: 'run-when-valid', source: 'lesson' }, { type: 'auto-run-decided', prompt: estimate(COST_PROMPT_S * 3) });
+    expect(s.costPrompt).toEqual({ estimate: estimate(COST_PROMPT_S * 3), source: 'lesson' });
+  });
+
+  it('is called off by an edit or a preset picked before it starts, unlike a shared link', () => {
+    const loaded = play(ready(), { type: 'loaded', text: step }, { type: 'run-when-valid', source: 'lesson' });
+    expect(play(loaded, { type: 'edited', text: '{"name":"mine"}' }).autoRun).toBeNull();
+    expect(play(loaded, { type: 'picked', text: '{"name":"p"}', presetId: 'p' }).autoRun).toBeNull();
+    expect(play(loaded, { type: 'loaded', text: '{"name":"next step"}' }).autoRun).toBeNull();
+    const link = initialSimState({ text: step, fromUrl: true });
+    expect(play(link, { type: 'edited', text: '{"name":"fixed"}' }).autoRun).toBe('link');
   });
 });
 

@@ -13,14 +13,24 @@ import type { RunResult } from './sim/results';
 import type { ConstellationView } from './sim/constellation';
 import type { Scenario } from './scenario/types.gen';
 
-/** A shared link whose estimated cost is above this many seconds in the browser is not run on
- * open: the page shows the estimate and asks. */
+/** A shared link or lesson step whose estimated cost is above this many seconds in the browser
+ * is not run unasked: the page shows the estimate and asks. */
 export const COST_PROMPT_S = 20;
 
 /** The globe's time span when no run says it and the scenario has no duration. */
 export const DEFAULT_GLOBE_SPAN_S = 600;
 
 export type JobKind = 'run' | 'sweep';
+
+/** Who asked for a scenario to run by itself once it is valid: a shared link the page was
+ * opened with, or a lesson step's "Run this step". Either way a costly run is put to the user. */
+export type AutoRunSource = 'link' | 'lesson';
+
+/** A run the page did not start because of its estimated cost, until the user decides. */
+export interface CostPrompt {
+  estimate: CostEstimate;
+  source: AutoRunSource;
+}
 
 /** Where the run machinery is. */
 export type Phase =
@@ -58,10 +68,10 @@ export interface SimState {
   notice: string | null;
   /** The outcome of the last action, for the status line. */
   status: string;
-  /** A shared link too expensive to run unasked: its estimate, until the user decides. */
-  costPrompt: CostEstimate | null;
-  /** The page was opened with a shared scenario, which runs once it is known to be valid. */
-  autoRun: boolean;
+  /** A shared link or lesson step too expensive to run unasked, until the user decides. */
+  costPrompt: CostPrompt | null;
+  /** The text runs once it is known to be valid (a shared link, a lesson step), and who asked. */
+  autoRun: AutoRunSource | null;
   view: GlobeView | null;
   /** The last job number handed out. */
   lastJob: number;
@@ -70,6 +80,10 @@ export interface SimState {
 export type SimAction =
   | { type: 'edited'; text: string }
   | { type: 'picked'; text: string; presetId: string }
+  /** A scenario put in the editor from elsewhere (a lesson step), not a preset. */
+  | { type: 'loaded'; text: string }
+  /** Run the editor's text as soon as it is valid, as a shared link does (cost prompt included). */
+  | { type: 'run-when-valid'; source: AutoRunSource }
   | { type: 'validated'; text: string; errors: FieldError[]; estimate: CostEstimate | null }
   /** The validation request itself failed (the worker, not the scenario). */
   | { type: 'validation-failed'; text: string; message: string }
@@ -113,7 +127,7 @@ export function initialSimState(init: InitialScenario): SimState {
     notice: init.notice ?? null,
     status: '',
     costPrompt: null,
-    autoRun: init.fromUrl,
+    autoRun: init.fromUrl ? 'link' : null,
     view: null,
     lastJob: 0,
   };
@@ -139,11 +153,19 @@ function jobKind(s: SimState, job: number): JobKind | null {
 
 export function simReducer(s: SimState, a: SimAction): SimState {
   switch (a.type) {
-    case 'edited':
+    case 'edited': {
       // The same text (an edit undone) needs no new validation; it is no longer the preset all the same.
-      return a.text === s.text ? { ...s, presetId: undefined } : { ...s, text: a.text, presetId: undefined, validated: false };
+      // A lesson step's pending run was for the step's text: an edit calls it off.
+      const autoRun = s.autoRun === 'lesson' ? null : s.autoRun;
+      return a.text === s.text ? { ...s, presetId: undefined, autoRun } : { ...s, text: a.text, presetId: undefined, validated: false, autoRun };
+    }
     case 'picked':
-      return { ...s, text: a.text, presetId: a.presetId, validated: a.text === s.text && s.validated, notice: null };
+      return { ...s, text: a.text, presetId: a.presetId, validated: a.text === s.text && s.validated, notice: null, autoRun: s.autoRun === 'lesson' ? null : s.autoRun };
+    case 'loaded':
+      // The same text keeps its validation, so a step run twice starts at once.
+      return { ...s, text: a.text, presetId: undefined, validated: a.text === s.text && s.validated, notice: null, autoRun: s.autoRun === 'lesson' ? null : s.autoRun };
+    case 'run-when-valid':
+      return { ...s, autoRun: a.source, costPrompt: null };
     case 'validated':
       // An answer for a text that has changed since is stale: the next one is on its way.
       if (a.text !== s.text) return s;
@@ -199,7 +221,7 @@ export function simReducer(s: SimState, a: SimAction): SimState {
       return { ...s, phase, notice: `The simulator crashed and was restarted: ${a.message}` };
     }
     case 'auto-run-decided':
-      return { ...s, autoRun: false, costPrompt: a.prompt };
+      return { ...s, autoRun: null, costPrompt: a.prompt && s.autoRun ? { estimate: a.prompt, source: s.autoRun } : null };
     case 'cost-prompt-closed':
       return { ...s, costPrompt: null };
     case 'view-loaded':
@@ -219,8 +241,8 @@ export function derive(s: SimState) {
   return {
     valid,
     running: s.phase.kind === 'running',
-    /** Whether a shared link's scenario should start now (or be put to the user). */
-    autoRunDue: s.autoRun && valid && s.coreVersion !== '' && s.estimate !== null,
+    /** Whether a shared link's or lesson step's scenario should start now (or be put to the user). */
+    autoRunDue: s.autoRun !== null && valid && s.coreVersion !== '' && s.estimate !== null,
     /** The globe's time span: the run's end, else the scenario's duration. */
     globeSpanS: s.result && s.result.summary.end_s > 0 ? s.result.summary.end_s : (s.view?.spanS ?? DEFAULT_GLOBE_SPAN_S),
   };
@@ -232,7 +254,7 @@ export function runStateAttribute(phase: Phase): 'idle' | 'running' | 'done' {
   return phase.kind === 'running' || phase.kind === 'done' ? phase.kind : 'idle';
 }
 
-/** Whether a shared link's scenario is too expensive to start unasked. */
+/** Whether a shared link's or lesson step's scenario is too expensive to start unasked. */
 export function needsCostPrompt(estimate: CostEstimate): boolean {
   return estimate.browser_seconds > COST_PROMPT_S;
 }

@@ -8,6 +8,7 @@ import { CancelledError, CrashError, SimClient } from './sim/client';
 import type { Scenario } from './scenario/types.gen';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { decodeScenario, encodeScenario, SHARE_PARAM } from './share/share';
+import { withParams } from './share/fragment';
 import { hasGlobe } from './globe/source';
 import { DEFAULT_GLOBE_SPAN_S, derive, initialSimState, needsCostPrompt, simReducer, type InitialScenario, type JobKind } from './simulation';
 
@@ -22,6 +23,16 @@ export function parseOrNull(text: string): Scenario | null {
   }
 }
 
+/** The fragment parameter that names a preset to open: `#preset=default`. */
+const PRESET_PARAM = 'preset';
+
+/** Rewrites the current history entry's fragment parameters (keeping the others). */
+function replaceParams(params: Record<string, string | null>) {
+  const url = new URL(window.location.href);
+  url.hash = withParams(url.hash, params);
+  window.history.replaceState(window.history.state, '', url);
+}
+
 /** What the page opens with: a scenario from the URL fragment, or the default preset. */
 function initialScenario(): InitialScenario {
   const fallback = presetById(DEFAULT_PRESET_ID) ?? PRESETS[0];
@@ -32,7 +43,7 @@ function initialScenario(): InitialScenario {
     if (decoded.ok) return { text: decoded.text, fromUrl: true };
     return { text: fallback.text, presetId: fallback.id, notice: `This link's scenario could not be opened: ${decoded.error}. The default scenario is loaded instead.`, fromUrl: false };
   }
-  const presetId = hash.get('preset');
+  const presetId = hash.get(PRESET_PARAM);
   if (presetId !== null) {
     const p = presetById(presetId);
     if (p) return { text: p.text, presetId: p.id, fromUrl: false };
@@ -138,6 +149,15 @@ export function useSimulation() {
       cancel: () => cancelRef.current?.(),
       edit: (t: string) => dispatch({ type: 'edited', text: t }),
       pick: (p: Preset) => dispatch({ type: 'picked', text: p.text, presetId: p.id }),
+      /** Puts a scenario in the editor (a lesson step's). The fragment's scenario and preset no
+       * longer describe the editor, so they leave the URL; its other parameters stay. */
+      load: (t: string) => {
+        replaceParams({ [SHARE_PARAM]: null, [PRESET_PARAM]: null });
+        dispatch({ type: 'loaded', text: t });
+      },
+      /** Runs the editor's text once it is valid, through the same path as a shared link: a
+       * costly run is put to the user first. After `load` in the same event, it runs the new text. */
+      runWhenValid: () => dispatch({ type: 'run-when-valid', source: 'lesson' }),
       dismissNotice: () => dispatch({ type: 'notice-dismissed' }),
       /** The cost prompt's answer: run the shared scenario anyway, or not now. */
       answerCostPrompt: (runIt: boolean) => {
@@ -145,9 +165,9 @@ export function useSimulation() {
         if (runIt) start(hasSweep ? 'sweep' : 'run');
       },
       share: async () => {
+        // The scenario joins what the fragment holds (a lesson step stays in the link).
+        replaceParams({ [SHARE_PARAM]: encodeScenario(text), [PRESET_PARAM]: null });
         const url = new URL(window.location.href);
-        url.hash = `${SHARE_PARAM}=${encodeScenario(text)}`;
-        window.history.replaceState(null, '', url);
         try {
           await navigator.clipboard.writeText(url.toString());
           dispatch({ type: 'status', status: 'Link copied to the clipboard.' });

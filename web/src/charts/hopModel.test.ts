@@ -1,15 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowTraces, HopRole, HopTrace } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
-import { columnLayout, heldAt, heldMean, hopX, increments, maxOf, nodeX, pathChoices, pathModel, snapshotAt } from './hopModel';
+import { columnLayout, heldAt, heldMean, heldText, hopX, increments, maxOf, nodeX, pathChoices, pathModel, peak, ratesText, snapshotAt, withUnit } from './hopModel';
 
 const f64 = (v: number[]) => Float64Array.from(v);
 
-function node(id: number, role: HopRole, s: { t: number[]; adv: number[]; paced: number[]; queue: number[]; cache: number[] }, rtx: { t: number[]; count: number[] } = { t: [], count: [] }): HopTrace {
+interface NodeSeries {
+  t: number[];
+  adv: number[];
+  paced: number[];
+  queue: number[];
+  cache: number[];
+  /** The columns older results lack: left out when not given. */
+  held?: number[];
+  inRate?: number[];
+  outRate?: number[];
+}
+
+function node(id: number, role: HopRole, s: NodeSeries, rtx: { t: number[]; count: number[] } = { t: [], count: [] }): HopTrace {
+  const cols: Record<string, Float64Array> = { advertised_rate_mbps: f64(s.adv), paced_rate_mbps: f64(s.paced), queue_pkts: f64(s.queue), cache_bytes: f64(s.cache) };
+  if (s.held) cols.held_bytes = f64(s.held);
+  if (s.inRate) cols.in_rate_mbps = f64(s.inRate);
+  if (s.outRate) cols.out_rate_mbps = f64(s.outRate);
   return {
     node: id,
     role,
-    series: { t: f64(s.t), cols: { advertised_rate_mbps: f64(s.adv), paced_rate_mbps: f64(s.paced), queue_pkts: f64(s.queue), cache_bytes: f64(s.cache) } },
+    series: { t: f64(s.t), cols },
     retransmissions: { t: f64(rtx.t), cols: { node: f64(rtx.t.map(() => id)), count: f64(rtx.count) } },
   };
 }
@@ -20,11 +36,24 @@ function flow(id: number, hops?: HopTrace[]): FlowTraces {
   return { id, sender: empty, owd: empty, goodput: empty, jitter: empty, owdCdfMs: f64([]), ...(hops ? { hops } : {}) };
 }
 
-/** Producer 0 → midnode 1 → consumer 2, sampled at 0, 1 and 2 s. */
+/** Producer 0 → midnode 1 → consumer 2, sampled at 0, 1 and 2 s. The downstream hop is slow at
+ * 1 s (the midnode takes 19 Mbit/s in, sends 5 out and holds 8.4 MB) and fast at 2 s. */
 const twoHop = flow(0, [
+  node(0, 'producer', { t: [0, 1, 2], adv: [0, 0, 0], paced: [0.1, 20, 20], queue: [0, 7, 2], cache: [0, 0, 0], held: [0, 10500, 3000], inRate: [0, 0, 0], outRate: [0.1, 19, 19] }),
+  node(
+    1,
+    'midnode',
+    { t: [0, 1, 2], adv: [20, 20, 25], paced: [0.1, 5, 35], queue: [0, 40, 1], cache: [0, 1e6, 3e6], held: [0, 8.4e6, 2.1e6], inRate: [0, 19, 19.5], outRate: [0, 5, 34] },
+    { t: [1.5, 1.7], count: [2, 3] },
+  ),
+  node(2, 'consumer', { t: [0, 1, 2], adv: [5, 5, 35], paced: [0, 0, 0], queue: [0, 0, 0], cache: [0, 0, 0], held: [0, 0, 0], inRate: [0, 5, 34], outRate: [0, 0, 0] }, { t: [1.9], count: [1] }),
+]);
+
+/** The same path as a result made before the core reported held bytes and rates in and out. */
+const twoHopOld = flow(0, [
   node(0, 'producer', { t: [0, 1, 2], adv: [0, 0, 0], paced: [0.1, 20, 20], queue: [0, 7, 2], cache: [0, 0, 0] }),
-  node(1, 'midnode', { t: [0, 1, 2], adv: [20, 20, 25], paced: [0.1, 5, 35], queue: [0, 40, 1], cache: [0, 1e6, 3e6] }, { t: [1.5, 1.7], count: [2, 3] }),
-  node(2, 'consumer', { t: [0, 1, 2], adv: [5, 5, 35], paced: [0, 0, 0], queue: [0, 0, 0], cache: [0, 0, 0] }, { t: [1.9], count: [1] }),
+  node(1, 'midnode', { t: [0, 1, 2], adv: [20, 20, 25], paced: [0.1, 5, 35], queue: [0, 40, 1], cache: [0, 1e6, 3e6] }),
+  node(2, 'consumer', { t: [0, 1, 2], adv: [5, 5, 35], paced: [0, 0, 0], queue: [0, 0, 0], cache: [0, 0, 0] }),
 ]);
 
 describe('increments', () => {
@@ -89,6 +118,29 @@ describe('pathModel', () => {
     expect(m.maxRateMbps).toBe(35);
     expect(m.maxQueuePkts).toBe(40);
     expect(m.maxCacheBytes).toBe(3e6);
+    expect(m.maxHeldBytes).toBe(8.4e6);
+  });
+  it("takes each node's held bytes and rates in and out from its own series", () => {
+    expect(Array.from(m.nodes[1].held.v)).toEqual([0, 8.4e6, 2.1e6]);
+    expect(Array.from(m.nodes[1].inRate.v)).toEqual([0, 19, 19.5]);
+    expect(Array.from(m.nodes[1].outRate.v)).toEqual([0, 5, 34]);
+    expect(Array.from(m.nodes[2].inRate.v)).toEqual([0, 5, 34]);
+    expect(m.nodes[1].held.t).toBe(twoHop.hops![1].series.t);
+  });
+  it('keeps a result without the held and rate columns, with those columns empty', () => {
+    const old = pathModel(twoHopOld)!;
+    expect(old.nodes).toHaveLength(3);
+    for (const n of old.nodes) {
+      for (const c of [n.held, n.inRate, n.outRate]) {
+        expect(c.t.length).toBe(0);
+        expect(c.v.length).toBe(0);
+      }
+      expect(peak(n.held)).toBeNaN();
+    }
+    expect(old.maxHeldBytes).toBe(0);
+    // The columns it has are read as before.
+    expect(old.maxCacheBytes).toBe(3e6);
+    expect(peak(old.nodes[1].queue)).toBe(40);
   });
   it('is null for a flow without per-node traces', () => {
     expect(pathModel(flow(1))).toBeNull();
@@ -108,6 +160,58 @@ describe('snapshotAt', () => {
   it('changes as the cursor moves', () => {
     expect(snapshotAt(m, 2).nodes[1].queuePkts).toBe(1);
     expect(snapshotAt(m, 2).hops[0].retransmissions).toBe(3);
+  });
+  it("gives the midnode's held bytes and rates in and out: filling while downstream is slow, draining while it is fast", () => {
+    const slow = snapshotAt(m, 1.6).nodes[1];
+    expect([slow.heldBytes, slow.inMbps, slow.outMbps]).toEqual([8.4e6, 19, 5]);
+    const fast = snapshotAt(m, 2.5).nodes[1];
+    expect([fast.heldBytes, fast.inMbps, fast.outMbps]).toEqual([2.1e6, 19.5, 34]);
+    expect(snapshotAt(m, 1).nodes[0].heldBytes).toBe(10500);
+  });
+  it('is NaN, not 0, for columns an older result lacks, and keeps the columns it has', () => {
+    const s = snapshotAt(pathModel(twoHopOld)!, 1.6);
+    for (const n of s.nodes) {
+      expect(n.heldBytes).toBeNaN();
+      expect(n.inMbps).toBeNaN();
+      expect(n.outMbps).toBeNaN();
+    }
+    expect(s.nodes[1].queuePkts).toBe(40);
+    expect(s.nodes[1].cacheBytes).toBe(1e6);
+    expect(s.hops[1].pacedMbps).toBe(5);
+  });
+});
+
+describe('at-cursor text', () => {
+  const m = pathModel(twoHop)!;
+  const old = pathModel(twoHopOld)!;
+  it('says what a node holds, in MB', () => {
+    expect(heldText(snapshotAt(m, 1.6).nodes[1])).toBe('holds 8.4 MB');
+    expect(heldText(snapshotAt(m, 2).nodes[1])).toBe('holds 2.1 MB');
+    expect(heldText({ heldBytes: 0 })).toBe('holds 0 MB');
+  });
+  it("puts a midnode's rate in beside its rate out, the reverse of each other in a slow and a fast phase", () => {
+    expect(ratesText('midnode', snapshotAt(m, 1.6).nodes[1])).toBe('in 19 | out 5 Mbit/s');
+    expect(ratesText('midnode', snapshotAt(m, 2).nodes[1])).toBe('in 19.5 | out 34 Mbit/s');
+    expect(ratesText('midnode', snapshotAt(m, 2).nodes[1], ', ')).toBe('in 19.5, out 34 Mbit/s');
+  });
+  it('gives the producer only its rate out and the consumer only its rate in', () => {
+    const s = snapshotAt(m, 1.6);
+    expect(ratesText('producer', s.nodes[0])).toBe('out 19 Mbit/s');
+    expect(ratesText('consumer', s.nodes[2])).toBe('in 5 Mbit/s');
+  });
+  it('shows "–" for a missing column, never NaN', () => {
+    const s = snapshotAt(old, 1.6);
+    expect(heldText(s.nodes[1])).toBe('holds –');
+    expect(ratesText('midnode', s.nodes[1])).toBe('in – | out –');
+    expect(ratesText('consumer', s.nodes[2])).toBe('in –');
+    // Before the first sample too.
+    expect(ratesText('midnode', snapshotAt(m, -1).nodes[1])).toBe('in – | out –');
+    expect(ratesText('midnode', { inMbps: 19, outMbps: NaN })).toBe('in 19 | out – Mbit/s');
+    for (const n of s.nodes) expect(`${heldText(n)} ${ratesText('midnode', n)}`).not.toContain('NaN');
+  });
+  it('withUnit leaves the unit off an unknown value', () => {
+    expect(withUnit(8.43e6 / 1e6, 'MB')).toBe('8.43 MB');
+    expect(withUnit(NaN, 'MB')).toBe('–');
   });
 });
 
