@@ -152,6 +152,11 @@ if [[ "$NEED_PYTHON" == 1 ]]; then
   else
     installing "python venv ($VENV: maturin, pytest, pandas, dask[distributed], ray; ~2 min)"
     rm -f "$PY_STAMP"
+    # A venv is bound to the interpreter that made it: another python3 needs a new one.
+    if [[ -x "$VENV/bin/python" ]] \
+      && [[ "$("$VENV/bin/python" -c 'import sys; print(sys.version)')" != "$(python3 -c 'import sys; print(sys.version)')" ]]; then
+      rm -rf "$VENV"
+    fi
     if [[ ! -x "$VENV/bin/python" ]]; then
       python3 -m venv "$VENV" || die "python3 -m venv $VENV (Debian: apt-get install python3-venv)"
     fi
