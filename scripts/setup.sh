@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, skipping whatever is already there, so that a
 # fresh clone works with `npm start` / `npm test` alone and a second run costs a few seconds.
-# Only package registries are reachable on our machines (crates.io, npm, Debian): nothing
-# here may download a prebuilt binary from elsewhere.
+# Only package registries are reachable on our machines (crates.io, npm, PyPI, Debian):
+# nothing here may download a prebuilt binary from elsewhere.
 #
-# Usage: scripts/setup.sh [--need-chromium]
+# Usage: scripts/setup.sh [--need-chromium] [--need-python]
 #   --need-chromium (or ORBITCP_NEED_CHROMIUM=1): fail when Chromium cannot be installed,
 #   for callers that run browser tests; without it a missing Chromium only warns when we
 #   cannot install it (not root).
+#   --need-python (or ORBITCP_NEED_PYTHON=1): also make the virtualenv .venv/ that the Python
+#   package is built and tested in (python/requirements-dev.txt, and Ray if it installs).
 set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
@@ -18,10 +20,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 NEED_CHROMIUM="${ORBITCP_NEED_CHROMIUM:-0}"
+NEED_PYTHON="${ORBITCP_NEED_PYTHON:-0}"
 for arg in "$@"; do
   case "$arg" in
     --need-chromium) NEED_CHROMIUM=1 ;;
-    *) echo "setup: unknown argument: $arg (known: --need-chromium)" >&2; exit 2 ;;
+    --need-python) NEED_PYTHON=1 ;;
+    *) echo "setup: unknown argument: $arg (known: --need-chromium, --need-python)" >&2; exit 2 ;;
   esac
 done
 
@@ -130,6 +134,40 @@ else
     npm install --no-audit --no-fund || die "npm install"
   fi
   touch "$NPM_STAMP"
+fi
+
+# --- Python: a virtualenv for the orbitcp package (python/), from PyPI --------------------
+# Only for callers that build or test the package: it is a minute of downloads the first time.
+VENV=".venv"
+PY_STAMP="$VENV/.orbitcp-deps"
+if [[ "$NEED_PYTHON" == 1 ]]; then
+  command -v python3 >/dev/null 2>&1 || die "python3 not found (Python 3.9 or newer is expected)"
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' \
+    || die "python3 is $(python3 --version 2>&1); the package needs 3.9 or newer"
+  # The interpreter is part of the stamp: a venv made by another Python is made again.
+  py_hash="$( { sha256sum python/requirements-dev.txt; python3 -c 'import sys; print(sys.version)'; \
+    echo "ray>=2.9,<3 setup-v1"; } | sha256sum | cut -d' ' -f1)"
+  if [[ -x "$VENV/bin/python" && -f "$PY_STAMP" && "$(cat "$PY_STAMP")" == "$py_hash" ]]; then
+    ok "python venv ($VENV)"
+  else
+    installing "python venv ($VENV: maturin, pytest, pandas, dask[distributed], ray; ~2 min)"
+    rm -f "$PY_STAMP"
+    # A venv is bound to the interpreter that made it: another python3 needs a new one.
+    if [[ -x "$VENV/bin/python" ]] \
+      && [[ "$("$VENV/bin/python" -c 'import sys; print(sys.version)')" != "$(python3 -c 'import sys; print(sys.version)')" ]]; then
+      rm -rf "$VENV"
+    fi
+    if [[ ! -x "$VENV/bin/python" ]]; then
+      python3 -m venv "$VENV" || die "python3 -m venv $VENV (Debian: apt-get install python3-venv)"
+    fi
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r python/requirements-dev.txt \
+      || die "pip install -r python/requirements-dev.txt"
+    # Ray is optional: where its wheel does not install, engine="ray" says so and its tests skip.
+    if ! "$VENV/bin/python" -m pip install -q --disable-pip-version-check "ray>=2.9,<3"; then
+      echo "skip: ray does not install here; orbitcp.sweep(engine=\"ray\") will raise ImportError"
+    fi
+    echo "$py_hash" > "$PY_STAMP"
+  fi
 fi
 
 echo "setup done in $((SECONDS - START)) s"

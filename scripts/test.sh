@@ -19,6 +19,7 @@ STEPS=(
   cargo_test
   wasm
   node_determinism
+  python
   web_types
   typecheck
   lint
@@ -30,6 +31,8 @@ STEPS=(
 
 step_fmt() {
   cargo fmt --all --check
+  # The Python package's crate is a workspace of its own (Cargo.toml), so --all does not see it.
+  cargo fmt --manifest-path python/Cargo.toml --check
 }
 
 step_clippy() {
@@ -54,6 +57,15 @@ step_wasm() {
 step_node_determinism() {
   cargo build --release --bin orbitcp
   ORBITCP_CLI="$TARGET_DIR/release/orbitcp" node --test wasm-core/tests-node/*.test.mjs
+}
+
+step_python() {
+  # The package (python/) against the CLI: run, sweep on local threads, Dask and Ray.
+  cargo build --release --bin orbitcp
+  bash scripts/build-python.sh
+  # Linted here rather than in step_clippy: pyo3's build needs the venv's interpreter.
+  PYO3_PYTHON="$ROOT/.venv/bin/python" cargo clippy --manifest-path python/Cargo.toml --release -- -D warnings
+  ORBITCP_CLI="$TARGET_DIR/release/orbitcp" "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider python/tests
 }
 
 step_web_types() {
@@ -99,12 +111,12 @@ for name in "${selected[@]}"; do
   fi
 done
 
-# The e2e step drives Debian's Chromium: a missing one is an error, not a skip.
-if [[ " ${selected[*]} " == *" e2e "* ]]; then
-  bash scripts/setup.sh --need-chromium
-else
-  bash scripts/setup.sh
-fi
+# The e2e step drives Debian's Chromium: a missing one is an error, not a skip. The python
+# step needs the virtualenv, which costs a minute of downloads the first time.
+setup_args=()
+if [[ " ${selected[*]} " == *" e2e "* ]]; then setup_args+=(--need-chromium); fi
+if [[ " ${selected[*]} " == *" python "* ]]; then setup_args+=(--need-python); fi
+bash scripts/setup.sh ${setup_args[@]+"${setup_args[@]}"}
 
 START=$SECONDS
 n=0

@@ -1,0 +1,71 @@
+"""A scenario as the core takes it: JSON text, from a dict, a JSON string or a file path."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Union
+
+from . import _native
+
+Scenario = Union[Mapping, str, "os.PathLike[str]"]
+
+
+def load(scenario: Scenario) -> tuple[str, str]:
+    """``(name, text)``: the name errors are reported under (the file's path, or
+    ``<scenario>``) and the scenario's JSON text, with a constellation's ``tle_file`` read
+    and inlined as ``tle`` the way ``orbitcp`` does (relative to the scenario file, or to the
+    working directory for a dict or a JSON string).
+
+    A ``str`` is JSON text when it starts with ``{`` (after white space), else a path. A file's
+    text goes to the core unchanged, so a path gives exactly what ``orbitcp`` gives for that
+    file.
+    """
+    if isinstance(scenario, Mapping):
+        try:
+            # allow_nan=False: NaN and Infinity are not JSON; the core would refuse them less
+            # clearly.
+            text = json.dumps(scenario, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"<scenario>: not JSON-serialisable: {e}") from None
+        return _inline_tle("<scenario>", text, Path.cwd())
+    if isinstance(scenario, str) and scenario.lstrip().startswith("{"):
+        return _inline_tle("<scenario>", scenario, Path.cwd())
+    if isinstance(scenario, (str, os.PathLike)):
+        path = Path(os.fspath(scenario))
+        name = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise FileNotFoundError(
+                f"scenario file not found: {name} (a str is read as JSON text when it starts "
+                "with '{', else as the path of a scenario file)"
+            ) from None
+        except IsADirectoryError:
+            raise IsADirectoryError(f"{name}: is a directory, not a scenario file") from None
+        return _inline_tle(name, text, path.parent)
+    raise TypeError(
+        "a scenario is a dict, a JSON string or the path of a JSON file "
+        f"(str or os.PathLike), not {type(scenario).__name__}"
+    )
+
+
+def _inline_tle(name: str, text: str, base_dir: Path) -> tuple[str, str]:
+    tle_file = _native.tle_file(text)
+    if tle_file is None:
+        return name, text
+    p = base_dir / tle_file
+    try:
+        tle = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise FileNotFoundError(
+            f"{name}: topology.constellation.tle_file: {p}: {e.strerror or e}"
+        ) from None
+    return name, _native.with_tle(text, tle)
+
+
+def named_error(name: str, e: ValueError) -> ValueError:
+    """The core's error under the scenario's name, as ``orbitcp`` prints it."""
+    return ValueError(f"{name}:\n{e}")

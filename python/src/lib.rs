@@ -1,0 +1,206 @@
+//! `orbitcp._native`: the orbitcp core for Python. The Python half of the package
+//! (`python/orbitcp/`) turns scenarios into JSON text, results into pandas DataFrames and spreads
+//! sweeps over Dask or Ray; everything here takes and returns plain strings, numbers and tuples,
+//! so that what crosses a process boundary pickles exactly.
+//!
+//! Every run releases the GIL (`Python::detach`), so other Python threads (a Dask worker's, a
+//! notebook's) go on while the core computes. Every error the core reports becomes a
+//! `ValueError` carrying the core's text, which names each field at fault (`flows[0].cc: ...`).
+
+mod table;
+
+use orbitcp_core::runner::{self, SweepPlan};
+use orbitcp_core::scenario::{self, Scenario};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use serde_json::Value;
+use std::fmt::Display;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use table::FlowFigures;
+
+type JobOutcome = Result<Vec<FlowFigures>, String>;
+
+fn value_error(e: impl Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The core's error as its text, whatever its type: the CLI prints the same text.
+fn text(e: impl Display) -> String {
+    e.to_string()
+}
+
+/// Runs the scenario's base point (not its sweep) and returns the result as JSON text: what
+/// `orbitcp run` prints (`--summary` when `traces` is false).
+#[pyfunction]
+fn run_json(py: Python<'_>, scenario_json: &str, traces: bool) -> PyResult<String> {
+    py.detach(|| -> Result<String, String> {
+        let sc = scenario::parse(scenario_json).map_err(text)?;
+        let r = runner::run_scenario(&sc, sc.seed, traces).map_err(text)?;
+        serde_json::to_string(&r).map_err(text)
+    })
+    .map_err(value_error)
+}
+
+/// Checks the scenario and every point of its sweep, as `orbitcp validate` does; returns the
+/// number of runs it makes (1 without a sweep).
+#[pyfunction]
+fn validate(py: Python<'_>, scenario_json: &str) -> PyResult<usize> {
+    py.detach(|| -> Result<usize, String> {
+        runner::validate_json(scenario_json).map_err(text)?;
+        if scenario::parse(scenario_json).map_err(text)?.sweep.is_some() {
+            Ok(SweepPlan::new(scenario_json).map_err(text)?.len())
+        } else {
+            Ok(1)
+        }
+    })
+    .map_err(value_error)
+}
+
+/// The JSON Schema of the scenario format, as `orbitcp schema` prints it.
+#[pyfunction]
+fn schema_json() -> String {
+    runner::schema_json()
+}
+
+/// A constellation's `topology.constellation.tle_file`, when the scenario names one and has no
+/// inline `tle`: the Python side reads it (the core does no I/O) and hands it to [`with_tle`].
+#[pyfunction]
+fn tle_file(scenario_json: &str) -> Option<String> {
+    let v: Value = serde_json::from_str(scenario_json).ok()?;
+    let c = v.pointer("/topology/constellation")?.as_object()?;
+    if c.contains_key("tle") {
+        return None;
+    }
+    c.get("tle_file")?.as_str().map(str::to_string)
+}
+
+/// The scenario with `tle` set to the text of its `tle_file`, written back by serde_json as the
+/// CLI does, so that the core parses the very same text either way.
+#[pyfunction]
+fn with_tle(scenario_json: &str, tle: String) -> PyResult<String> {
+    let mut v: Value = serde_json::from_str(scenario_json).map_err(|e| value_error(format!("scenario: {e}")))?;
+    let c = v
+        .pointer_mut("/topology/constellation")
+        .and_then(Value::as_object_mut)
+        .ok_or_else(|| value_error("topology.constellation: missing"))?;
+    c.insert("tle".into(), Value::String(tle));
+    Ok(v.to_string())
+}
+
+/// A scenario's sweep, expanded job by job by the core's own [`SweepPlan`]: job `i` is grid
+/// point `i / runs`, run `i % runs`. Workers build one from the scenario text they were sent
+/// once and run jobs by index.
+#[pyclass(frozen, module = "orbitcp._native")]
+struct Plan {
+    plan: SweepPlan,
+    base: Scenario,
+}
+
+#[pymethods]
+impl Plan {
+    /// `check`: validate every grid point first (the driver does; a worker need not, each job
+    /// checks its own point as it is expanded).
+    #[new]
+    #[pyo3(signature = (scenario_json, check = true))]
+    fn new(py: Python<'_>, scenario_json: &str, check: bool) -> PyResult<Plan> {
+        py.detach(|| -> Result<Plan, String> {
+            let base = scenario::parse(scenario_json).map_err(text)?;
+            let plan = SweepPlan::new(scenario_json).map_err(text)?;
+            if check {
+                plan.validate().map_err(text)?;
+            }
+            Ok(Plan { plan, base })
+        })
+        .map_err(value_error)
+    }
+
+    fn __len__(&self) -> usize {
+        self.plan.len()
+    }
+
+    /// Grid points in the sweep.
+    #[getter]
+    fn points(&self) -> usize {
+        self.plan.points()
+    }
+
+    /// Runs per grid point.
+    #[getter]
+    fn runs(&self) -> u32 {
+        self.plan.runs()
+    }
+
+    /// Runs job `i` and returns its flows' figures, the ones the sweep table is made of.
+    fn run_job(&self, py: Python<'_>, i: usize) -> PyResult<Vec<FlowFigures>> {
+        py.detach(|| self.job(i)).map_err(value_error)
+    }
+
+    /// Runs every job on `threads` threads of this process and returns their figures in job
+    /// order; the first error (in job order) if any failed.
+    fn run_all(&self, py: Python<'_>, threads: usize) -> PyResult<Vec<Vec<FlowFigures>>> {
+        py.detach(|| self.run_parallel(threads)).map_err(value_error)
+    }
+
+    /// The sweep's CSV text, as `orbitcp sweep` (`--aggregate`) writes it, from every job's
+    /// figures in job order.
+    fn table(&self, results: Vec<Vec<FlowFigures>>, aggregate: bool) -> PyResult<String> {
+        if results.len() != self.plan.len() {
+            return Err(value_error(format!(
+                "sweep: {} results for a sweep of {} runs",
+                results.len(),
+                self.plan.len()
+            )));
+        }
+        Ok(if aggregate {
+            table::aggregate(&self.plan, &self.base, &results)
+        } else {
+            table::rows(&self.plan, &self.base, &results)
+        })
+    }
+}
+
+impl Plan {
+    fn job(&self, i: usize) -> JobOutcome {
+        let job = self.plan.job(i).map_err(text)?;
+        let r = runner::run_job(&job).map_err(text)?;
+        Ok(table::figures(&r))
+    }
+
+    /// Jobs are taken in index order by whichever thread is free, as the CLI's sweep does.
+    fn run_parallel(&self, threads: usize) -> Result<Vec<Vec<FlowFigures>>, String> {
+        let total = self.plan.len();
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<JobOutcome>>> = Mutex::new(vec![None; total]);
+        let work = || loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= total {
+                break;
+            }
+            let r = self.job(i);
+            results.lock().expect("no panics while holding the lock")[i] = Some(r);
+        };
+        std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads.clamp(1, total.max(1)))
+                .map_while(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
+                .collect();
+            // A system that refuses every thread still gets the sweep, on this one.
+            if workers.is_empty() {
+                work();
+            }
+        });
+        let results = results.into_inner().map_err(|_| "a sweep thread failed".to_string())?;
+        results.into_iter().map(|r| r.unwrap_or_else(|| Err("a run did not finish".into()))).collect()
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(schema_json, m)?)?;
+    m.add_function(wrap_pyfunction!(tle_file, m)?)?;
+    m.add_function(wrap_pyfunction!(with_tle, m)?)?;
+    m.add_class::<Plan>()?;
+    Ok(())
+}

@@ -1,0 +1,92 @@
+"""Bad scenarios raise ValueError naming the field, as the CLI does; never a crash."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import orbitcp
+from conftest import SMALL_SWEEP, run_cli
+
+BAD_CC = {
+    "version": 1,
+    "name": "bad cc",
+    "duration_s": 5,
+    "topology": {"kind": "chain", "links": [{"rate_mbps": 10, "delay_ms": 10}]},
+    "flows": [{"transport": "tcp", "cc": "no-such-cc", "bytes": 1000}],
+}
+
+
+@pytest.mark.parametrize("form", ["dict", "json", "path"])
+@pytest.mark.parametrize("call", [orbitcp.validate, orbitcp.run, orbitcp.sweep])
+def test_a_bad_field_is_named_whatever_the_form(form, call, tmp_path: Path):
+    scenario = {"dict": BAD_CC, "json": json.dumps(BAD_CC)}.get(form)
+    if form == "path":
+        scenario = tmp_path / "bad.json"
+        scenario.write_text(json.dumps(BAD_CC))
+    with pytest.raises(ValueError, match=r"flows\[0\]\.cc: ") as e:
+        call(scenario)
+    if form == "path":
+        assert str(e.value).startswith(f"{scenario}:\n")
+
+
+def test_validate_reports_what_the_cli_reports(cli, tmp_path: Path):
+    bad = json.loads(SMALL_SWEEP.read_text())
+    bad["topology"]["links"][0]["rate_mbps"] = 0
+    bad["topology"]["links"][0]["delay_ms"] = -1
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    out = run_cli(cli, "validate", str(path), check=False)
+    assert out.returncode == 2
+    with pytest.raises(ValueError) as e:
+        orbitcp.validate(path)
+    assert f"error: {e.value}\n" == out.stderr
+    # Every problem, each under its path, not only the first.
+    assert "topology.links[0].rate_mbps: " in str(e.value) and "topology.links[0].delay_ms: " in str(e.value)
+
+
+def test_a_bad_sweep_point_is_named_with_its_point(cli, tmp_path: Path):
+    bad = json.loads(SMALL_SWEEP.read_text())
+    bad["sweep"]["grid"]["topology.links[0].loss.p"] = [0, 3]
+    with pytest.raises(ValueError, match=r"topology\.links\[0\]\.loss\.p") as e:
+        orbitcp.sweep(bad)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    cli_err = run_cli(cli, "sweep", str(path), check=False).stderr
+    assert str(e.value).split("\n", 1)[1] in cli_err
+
+
+def test_validate_counts_the_runs():
+    assert orbitcp.validate(SMALL_SWEEP) == 16
+    no_sweep = json.loads(SMALL_SWEEP.read_text())
+    del no_sweep["sweep"]
+    assert orbitcp.validate(no_sweep) == 1
+
+
+def test_a_missing_file_is_a_clear_error(tmp_path: Path):
+    missing = tmp_path / "nope.json"
+    for call in (orbitcp.run, orbitcp.validate, orbitcp.sweep):
+        with pytest.raises(FileNotFoundError, match="scenario file not found: .*nope.json"):
+            call(missing)
+        with pytest.raises(FileNotFoundError, match="nope.json"):
+            call(str(missing))
+
+
+def test_invalid_json_text_and_other_types():
+    with pytest.raises(ValueError, match="JSON"):
+        orbitcp.run('{"version": 1,')
+    with pytest.raises(TypeError, match="dict, a JSON string or the path"):
+        orbitcp.run(42)
+    with pytest.raises(ValueError, match="not JSON-serialisable"):
+        orbitcp.run({**BAD_CC, "duration_s": float("nan")})
+
+
+def test_a_sweep_needs_a_sweep_section_and_a_known_engine():
+    no_sweep = json.loads(SMALL_SWEEP.read_text())
+    del no_sweep["sweep"]
+    with pytest.raises(ValueError, match="sweep"):
+        orbitcp.sweep(no_sweep)
+    with pytest.raises(ValueError, match="engine"):
+        orbitcp.sweep(SMALL_SWEEP, engine="spark")
