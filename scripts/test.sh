@@ -23,6 +23,7 @@ STEPS=(
   typecheck
   lint
   imports
+  sizes
   web_unit
   web_build
   e2e
@@ -73,6 +74,11 @@ step_lint() {
 step_imports() {
   # The one-way import rule: no module imports one that imports it back (ARCHITECTURE.md).
   node scripts/check-imports.mjs
+}
+
+step_sizes() {
+  # No source file over 600 lines (tests and generated files aside) without a stated reason.
+  node scripts/check-sizes.mjs
 }
 
 step_web_unit() {
