@@ -58,7 +58,7 @@ step_node_determinism() {
 }
 
 step_web_types() {
-  # The TypeScript scenario types must be what the Rust schema generates today.
+  # The TypeScript scenario and result types must be what the Rust schemas generate today.
   node scripts/gen-types.mjs --check
 }
 

@@ -7,10 +7,23 @@ use wasm_bindgen::prelude::*;
 use crate::runner;
 
 /// Runs a scenario (JSON text) and returns the result as JSON text; `with_traces` = false
-/// gives the summary only, identical to `orbitcp run --summary`.
+/// gives the summary only, what `orbitcp run --summary` prints but for the seed's form (see
+/// [`result_json`]).
 #[wasm_bindgen]
 pub fn run_scenario(json: &str, with_traces: bool) -> Result<String, JsError> {
-    runner::run_json(json, with_traces).map_err(|e| JsError::new(&e))
+    let sc = crate::scenario::parse(json).map_err(|e| JsError::new(&e.to_string()))?;
+    let r = runner::run_scenario(&sc, sc.seed, with_traces).map_err(|e| JsError::new(&e))?;
+    result_json(&r)
+}
+
+/// A result as JSON for JavaScript: the CLI's JSON with `seed` as decimal text, since a
+/// JavaScript number holds integers exactly only up to 2^53 and seeds are 64-bit (a sweep run's
+/// derived seed almost never fits). The browser keeps it as text (`RunSummary.seed`), as it
+/// already sends seeds (`SteppedRun::new`, `sweep_jobs`).
+fn result_json(r: &runner::RunResult) -> Result<String, JsError> {
+    let mut v = serde_json::to_value(r).map_err(|e| JsError::new(&e.to_string()))?;
+    v["seed"] = serde_json::Value::String(r.seed.to_string());
+    serde_json::to_string(&v).map_err(|e| JsError::new(&e.to_string()))
 }
 
 /// Checks a scenario without running it: a JSON array of its problems, `[{"path", "message",
@@ -92,10 +105,11 @@ impl SteppedRun {
         self.session.total_s()
     }
 
-    /// The result as JSON text, or the delivery error if a flow delivered a wrong byte.
+    /// The result as JSON text ([`result_json`]), or the delivery error if a flow delivered a
+    /// wrong byte.
     pub fn result(&self, with_traces: bool) -> Result<String, JsError> {
         let r = self.session.result(with_traces).map_err(|e| JsError::new(&e))?;
-        serde_json::to_string(&r).map_err(|e| JsError::new(&e.to_string()))
+        result_json(&r)
     }
 }
 

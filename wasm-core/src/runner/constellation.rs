@@ -24,11 +24,12 @@ use crate::orbit::config::{ConstellationTopology, RouteChange};
 use crate::orbit::path_timeline;
 use crate::orbit::route::{End, EventKind, Node};
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::HashMap;
 
 /// The path over time, as results report it (`RunResult.path`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct PathResult {
     pub src: String,
     pub dst: String,
@@ -43,7 +44,7 @@ pub struct PathResult {
 }
 
 /// One value per routing step.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct PathSteps {
     pub t_s: Vec<f64>,
     pub hops: Vec<u32>,
@@ -52,24 +53,46 @@ pub struct PathSteps {
     pub bottleneck_mbps: Vec<f64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct RouteChangeEntry {
     pub t_s: f64,
     pub nodes: Vec<i64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct PathEvent {
     pub t_s: f64,
     /// `handover` or `route_change`.
+    #[schemars(with = "PathEventKind")]
     pub kind: &'static str,
+    /// Handovers: the end whose serving satellite changed.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<PathEnd>")]
     pub end: Option<&'static str>,
     /// Handovers: the satellite left and the one taken (null: none visible).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<Option<u32>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<Option<u32>>,
+}
+
+/// The values of [`PathEvent::kind`], for the schema (the field is a name, written where the
+/// timeline is built).
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum PathEventKind {
+    Handover,
+    RouteChange,
+}
+
+/// The values of [`PathEvent::end`], for the schema.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum PathEnd {
+    Src,
+    Dst,
 }
 
 /// The network and what results say about the path.

@@ -187,3 +187,21 @@ pub fn check_json(scenario_json: &str) -> Result<(), scenario::ScenarioError> {
 pub fn schema_json() -> String {
     serde_json::to_string_pretty(&scenario::schema()).unwrap_or_default()
 }
+
+/// Everything the core reports to a front end, gathered in one type so that one JSON Schema
+/// describes it all (`orbitcp schema --results`, from which the web app's result types are
+/// generated). Never built.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+struct CoreOutputs {
+    /// `orbitcp run`, and a run in the browser.
+    run: RunResult,
+    /// The globe's input (`orbit::view`).
+    constellation_view: crate::orbit::view::ConstellationView,
+}
+
+/// The JSON Schema of what the core reports (the run result with its traces and path
+/// timeline, and the constellation view), generated from the Rust types.
+pub fn results_schema_json() -> String {
+    serde_json::to_string_pretty(&schemars::schema_for!(CoreOutputs)).unwrap_or_default()
+}

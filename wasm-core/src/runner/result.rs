@@ -2,12 +2,13 @@
 //! CLI prints and the browser draws.
 
 use super::constellation::PathResult;
-use super::traces::Traces;
+use super::traces::{HopRole, Traces};
 use crate::metrics::DelaySummary;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The result of one run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct RunResult {
     pub name: String,
     pub seed: u64,
@@ -33,17 +34,20 @@ fn is_zero(v: &u64) -> bool {
     *v == 0
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct FlowResult {
     pub id: u32,
+    #[schemars(with = "TransportName")]
     pub transport: &'static str,
     pub cc: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    #[schemars(with = "crate::schema::Nullable<u64>")]
     pub bytes: Option<u64>,
     pub delivered_bytes: u64,
     pub completed: bool,
     /// Seconds from the flow's start to its last byte delivered.
+    #[schemars(with = "crate::schema::Nullable<f64>")]
     pub completion_s: Option<f64>,
     /// Delivered bytes over completion time, or over the time it ran if it did not complete.
     pub goodput_mbps: f64,
@@ -75,9 +79,10 @@ pub struct FlowResult {
 
 /// An INTCP node's figures at the end of the run. The hop fields describe the hop *upstream* of
 /// the node (the node is that hop's requester); the producer has none.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct HopSummary {
     pub node: u32,
+    #[schemars(with = "HopRole")]
     pub role: &'static str,
     pub hop_srtt_ms: f64,
     pub hop_min_rtt_ms: f64,
@@ -96,7 +101,7 @@ pub struct HopSummary {
 
 /// A sender's data packets on the wire. A healthy loss-based sender retransmits about
 /// p/(1 − p) packets per delivered one under random loss p, plus what queues drop.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct WireSummary {
     /// Data packets sent, retransmissions (TCP) or coded packets (CTCP) included.
     pub data_sent: u64,
@@ -138,7 +143,7 @@ impl WireSummary {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct CodingSummary {
     pub packets_sent: u64,
     pub coded_packets: u64,
@@ -168,7 +173,7 @@ pub struct CodingSummary {
 /// time is measured by the link itself (the gaps between transmissions), so the sum is a check.
 /// Packets lost at the link's ingress (dummynet-style loss) or dropped by its full buffer took
 /// no link time: they are counted apart (`ingress_loss_pkts`, `queue_drop_pkts`), outside the sum.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct CapacitySummary {
     /// Id of the bottleneck link (as in `links`).
     pub link: u32,
@@ -197,7 +202,7 @@ pub struct CapacitySummary {
     pub busy_fraction: f64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LinkResult {
     pub id: u32,
     pub from: u32,
@@ -206,4 +211,15 @@ pub struct LinkResult {
     /// Bytes on the wire (headers included) the link delivered.
     pub delivered_bytes: u64,
     pub drops: crate::net::Drops,
+}
+
+/// The values of [`FlowResult::transport`], for the schema (the field is the flow's
+/// `Flow::transport()`).
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum TransportName {
+    Tcp,
+    Ctcp,
+    Intcp,
 }

@@ -2,17 +2,18 @@
 //! per traced link (queue).
 
 use crate::metrics::Trace;
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Traces {
     pub flows: Vec<FlowTrace>,
     pub links: Vec<LinkTrace>,
 }
 
 /// Columns of one flow's traces. Each time series shares its own `t`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct FlowTrace {
     pub id: u32,
     pub sender: Columns,
@@ -37,9 +38,10 @@ pub struct FlowTrace {
 }
 
 /// One INTCP node's time series.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct HopTrace {
     pub node: u32,
+    #[schemars(with = "HopRole")]
     pub role: &'static str,
     /// `advertised_rate_mbps` (upstream, 0 at the producer), `paced_rate_mbps` (the token
     /// bucket's rate, 0 at the consumer), `queue_pkts` (send queue), `cache_bytes`.
@@ -49,13 +51,13 @@ pub struct HopTrace {
     pub retransmissions: Columns,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct CodingTrace {
     pub rank: Columns,
     pub decodes: Columns,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LinkTrace {
     pub id: u32,
     pub queue: Columns,
@@ -84,6 +86,35 @@ impl Columns {
     }
 }
 
+/// `t` and the named columns beside it (a value that is not a number is null).
+impl JsonSchema for Columns {
+    fn schema_name() -> String {
+        "Columns".into()
+    }
+
+    fn json_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        use schemars::schema::{InstanceType, Schema, SchemaObject};
+        let mut s = SchemaObject { instance_type: Some(InstanceType::Object.into()), ..Default::default() };
+        s.metadata().description = Some("A time column `t` and named value columns of the same length.".into());
+        let obj = s.object();
+        obj.properties.insert("t".into(), gen.subschema_for::<Vec<f64>>());
+        obj.required.insert("t".into());
+        obj.additional_properties = Some(Box::new(gen.subschema_for::<Vec<Option<f64>>>()));
+        Schema::Object(s)
+    }
+}
+
 fn json_f64(v: f64) -> Value {
     serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
+}
+
+/// An INTCP node's part in a flow, for the schema of `role` (the field is `Role::name()`): the
+/// data source, a router along the path, or the requester.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub(super) enum HopRole {
+    Producer,
+    Midnode,
+    Consumer,
 }
