@@ -3,7 +3,7 @@
 // from; the core validates it (in a worker) and the URL can carry it.
 
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { CancelledError, CrashError, SimClient, type Progress, type SweepRow } from './sim/client';
+import { CancelledError, CoreError, CrashError, SimClient, type Progress, type SweepRow } from './sim/client';
 import type { CostEstimate, FieldError } from './sim/protocol';
 import type { RunResult } from './sim/results';
 import type { Scenario } from './scenario/types.gen';
@@ -129,7 +129,8 @@ export function App() {
           setEstimate(errs.length === 0 ? await client.estimate(text) : null);
           setValidated(true);
         })
-        .catch((e: Error) => setErrors([{ path: '', message: e.message }]));
+        // The core's refusal names its field, so the editor places it like a validation problem.
+        .catch((e: Error) => setErrors([e instanceof CoreError ? e.problem : { path: '', message: e.message }]));
     }, 150);
     return () => clearTimeout(handle);
   }, [text]);

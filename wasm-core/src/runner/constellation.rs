@@ -23,6 +23,7 @@ use crate::net::{
 use crate::orbit::config::{ConstellationTopology, RouteChange};
 use crate::orbit::path_timeline;
 use crate::orbit::route::{End, EventKind, Node};
+use crate::orbit::OrbitError;
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -116,13 +117,12 @@ pub fn build(
     duration_s: f64,
     seed: u64,
     trace_points: usize,
-) -> Result<ConstellationNet, String> {
-    let built = topo.build(duration_s).map_err(|e| format!("topology: {e}"))?;
+) -> Result<ConstellationNet, OrbitError> {
+    let built = topo.build(duration_s)?;
     let step_s = built.cfg.step_s;
     let (src_name, dst_name) = (built.src.name.clone(), built.dst.name.clone());
     let outage_s = built.cfg.handover_outage_s;
-    let timeline = path_timeline(&built.constellation, built.src, built.dst, built.cfg, built.t0_s, built.t1_s)
-        .map_err(|e| format!("topology: {e}"))?;
+    let timeline = path_timeline(&built.constellation, built.src, built.dst, built.cfg, built.t0_s, built.t1_s)?;
     let step = SimDuration::from_secs_f64(step_s);
     let buffer = Buffer::Packets(topo.buffer_pkts);
     let fixed = |rate_bps: f64, delay: SimDuration, loss: f64| LinkConfig {

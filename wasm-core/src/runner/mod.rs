@@ -13,11 +13,13 @@ mod build_tcp;
 mod chain;
 pub mod constellation;
 pub mod cost;
+mod error;
 mod report;
 mod result;
 mod session;
 mod sweep;
 mod traces;
+pub use error::RunError;
 pub use result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
 pub use session::Session;
 pub use sweep::{run_job, sweep_jobs, SweepJob, SweepPlan};
@@ -66,13 +68,13 @@ struct FlowSlot {
 }
 
 impl Run {
-    pub fn new(sc: &Scenario) -> Result<Run, String> {
+    pub fn new(sc: &Scenario) -> Result<Run, RunError> {
         Self::with_seed(sc, sc.seed)
     }
 
     /// Builds the run; fails only for a constellation whose orbits cannot be built (which
     /// scenario validation has already reported).
-    pub fn with_seed(sc: &Scenario, seed: u64) -> Result<Run, String> {
+    pub fn with_seed(sc: &Scenario, seed: u64) -> Result<Run, RunError> {
         let points = sc.trace.max_points as usize;
         let (net, last_node, path, traced_links) = match &sc.topology {
             Topology::Chain(Chain { links, place }) => {
@@ -80,7 +82,7 @@ impl Run {
                 (chain_network(links, seed, points), links.len() as u32, path, 2 * links.len() as u32)
             }
             Topology::Constellation(c) => {
-                let built = constellation::build(c, sc.duration_s, seed, points)?;
+                let built = constellation::build(c, sc.duration_s, seed, points).map_err(RunError::Topology)?;
                 (built.net, 1, Some(built.path), built.access_links)
             }
         };
@@ -153,7 +155,7 @@ impl Run {
 
 /// Runs a parsed scenario (its base point, ignoring any sweep) and returns the result, or the
 /// delivery error if a flow delivered a wrong or missing byte.
-pub fn run_scenario(sc: &Scenario, seed: u64, with_traces: bool) -> Result<RunResult, String> {
+pub fn run_scenario(sc: &Scenario, seed: u64, with_traces: bool) -> Result<RunResult, RunError> {
     let mut session = Session::new(sc, seed)?;
     while session.step() {}
     session.result(with_traces)
@@ -161,16 +163,16 @@ pub fn run_scenario(sc: &Scenario, seed: u64, with_traces: bool) -> Result<RunRe
 
 /// Runs a scenario given as JSON text and returns the result as JSON text.
 /// `with_traces` = false gives the summary only (what `orbitcp run --summary` prints).
-pub fn run_json(scenario_json: &str, with_traces: bool) -> Result<String, String> {
+pub fn run_json(scenario_json: &str, with_traces: bool) -> Result<String, RunError> {
     let sc = scenario::parse(scenario_json)?;
     let r = run_scenario(&sc, sc.seed, with_traces)?;
-    serde_json::to_string(&r).map_err(|e| e.to_string())
+    serde_json::to_string(&r).map_err(|e| RunError::Output(e.to_string()))
 }
 
 /// Checks a scenario, its sweep points included; the error lists every problem, each naming
 /// its path.
-pub fn validate_json(scenario_json: &str) -> Result<(), String> {
-    check_json(scenario_json).map_err(String::from)
+pub fn validate_json(scenario_json: &str) -> Result<(), scenario::ScenarioError> {
+    check_json(scenario_json)
 }
 
 /// Like [`validate_json`], with every problem as a [`scenario::FieldError`] (what the browser's
@@ -178,7 +180,11 @@ pub fn validate_json(scenario_json: &str) -> Result<(), String> {
 pub fn check_json(scenario_json: &str) -> Result<(), scenario::ScenarioError> {
     let sc = scenario::check(scenario_json)?;
     if sc.sweep.is_some() {
-        SweepPlan::new(scenario_json).map_err(|e| scenario::ScenarioError::one("sweep", e))?.check()?;
+        let plan = SweepPlan::new(scenario_json).map_err(|e| match e {
+            RunError::Scenario(e) => e,
+            other => scenario::ScenarioError(other.field_errors()),
+        })?;
+        plan.check()?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use super::result::{FlowResult, RunResult};
 use super::traces::FlowTrace;
-use super::Run;
+use super::{Run, RunError};
 use crate::metrics::jain_index;
 use crate::scenario::Scenario;
 use crate::simulation::EarlyStop;
@@ -15,7 +15,7 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(sc: &Scenario, seed: u64) -> Result<Session, String> {
+    pub fn new(sc: &Scenario, seed: u64) -> Result<Session, RunError> {
         let runs = if sc.flows_alone {
             (0..sc.flows.len())
                 .map(|f| {
@@ -91,12 +91,12 @@ impl Session {
 
     /// The result; flows alone are reported together, numbered as in the scenario, with the
     /// link counters summed and no queue traces (each simulation had its own queues).
-    pub fn result(&self, with_traces: bool) -> Result<RunResult, String> {
+    pub fn result(&self, with_traces: bool) -> Result<RunResult, RunError> {
         if let Some(e) = self.delivery_error() {
-            return Err(format!("delivery check failed: {e}"));
+            return Err(RunError::Delivery(e));
         }
         let mut results = self.runs.iter().map(|r| r.result(with_traces));
-        let mut all = results.next().ok_or("the scenario has no flows")?;
+        let mut all = results.next().ok_or(RunError::NoFlows)?;
         if self.runs.len() == 1 {
             return Ok(all);
         }

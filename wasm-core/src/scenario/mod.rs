@@ -33,7 +33,7 @@ pub use ctcp_flow::{
 pub use error::{FieldError, ScenarioError};
 pub use flow::Flow;
 pub use intcp_flow::{HopCc, IntcpFlow};
-pub use json_path::set_path;
+pub use json_path::{set_path, PathError};
 pub use link::{
     LinkSpec, LossAtSpec, LossSpec, Outage, OutagesSpec, PeriodicOutage, RateScheduleSpec, RateStep, SquareWave,
 };
@@ -43,6 +43,7 @@ pub use sweep::Sweep;
 pub use tcp_flow::{TcpFlow, TcpProfile, TcpSettings};
 pub use topology::{Chain, ChainPlace, Topology};
 pub use trace::TraceSpec;
+pub use validate_topology::topology_error;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -134,7 +135,7 @@ mod tests {
     pub(super) fn with(path: &str, v: Value) -> Result<Scenario, String> {
         let mut s: Value = serde_json::from_str(MINIMAL).unwrap();
         set_path(&mut s, path, v).unwrap();
-        from_value(s)
+        from_value(s).map_err(String::from)
     }
 
     #[test]

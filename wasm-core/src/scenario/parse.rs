@@ -5,13 +5,13 @@ use super::{Chain, ConstellationTopology, CtcpFlow, IntcpFlow, Scenario, Scenari
 use serde_json::Value;
 
 /// Parses and validates a scenario. The error lists every problem found, one per line.
-pub fn parse(json: &str) -> Result<Scenario, String> {
-    check(json).map_err(String::from)
+pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
+    check(json)
 }
 
 /// Like [`parse`], from an already parsed JSON value.
-pub fn from_value(value: Value) -> Result<Scenario, String> {
-    check_value(value).map_err(String::from)
+pub fn from_value(value: Value) -> Result<Scenario, ScenarioError> {
+    check_value(value)
 }
 
 /// Like [`parse`], with every problem as a [`FieldError`].
@@ -129,6 +129,7 @@ mod tests {
                 "topology":{"kind":"constellation","constellation":{"geo_longitudes_deg":[0]},
                     "src": src, "dst":"London", "min_elevation_deg": 0},
                 "flows":[{"transport":"tcp","cc":"reno","bytes":1000}]}))
+            .map_err(String::from)
         };
         let point = serde_json::json!({"name":"p","lat_deg":1,"lon_deg":2});
         assert!(leo(point.clone()).is_ok(), "{:?}", leo(point.clone()).err());
@@ -155,8 +156,9 @@ mod tests {
 
     #[test]
     fn malformed_json_is_reported_as_such() {
-        assert!(parse("{\"version\": 1,").unwrap_err().starts_with("scenario: invalid JSON"));
-        assert_eq!(parse("[1,2]").unwrap_err(), "scenario: expected a JSON object");
+        assert!(parse("{\"version\": 1,").unwrap_err().to_string().starts_with("scenario: invalid JSON"));
+        assert_eq!(parse("[1,2]").unwrap_err(), ScenarioError::one("", "expected a JSON object"));
+        assert_eq!(parse("[1,2]").unwrap_err().to_string(), "scenario: expected a JSON object");
     }
 
     #[test]

@@ -200,7 +200,7 @@ mod tests {
         let with_caches = |caches: Value| {
             let mut v: Value = serde_json::from_str(two_hops).unwrap();
             v["flows"][0]["node_cache_bytes"] = caches;
-            from_value(v)
+            from_value(v).map_err(String::from)
         };
         assert!(with_caches(serde_json::json!({"1": 0, "2": 5})).is_ok());
         let e = with_caches(serde_json::json!({"01": 0})).unwrap_err();

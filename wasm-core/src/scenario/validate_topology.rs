@@ -190,25 +190,30 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
         return;
     }
     if let Err(e) = c.build(duration_s) {
-        p.0.push(match e {
-            OrbitError::Tle { line, problem } => {
-                FieldError::new("topology.constellation.tle", format!("line {line}: {problem}"))
-            }
-            OrbitError::Omm { index, name, problem } if name.is_empty() => {
-                FieldError::new(format!("topology.constellation.omm[{index}]"), problem)
-            }
-            OrbitError::Omm { index, name, problem } => {
-                FieldError::new(format!("topology.constellation.omm[{index}]"), format!("({name}) {problem}"))
-            }
-            OrbitError::Sgp4 { index, name, problem } => {
-                FieldError::new("topology.constellation", format!("element set {index} ({name}): SGP4: {problem}"))
-            }
-            OrbitError::Walker { field, problem } => {
-                FieldError::new(format!("topology.constellation.walker.{field}"), problem)
-            }
-            OrbitError::Geo(problem) => FieldError::new("topology.constellation.geo_longitudes_deg", problem),
-            OrbitError::Ground(problem) => FieldError::new("topology.relays", problem),
-            OrbitError::Config { field, problem } => FieldError::new(format!("topology.{field}"), problem),
-        });
+        p.0.push(topology_error(e));
+    }
+}
+
+/// A constellation that could not be built, as a problem of the scenario field at fault.
+pub fn topology_error(e: OrbitError) -> FieldError {
+    match e {
+        OrbitError::Tle { line, problem } => {
+            FieldError::new("topology.constellation.tle", format!("line {line}: {problem}"))
+        }
+        OrbitError::Omm { index, name, problem } if name.is_empty() => {
+            FieldError::new(format!("topology.constellation.omm[{index}]"), problem)
+        }
+        OrbitError::Omm { index, name, problem } => {
+            FieldError::new(format!("topology.constellation.omm[{index}]"), format!("({name}) {problem}"))
+        }
+        OrbitError::Sgp4 { index, name, problem } => {
+            FieldError::new("topology.constellation", format!("element set {index} ({name}): SGP4: {problem}"))
+        }
+        OrbitError::Walker { field, problem } => {
+            FieldError::new(format!("topology.constellation.walker.{field}"), problem)
+        }
+        OrbitError::Geo(problem) => FieldError::new("topology.constellation.geo_longitudes_deg", problem),
+        OrbitError::Ground(problem) => FieldError::new("topology.relays", problem),
+        OrbitError::Config { field, problem } => FieldError::new(format!("topology.{field}"), problem),
     }
 }

@@ -26,6 +26,14 @@ export class CancelledError extends Error {
 /** The core crashed (a panic or out of memory); the worker was replaced and `onCrash` told. */
 export class CrashError extends Error {}
 
+/** The core refused a request: `problem` names the scenario field at fault ('' for none), and
+ * the message reads as the CLI prints it ("path: what is wrong"). */
+export class CoreError extends Error {
+  constructor(readonly problem: FieldError) {
+    super(problem.path ? `${problem.path}: ${problem.message}` : problem.message);
+  }
+}
+
 type Pending = {
   resolve: (msg: FromWorker) => void;
   reject: (e: Error) => void;
@@ -90,7 +98,7 @@ class WorkerSlot {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    if (msg.type === 'failed') p.reject(new Error(msg.message));
+    if (msg.type === 'failed') p.reject(new CoreError({ path: msg.path, message: msg.message }));
     else p.resolve(msg);
   }
 

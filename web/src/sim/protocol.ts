@@ -51,8 +51,10 @@ export type FromWorker =
   | { type: 'estimate'; id: number; estimate: CostEstimate }
   /** The next run will panic. */
   | { type: 'armed'; id: number }
-  /** `crashed`: the core trapped (a panic); the worker must be replaced. */
-  | { type: 'failed'; id: number; message: string; crashed: boolean };
+  /** The core refused (`path`: the scenario field at fault, '' for none; `message`: what is
+   * wrong there, as the core's `{path, message}` errors say it), or `crashed`: the core trapped
+   * (a panic) and the worker must be replaced. */
+  | { type: 'failed'; id: number; path: string; message: string; crashed: boolean };
 
 export function assertNever(x: never): never {
   throw new Error(`unhandled message: ${JSON.stringify(x)}`);

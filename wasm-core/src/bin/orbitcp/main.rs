@@ -135,6 +135,23 @@ impl From<String> for Failure {
     }
 }
 
+/// A scenario that cannot run is the user's to fix (2); a run that failed is not (1).
+impl From<runner::RunError> for Failure {
+    fn from(e: runner::RunError) -> Self {
+        if e.is_invalid_scenario() {
+            Failure::Invalid(e.to_string())
+        } else {
+            Failure::Runtime(e.to_string())
+        }
+    }
+}
+
+impl From<scenario::ScenarioError> for Failure {
+    fn from(e: scenario::ScenarioError) -> Self {
+        Failure::Invalid(e.to_string())
+    }
+}
+
 impl From<&str> for Failure {
     fn from(e: &str) -> Self {
         Failure::Runtime(e.into())

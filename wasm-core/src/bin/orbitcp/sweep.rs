@@ -4,7 +4,7 @@ use crate::progress::{self, Progress};
 use crate::{emit, interrupt, parse_scenario, read_file, Failure, Outcome};
 use orbitcp_core::csv;
 use orbitcp_core::metrics::mean_std;
-use orbitcp_core::runner::{self, RunResult, SweepPlan};
+use orbitcp_core::runner::{self, RunError, RunResult, SweepPlan};
 use orbitcp_core::scenario::Scenario;
 use serde_json::Value;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,7 +24,7 @@ pub fn run_parallel(
     let done = AtomicUsize::new(0);
     let running = AtomicUsize::new(0);
     let total = plan.len();
-    let results: Mutex<Vec<Option<Result<RunResult, String>>>> = Mutex::new(vec![None; total]);
+    let results: Mutex<Vec<Option<Result<RunResult, RunError>>>> = Mutex::new(vec![None; total]);
     let work = || loop {
         if stop() {
             break;
@@ -70,7 +70,7 @@ pub fn run_parallel(
     if finished < total && !stop() {
         return Err("a run did not finish".into());
     }
-    results.into_iter().take(finished).flatten().collect()
+    results.into_iter().take(finished).flatten().collect::<Result<_, _>>().map_err(String::from)
 }
 
 fn paper_value(sc: &Scenario, point: &[(String, Value)], flow: u32) -> Option<f64> {
@@ -94,9 +94,9 @@ pub fn cmd_sweep(path: &str, aggregate: bool, threads: usize) -> Outcome {
     let (name, text) = read_file(path)?;
     let base = parse_scenario(&name, &text)?;
     interrupt::install();
-    let invalid = |e: String| Failure::Invalid(format!("{name}: {e}"));
-    let plan = SweepPlan::new(&text).map_err(invalid)?;
-    plan.validate().map_err(invalid)?;
+    let invalid = |e: &dyn std::fmt::Display| Failure::Invalid(format!("{name}: {e}"));
+    let plan = SweepPlan::new(&text).map_err(|e| invalid(&e))?;
+    plan.validate().map_err(|e| invalid(&e))?;
     if interrupt::requested() {
         return Err(Failure::Interrupted("before the sweep started".into()));
     }

@@ -37,7 +37,7 @@ impl TcpSender {
     /// cut below it), except for the sends recovery forces.
     pub(super) fn audit_ack(&mut self, sent: bool, pipe_before: u32, forced: u32) {
         if let Err(e) = self.sb.check_counts() {
-            self.violation(e);
+            self.violation(e.to_string());
         }
         let pipe = self.pipe();
         let limit = self.w.cwnd.max(pipe_before) + forced;
