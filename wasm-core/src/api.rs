@@ -168,6 +168,14 @@ pub fn sweep_jobs(json: &str) -> Result<String, JsValue> {
     serde_json::to_string(&list).map_err(output_error)
 }
 
+/// A sweep's results as CSV, the bytes `orbitcp sweep` prints (`runner::sweep_csv`): `json` is
+/// the sweep's scenario, `results_json` a JSON array of its runs' results in job order (as
+/// `SteppedRun::result` gave them; only `flows` is read), `aggregate` as `--aggregate`.
+#[wasm_bindgen]
+pub fn sweep_csv(json: &str, results_json: &str, aggregate: bool) -> Result<String, JsValue> {
+    runner::sweep_csv_json(json, results_json, aggregate).map_err(run_error)
+}
+
 /// What a scenario will cost (`runner::cost::CostEstimate` as JSON: runs, events, browser
 /// seconds), so the app can ask before it opens an expensive shared link.
 #[wasm_bindgen]

@@ -57,11 +57,17 @@ test('run-time errors cross as {path, message} objects naming the field', async 
     path: 'topology',
     message: 'a chain without a place has nothing to show on the globe',
   });
-  // An invalid scenario: its one problem, with its path.
-  const bad = JSON.stringify({ ...SMALL, duration_s: -1 });
-  const e = thrown(() => api.estimate_cost(bad));
-  assert.equal(e.path, 'duration_s');
-  assert.match(e.message, /^must be more than 0/);
+  // An invalid scenario: its one problem, with its path; several share the scenario's path and
+  // are listed one per line, as the CLI prints them.
+  const bad = { ...SMALL, flows: [{ ...SMALL.flows[0], mss_bytes: 10 }] };
+  assert.deepEqual(thrown(() => api.estimate_cost(JSON.stringify(bad))), {
+    path: 'flows[0].mss_bytes',
+    message: 'must be between 64 and 65000 bytes (got 10)',
+  });
+  const worse = { ...bad, max_events: 0 };
+  const e = thrown(() => api.estimate_cost(JSON.stringify(worse)));
+  assert.equal(e.path, '');
+  assert.equal(e.message, 'flows[0].mss_bytes: must be between 64 and 65000 bytes (got 10)\nmax_events: must be at least 1');
 });
 
 test('a 64-bit seed comes back exact, as text', async () => {

@@ -11,7 +11,7 @@ import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
 import { decodeScenario, encodeScenario, SHARE_PARAM } from './share/share';
-import { downloadText, resultCsv, sweepCsv } from './export/export';
+import { downloadText, resultCsv } from './export/export';
 import { ResultCharts } from './charts/ResultCharts';
 import { SweepChart } from './charts/SweepChart';
 import { SummaryTable } from './SummaryTable';
@@ -86,6 +86,8 @@ export function App() {
   const [result, setResult] = useState<RunResult | null>(null);
   const [resultScenario, setResultScenario] = useState<Scenario | null>(null);
   const [sweepRows, setSweepRows] = useState<SweepRow[] | null>(null);
+  /** The scenario text `sweepRows` ran, which the core's CSV writer expands again. */
+  const [sweepText, setSweepText] = useState('');
   const [notice, setNotice] = useState<string | null>(init.notice ?? null);
   const [status, setStatus] = useState<string>('');
   const [coreVersion, setCoreVersion] = useState<string>('');
@@ -208,6 +210,7 @@ export function App() {
     job.promise
       .then((rows) => {
         setSweepRows(rows);
+        setSweepText(text);
         setResultScenario(sc);
         setRunState({ kind: 'done' });
         setStatus(`Sweep finished: ${rows.length} runs on ${client.size} workers.`);
@@ -290,8 +293,12 @@ export function App() {
               Export JSON
             </button>
             <button type="button" disabled={!result && !sweepRows} onClick={() => {
-              if (sweepRows) downloadText(`${base}-sweep.csv`, sweepCsv(sweepRows), 'text/csv');
-              else if (result) downloadText(`${base}.csv`, resultCsv(result), 'text/csv');
+              if (sweepRows) {
+                void clientRef.current
+                  ?.sweepCsv(sweepText, sweepRows)
+                  .then((csv) => downloadText(`${base}-sweep.csv`, csv, 'text/csv'))
+                  .catch((e: Error) => setNotice(e.message));
+              } else if (result) downloadText(`${base}.csv`, resultCsv(result), 'text/csv');
             }}>
               Export CSV
             </button>

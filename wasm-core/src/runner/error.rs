@@ -26,6 +26,8 @@ pub enum RunError {
     NoFlows,
     /// The result could not be written as JSON.
     Output(String),
+    /// Results handed back to be written (a sweep's, as CSV) are not what the core wrote.
+    Results(String),
 }
 
 impl RunError {
@@ -42,6 +44,7 @@ impl RunError {
             RunError::Delivery(e) => one("", format!("delivery check failed: {e}")),
             RunError::NoFlows => one("flows", "the scenario has no flows".into()),
             RunError::Output(e) => one("", format!("the result could not be written as JSON: {e}")),
+            RunError::Results(e) => one("", format!("the runs' results: {e}")),
         }
     }
 

@@ -18,11 +18,13 @@ mod report;
 mod result;
 mod session;
 mod sweep;
+mod sweep_csv;
 mod traces;
 pub use error::RunError;
 pub use result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
 pub use session::Session;
 pub use sweep::{run_job, sweep_jobs, SweepJob, SweepPlan};
+pub use sweep_csv::{sweep_csv, sweep_csv_json, SweepFlowRow};
 pub use traces::{CodingTrace, Columns, FlowTrace, HopTrace, LinkTrace, Traces};
 
 use crate::content::Content;

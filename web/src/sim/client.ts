@@ -78,6 +78,7 @@ class WorkerSlot {
         case 'sweepJobs':
         case 'view':
         case 'estimate':
+        case 'csv':
         case 'armed':
           this.settle(msg.id, msg);
           return;
@@ -169,6 +170,15 @@ export class SimClient {
     const msg = await this.slots[0].request({ type: 'view', id: this.id(), scenario });
     if (msg.type !== 'view') throw new Error(`unexpected reply ${msg.type}`);
     return msg.view;
+  }
+
+  /** A sweep's rows (`sweep()`'s, in job order) as CSV: written by the core, so the bytes are
+   * those `orbitcp sweep` prints for the same scenario. */
+  async sweepCsv(scenario: string, rows: SweepRow[]): Promise<string> {
+    const results = JSON.stringify(rows.map((r) => r.summary));
+    const msg = await this.slots[0].request({ type: 'sweepCsv', id: this.id(), scenario, results });
+    if (msg.type !== 'csv') throw new Error(`unexpected reply ${msg.type}`);
+    return msg.csv;
   }
 
   /** Runs a scenario with traces. `cancel()` stops it at once. */

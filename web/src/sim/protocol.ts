@@ -36,6 +36,9 @@ export type ToWorker =
   | { type: 'expandSweep'; id: number; scenario: string }
   /** What the globe draws for a constellation scenario. */
   | { type: 'view'; id: number; scenario: string }
+  /** A sweep's CSV, written by the core as `orbitcp sweep` writes it: `results` is the JSON
+   * array of the runs' summaries in job order. */
+  | { type: 'sweepCsv'; id: number; scenario: string; results: string }
   /** Makes the core fail, to exercise crash recovery: panic now, panic inside the next run, or
    * run out of memory. */
   | { type: 'panic'; id: number; when: 'now' | 'next-run' | 'oom' };
@@ -49,6 +52,7 @@ export type FromWorker =
   | { type: 'sweepJobs'; id: number; jobs: SweepJob[] }
   | { type: 'view'; id: number; view: ConstellationView }
   | { type: 'estimate'; id: number; estimate: CostEstimate }
+  | { type: 'csv'; id: number; csv: string }
   /** The next run will panic. */
   | { type: 'armed'; id: number }
   /** The core refused (`path`: the scenario field at fault, '' for none; `message`: what is

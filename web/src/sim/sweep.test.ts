@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate, defaultXPath, mathisMbps, meanStd, seriesBy, shortPath, valueLabel } from './sweep';
-import { sweepCsv } from '../export/export';
 import type { SweepRow } from './client';
 import type { RunSummary } from './results';
 
@@ -30,12 +29,6 @@ describe('sweep aggregation', () => {
     const series = seriesBy(aggregate(rows), x);
     expect(series.map((s) => s.label)).toEqual(['cc=reno', 'cc=cubic']);
     expect(series[0].points.map((p) => p.x)).toEqual([0, 0.1]);
-  });
-
-  it('writes CSV with the columns of orbitcp sweep', () => {
-    const csv = sweepCsv(rows.slice(0, 1)).split('\n');
-    expect(csv[0]).toBe('flows[0].cc,topology.links[1].loss.p,run,seed,flow,transport,cc,goodput_mbps,completion_s,delivered_bytes,retransmissions,timeouts');
-    expect(csv[1]).toBe('reno,0,0,1,0,tcp,reno,8.000000,1.500000,1000,0,0');
   });
 
   it('shortens paths for labels', () => {

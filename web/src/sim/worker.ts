@@ -11,6 +11,7 @@ import init, {
   estimate_cost,
   install_panic_hook,
   last_panic,
+  sweep_csv,
   sweep_jobs,
   validate_scenario,
 } from '../wasm/pkg/orbitcp_core.js';
@@ -119,6 +120,9 @@ async function handle(msg: ToWorker) {
         break;
       case 'view':
         post({ type: 'view', id: msg.id, view: JSON.parse(constellation_view(msg.scenario)) as ConstellationView });
+        break;
+      case 'sweepCsv':
+        post({ type: 'csv', id: msg.id, csv: sweep_csv(msg.scenario, msg.results, false) });
         break;
       case 'panic':
         if (msg.when === 'now') debug_panic();
