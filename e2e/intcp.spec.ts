@@ -1,6 +1,8 @@
 // INTCP in the browser, real wasm in real Chromium: the two-hop preset gives the native CLI's
 // summary; the hop view draws every node of the path with its series, marks the re-requests the
-// native run made on the hop where they happened, and its time cursor moves the bars; the
+// native run made on the hop where they happened (on the lossy two-hop preset: the square-wave one
+// is lossless and makes none), and its time cursor moves the bars; on the square wave it reads
+// out the midnode's held bytes and its rates in and out in a slow and a fast phase; the
 // multicast preset shows each consumer's path; the editor shows the INTCP fields and the core's
 // errors beside them.
 import { execFileSync } from 'node:child_process';
@@ -32,13 +34,14 @@ test('the INTCP two-hop preset gives the native summary and shows every node of 
 });
 
 test('the hop view draws the two-hop path over time, marks the native re-requests per hop, and scrubs', async ({ page, consoleErrors }) => {
-  const native = JSON.parse(execFileSync(cli, ['run', `${root}scenarios/intcp-two-hop-square.json`], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  // 5 % loss on the GSL: re-requests on the hop into the consumer.
+  const native = JSON.parse(execFileSync(cli, ['run', `${root}scenarios/intcp-loss-delay.json`], { encoding: 'utf8', maxBuffer: 1 << 28 }));
   const nativeHops: NativeHopTrace[] = native.traces.flows[0].hops;
   // Re-requests per hop as the native run made them: hop k's are those of node k + 1.
   const nativeRtx = nativeHops.slice(1).map((h) => h.retransmissions.count.at(-1) ?? 0);
   expect(nativeRtx.reduce((a, b) => a + b, 0), 'the preset makes re-requests').toBeGreaterThan(0);
 
-  await open(page, '#preset=intcp-two-hop-square');
+  await open(page, '#preset=intcp-loss-delay');
   await runAndWait(page);
   const view = page.getByTestId('chart-hops');
   await expect(view).toBeVisible();
@@ -52,9 +55,9 @@ test('the hop view draws the two-hop path over time, marks the native re-request
   ]);
   await expect(view.getByTestId('hop-link')).toHaveCount(2);
 
-  // Every small multiple has a drawn line: 2 rates per hop, a queue and a cache per node.
+  // Every small multiple has a drawn line: 2 rates per hop, a queue, a cache and held bytes per node.
   const series = view.getByTestId('hop-series');
-  await expect(series).toHaveCount(2 * 2 + 3 * 2);
+  await expect(series).toHaveCount(2 * 2 + 3 * 3);
   for (const s of await series.all()) {
     expect(Number(await s.getAttribute('data-points'))).toBeGreaterThan(10);
     expect((await s.getAttribute('d'))?.length ?? 0).toBeGreaterThan(20);
@@ -83,7 +86,7 @@ test('the hop view draws the two-hop path over time, marks the native re-request
   await expect(cacheBar).toHaveAttribute('data-value', '0');
   const heightAtStart = Number(await cacheBar.getAttribute('height'));
   await page.keyboard.press('End');
-  await expect(view.getByTestId('hop-cursor-value')).toHaveText('t = 120 s');
+  await expect(view.getByTestId('hop-cursor-value')).toHaveText('t = 60 s');
   await expect(cacheBar).not.toHaveAttribute('data-value', '0');
   expect(Number(await cacheBar.getAttribute('height'))).toBeGreaterThan(heightAtStart);
   await expect(view.locator('[data-testid="hop-link"][data-hop="1"] [data-testid="hop-link-rtx"]')).toHaveText(`${nativeRtx[1].toLocaleString('en')} re-requests`);
@@ -103,7 +106,7 @@ test('the hop view draws the two-hop path over time, marks the native re-request
   await page.mouse.click(box.x + 40, box.y + 40);
   const t = Number((await view.getByTestId('hop-cursor-value').textContent())!.replace(/[^0-9.]/g, ''));
   expect(t).toBeGreaterThan(0);
-  expect(t).toBeLessThan(60);
+  expect(t).toBeLessThan(30);
 
   // Play runs the cursor forward on its own; Pause stops it.
   await page.keyboard.press('Home');
@@ -126,6 +129,35 @@ test('the hop view draws the two-hop path over time, marks the native re-request
   expect(consoleErrors).toEqual([]);
 });
 
+test("the hop view reads out what the midnode holds and its rates in and out, filling while the GSL is slow and draining while it is fast", async ({ page, consoleErrors }) => {
+  await open(page, '#preset=intcp-two-hop-square');
+  await runAndWait(page);
+  const view = page.getByTestId('chart-hops');
+  const midnode = view.locator('[data-testid="hop-node"][data-node="1"]');
+  const slider = view.getByTestId('hop-cursor');
+  const rates = async () => {
+    const m = /^in ([\d.]+) \| out ([\d.]+) Mbit\/s$/.exec((await midnode.getByTestId('hop-rates').textContent()) ?? '');
+    expect(m, 'the midnode shows both rates').not.toBeNull();
+    return { in: Number(m![1]), out: Number(m![2]) };
+  };
+  // The GSL is 5 Mbit/s from 40 to 45 s: the ground link's 20 Mbit/s goes in, 5 out, the rest is
+  // held. (The slider moves in steps of 0.12 s, a thousandth of the run.)
+  await slider.fill('43.2');
+  await expect(view.getByTestId('hop-cursor-value')).toHaveText('t = 43.2 s');
+  await expect(midnode.getByTestId('hop-held')).toHaveText(/^holds \d+(\.\d+)? MB$/);
+  expect(Number(await midnode.getByTestId('hop-held-bar').getAttribute('data-value'))).toBeGreaterThan(1e6);
+  const slow = await rates();
+  expect(slow.in).toBeGreaterThan(2 * slow.out);
+  // 35 Mbit/s from 115 to 120 s: the held data leaves faster than the ground link refills it.
+  await slider.fill('118.8');
+  await expect(view.getByTestId('hop-cursor-value')).toHaveText('t = 118.8 s');
+  const fast = await rates();
+  expect(fast.out).toBeGreaterThan(fast.in);
+  // The screen-reader read-out says the same in words.
+  await expect(view.getByTestId('hop-readout')).toContainText(/node 1 \(midnode\) queue [^;]*, holds \d+(\.\d+)? MB, in [\d.]+, out [\d.]+ Mbit\/s/);
+  expect(consoleErrors).toEqual([]);
+});
+
 test('the multicast preset shows the path of each consumer of the shared content', async ({ page, consoleErrors }) => {
   await open(page, '#preset=intcp-multicast');
   await runAndWait(page);
@@ -142,7 +174,7 @@ test('the multicast preset shows the path of each consumer of the shared content
     await expect(nodes.last()).toHaveAttribute('data-node', String(consumer));
     await expect(nodes.last()).toHaveAttribute('data-role', 'consumer');
     await expect(nodes.first()).toHaveAttribute('data-role', 'producer');
-    await expect(view.getByTestId('hop-series')).toHaveCount(2 * consumer + 2 * (consumer + 1));
+    await expect(view.getByTestId('hop-series')).toHaveCount(2 * consumer + 3 * (consumer + 1));
     // The other three consumers are named as sharing the content.
     await expect(view.getByTestId('hop-sharing')).toContainText('Content "video" is also requested by');
     for (const other of [5, 4, 3, 2].filter((c) => c !== consumer)) await expect(view.getByTestId('hop-sharing')).toContainText(`consumer at node ${other}`);

@@ -155,9 +155,31 @@ impl Consumer {
     /// One 1 ms flush (§5.8, §7.3): refills the interest credit from the last-hop receive rate
     /// `thrp_mbps`, finds timed-out interests, and returns the interests to send now (due
     /// re-sends first, then new ranges), stopping at the first that the credit does not cover.
-    pub fn tick(&mut self, now: SimTime, dt_ms: f64, thrp_mbps: f64, out: &mut Vec<(u64, u64)>) {
+    ///
+    /// `follow` = (the rate the consumer advertises on its hop, its hop RTT), when the last
+    /// hop's responder reads ahead and reports its own debt in `wnd` (`readahead.rs`): the
+    /// consumer then requests at the rate it asks the hop to send at, plus the correction that
+    /// keeps that responder's debt at its target over one hop RTT, rather than at the rate that
+    /// arrived plus the producer's queue correction over the end-to-end RTT ([L], §5.8), which
+    /// lags a link that speeds up by a round trip at every step.
+    pub fn tick(
+        &mut self,
+        now: SimTime,
+        dt_ms: f64,
+        thrp_mbps: f64,
+        follow: Option<(f64, f64)>,
+        out: &mut Vec<(u64, u64)>,
+    ) {
         let mut new_output = 0.0;
-        if self.srtt_ms > 0.0 {
+        let base = match follow {
+            Some((rate, hop_srtt)) if hop_srtt > 0.0 => Some((rate, hop_srtt)),
+            _ => None,
+        };
+        if let (Some((rate, hop_srtt)), true) = (base, self.srtt_ms > 0.0) {
+            new_output = (self.rmt_sndq_rest * dt_ms / hop_srtt + rate * 125.0 * dt_ms).max(0.0);
+            new_output = new_output.max(super::SENDRATE_MIN_MBPS * 125.0 * dt_ms);
+            self.credit += new_output;
+        } else if self.srtt_ms > 0.0 {
             new_output = self.rmt_sndq_rest * dt_ms / self.srtt_ms + thrp_mbps * 125_000.0 * dt_ms / 1000.0;
             new_output = new_output.max(super::SENDRATE_MIN_MBPS * 125.0 * dt_ms);
             self.credit += new_output;

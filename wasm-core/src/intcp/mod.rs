@@ -26,6 +26,7 @@ pub mod consumer;
 pub mod holes;
 pub mod midnode;
 pub mod rate;
+pub mod readahead;
 
 use crate::sim::SimDuration;
 
@@ -70,4 +71,9 @@ pub struct IntcpConfig {
     pub cc: rate::CcParams,
     /// SeqHole threshold: a hole is confirmed lost once this many later packets passed it.
     pub hole_threshold: u32,
+    /// Bytes a midnode may hold for downstream, read ahead of its requests (`readahead.rs`);
+    /// 0: the authors' code, which asks upstream only for what downstream asked.
+    pub hold_budget_bytes: u64,
+    /// How far past the highest byte its downstream asked for a midnode may request.
+    pub lookahead_bytes: u64,
 }

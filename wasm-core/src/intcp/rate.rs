@@ -31,6 +31,12 @@ pub enum HopController {
     Reno,
 }
 
+/// A receive-rate window that spans this many hop RTTs without DATA is an idle gap, not a rate.
+pub const IDLE_RTTS: f64 = 4.0;
+/// Slow start grows the window only while its rate is below this multiple of the rate DATA
+/// arrived at over the last hop RTT.
+pub const MAX_RATE_OVER_RECEIVED: f64 = 2.0;
+
 /// Lower bound of the hop RTO of a Reno hop, ms (Linux `TCP_RTO_MIN`, 200 ms).
 pub const RENO_HOP_RTO_MIN_MS: f64 = 200.0;
 /// Window after a hop timeout, packets (RFC 5681 §3.1: the loss window, one segment).
@@ -61,6 +67,9 @@ pub struct CcParams {
     /// Congestion-avoidance increase in packets per cwnd of data (paper: 1; [L]: 10, i.e. +1
     /// per cwnd/10).
     pub ca_increase_pkts: f64,
+    /// Rate probing: the fraction of cwnd added per cwnd of data without a congestion signal
+    /// (0: additive increase only).
+    pub probe_gain: f64,
 }
 
 impl CcParams {
@@ -76,6 +85,7 @@ impl CcParams {
             min_rate_mbps: SENDRATE_MIN_MBPS,
             max_rate_mbps: SENDRATE_MAX_MBPS,
             ca_increase_pkts: 1.0,
+            probe_gain: 1.0,
         }
     }
 }
@@ -98,6 +108,8 @@ pub struct HopCc {
     pub slow_start: bool,
     cc_data_len: f64,
     last_decr_ms: Option<f64>,
+    /// Rate probing: the window at the last congestion signal (k·w_max is where cwnd went).
+    pub w_max: f64,
     /// When this node last sent an INTEREST upstream (rate-refresh rule, §5.6).
     pub last_send_int_ms: f64,
     /// Reno hops: slow-start threshold in packets, and the phase.
@@ -138,6 +150,7 @@ impl HopCc {
             slow_start: true,
             cc_data_len: 0.0,
             last_decr_ms: None,
+            w_max: 0.0,
             last_send_int_ms: 0.0,
             ssthresh: p.ssthresh_pkts,
             reno: RenoPhase::SlowStart,
@@ -226,7 +239,15 @@ impl HopCc {
             }
         }
         if self.srtt_ms > 0.0 {
-            self.recvd_bytes += seg_bytes as f64;
+            let elapsed = now_ms - self.last_thrp_update_ms;
+            if elapsed > IDLE_RTTS * self.srtt_ms {
+                // Nothing came for several hop RTTs (an outage, or nothing asked): the gap says
+                // nothing about the hop's rate, so the window restarts without a measurement.
+                self.recvd_bytes = seg_bytes as f64;
+                self.last_thrp_update_ms = now_ms;
+            } else {
+                self.recvd_bytes += seg_bytes as f64;
+            }
             let elapsed = now_ms - self.last_thrp_update_ms;
             if elapsed > self.srtt_ms {
                 self.thrp_mbps = self.recvd_bytes * 8.0 / 1e6 / elapsed * 1000.0;
@@ -263,19 +284,37 @@ impl HopCc {
         if self.slow_start {
             if cong || self.cwnd >= self.p.ssthresh_pkts {
                 self.slow_start = false;
+                self.w_max = self.cwnd;
                 self.cc_data_len = self.cwnd * mss;
             } else {
-                // The paper's slow start: cwnd doubles per hop RTT (+1 packet per packet received).
-                self.cwnd += payload as f64 / mss;
+                // The paper's slow start: cwnd doubles per hop RTT (+1 packet per packet received),
+                // but only while the window is what limits the arrivals (Linux's
+                // `tcp_is_cwnd_limited` in slow start). On a chain the data arrives at the pace of
+                // the slowest hop upstream, never with a congestion signal here, so an unchecked
+                // window doubles up to ssthresh and the hop advertises several times its link
+                // (60-110 Mbit/s on 20-30 Mbit/s links): a window at most twice the rate that
+                // arrived over the last hop RTT still doubles every RTT while it is used.
+                let window_rate = self.cwnd * mss * 8.0 / 1e3 / self.min_hrtt_ms.max(1e-3);
+                if self.thrp_mbps == 0.0 || window_rate < MAX_RATE_OVER_RECEIVED * self.thrp_mbps {
+                    self.cwnd += payload as f64 / mss;
+                }
                 return;
             }
         }
-        let allow = self.last_decr_ms.is_none_or(|t| now_ms - t >= 2.0 * self.srtt_ms);
+        // The code freezes cwnd for 2·hopSRTT after a decrease (§5.5). With rate probing the
+        // hold-off is 2·minimum hop RTT: a standing queue inflates the smoothed RTT (a
+        // 1000-packet buffer at 5 Mbit/s holds 2.4 s), and a hold-off that long lets the queue
+        // grow for seconds after a link slows down. The decrease sets cwnd from the measured
+        // rate, not from cwnd, so repeating it while the queue drains does not compound.
+        let probing = self.p.probe_gain > 0.0;
+        let hold = if probing { self.min_hrtt_ms } else { self.srtt_ms };
+        let allow = self.last_decr_ms.is_none_or(|t| now_ms - t >= 2.0 * hold);
         if !allow {
             return;
         }
         if cong {
             let bdp_pkts = self.thrp_mbps * 125.0 * self.min_hrtt_ms / mss;
+            self.w_max = bdp_pkts;
             self.cwnd = (self.p.decrease_factor * bdp_pkts).max(CWND_MIN);
             self.last_decr_ms = Some(now_ms);
             self.cc_data_len = 0.0;
@@ -283,9 +322,20 @@ impl HopCc {
             let cwnd_rate_mbps = self.cwnd * mss * 8.0 / 1e6 / self.srtt_ms * 1000.0;
             let allow_inc = self.thrp_mbps == 0.0 || self.thrp_mbps >= 0.5 * cwnd_rate_mbps;
             if allow_inc && self.cc_data_len > self.cwnd * mss / self.p.ca_increase_pkts {
-                // The paper's additive increase (one packet per cwnd of data, ≈ per hop RTT)
-                // with ca_increase_pkts = 1; the code's +1 per cwnd/10 with 10.
-                self.cwnd += 1.0;
+                // The paper's additive increase: one packet per cwnd of data (≈ per hop RTT)
+                // with ca_increase_pkts = 1; the code's +1 per cwnd/10 with 10. Rate probing
+                // (probe_gain g > 0): back to the window at the last congestion (w_max) at once,
+                // then the excess over it grows by g per hop RTT (1, 2, 4, ... packets with g =
+                // 1), so a link that got faster is found within a few round trips while a steady
+                // one is probed gently.
+                let inc = if !probing {
+                    1.0
+                } else if self.cwnd < self.w_max {
+                    (self.w_max - self.cwnd).max(1.0)
+                } else {
+                    (self.p.probe_gain * (self.cwnd - self.w_max)).max(1.0)
+                };
+                self.cwnd += inc;
                 self.cc_data_len = 0.0;
             } else if !allow_inc && self.cc_data_len > 5.0 * self.cwnd * mss / 10.0 {
                 self.cwnd = (self.cwnd - 0.1).max(CWND_MIN);

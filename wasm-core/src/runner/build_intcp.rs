@@ -35,6 +35,7 @@ pub(super) fn add_intcp_flow(
     cc.min_rate_mbps = c.min_rate_mbps;
     cc.max_rate_mbps = c.max_rate_mbps;
     cc.ca_increase_pkts = c.ca_increase_pkts;
+    cc.probe_gain = c.probe_gain;
     let cfg = IntcpConfig {
         bytes: c.bytes,
         mss: c.mss_bytes,
@@ -42,6 +43,8 @@ pub(super) fn add_intcp_flow(
         cache_bytes: c.cache_bytes,
         cc,
         hole_threshold: c.hole_threshold_pkts,
+        hold_budget_bytes: if c.cache { c.hold_budget_bytes } else { 0 },
+        lookahead_bytes: c.lookahead_bytes,
     };
     // The path's nodes, producer first; agent ids follow in the same order. On a
     // constellation every node may join the route, so every node gets an agent,

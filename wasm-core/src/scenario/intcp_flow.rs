@@ -57,6 +57,24 @@ pub struct IntcpFlow {
     /// SeqHole: a hole skipped by this many later packets is lost (the paper's N; §7.2).
     #[serde(default = "default_intcp_hole_threshold")]
     pub hole_threshold_pkts: u32,
+    /// Rate probing: without a congestion signal, cwnd returns at once to the window where the
+    /// last congestion signal came, then its excess over that grows by this factor per hop RTT
+    /// (1, 2, 4, ... packets with 1, the default), so a hop finds a faster link within a few
+    /// round trips; the hold-off after a decrease is 2 minimum hop RTTs. 0: the paper's additive
+    /// increase (one packet per round trip) and the code's 2·hopSRTT hold-off.
+    #[serde(default = "default_intcp_probe_gain")]
+    pub probe_gain: f64,
+    /// Bytes each midnode may hold for downstream, fetched from upstream at the upstream hop's
+    /// own rate ahead of downstream's requests (the paper's cache absorbing bandwidth swings
+    /// between hops, Fig. 5(a)); back-pressure applies only when they reach this budget. 0 (the
+    /// default, docs/intcp-caching.md says why): the authors' code, which asks upstream only for what downstream asked
+    /// and back-pressures as soon as `target_buffer_pkts` wait. Held data lives in the cache,
+    /// which bounds it too.
+    #[serde(default = "default_intcp_hold_budget")]
+    pub hold_budget_bytes: u64,
+    /// How far past the highest byte its downstream asked for a midnode may request upstream.
+    #[serde(default = "default_intcp_lookahead")]
+    pub lookahead_bytes: u64,
     /// Mixed hops (INTCP paper §III): the controller each hop's requester runs, one entry per
     /// hop counted from the producer (`["reno", "intcp"]`: the producer's hop runs Reno, the
     /// next INTCP). Empty or absent: INTCP's rate control on every hop. "reno" is a TCP-Reno
@@ -120,6 +138,19 @@ fn default_intcp_max_rate() -> f64 {
 fn default_intcp_ca_increase() -> f64 {
     1.0
 }
+fn default_intcp_probe_gain() -> f64 {
+    1.0
+}
+fn default_intcp_hold_budget() -> u64 {
+    // Off by default until it is gated (docs/intcp-caching.md, "Read-ahead"): with a next hop that is
+    // slower for good rather than in swings, a full budget is a standing backlog (Beijing-New
+    // York: 15 s of delay). The Fig. 5 presets set 32 MiB, one 10 s low phase at (20 − 5) Mbit/s
+    // being 18.75 MB.
+    0
+}
+fn default_intcp_lookahead() -> u64 {
+    64 << 20
+}
 fn default_intcp_hole_threshold() -> u32 {
     3
 }
@@ -156,6 +187,17 @@ impl IntcpFlow {
             );
         }
         p.between(self.target_buffer_pkts, 1.0, 100000.0, || at("target_buffer_pkts"));
+        p.between(self.probe_gain, 0.0, 4.0, || at("probe_gain"));
+        p.check(
+            self.hold_budget_bytes <= 1 << 40,
+            || at("hold_budget_bytes"),
+            || format!("must be at most 2^40 bytes (got {})", self.hold_budget_bytes),
+        );
+        p.check(
+            self.lookahead_bytes >= self.mss_bytes as u64 && self.lookahead_bytes <= 1 << 40,
+            || at("lookahead_bytes"),
+            || format!("must be between one segment (mss_bytes) and 2^40 bytes (got {})", self.lookahead_bytes),
+        );
         p.between(self.queue_threshold_bytes, 0.0, 1e9, || at("queue_threshold_bytes"));
         p.check(
             self.decrease_factor.is_finite() && self.decrease_factor > 0.0 && self.decrease_factor <= 1.0,

@@ -9,7 +9,7 @@ import type { FlowSummary, RunResult } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
 import { colorOf, flowNames, fmt } from './palette';
-import { TimeSeriesChart, type LineSeries, type LowerPanel, type MarkerSeries, type RefLine } from './TimeSeriesChart';
+import { TimeSeriesChart, type LineSeries, type LowerPanel, type MarkerSeries, type RefLine } from './timeseries/TimeSeriesChart';
 import { chainLinks } from '../scenario/topology';
 
 const PER_COLOR = '#b3261e';

@@ -8,7 +8,7 @@ import type { Scenario } from '../scenario/types.gen';
 import { windowModel } from './analytic';
 import { ChartFrame } from './ChartFrame';
 import { colorOf, flowNames, fmt, MODEL_COLOR, STATE_COLORS } from './palette';
-import { TimeSeriesChart, type FnSeries, type LineSeries, type RibbonSpec } from './TimeSeriesChart';
+import { TimeSeriesChart, type FnSeries, type LineSeries, type RibbonSpec } from './timeseries/TimeSeriesChart';
 
 /** Recovery entered, loss (RTO) entered, and the peak of cwnd, over a state and a cwnd column. */
 export function cwndStats(t: ArrayLike<number>, cwnd: ArrayLike<number>, state: ArrayLike<number>) {

@@ -10,7 +10,7 @@ import { ChartFrame } from './ChartFrame';
 import type { LegendItem } from './Legend';
 import { PaperClaims, claimMarks, claimXs, claimsFor } from './PaperClaims';
 import { colorOf, flowNames, fmt, MODEL_COLOR } from './palette';
-import { TimeSeriesChart, type LineSeries } from './TimeSeriesChart';
+import { TimeSeriesChart, type LineSeries } from './timeseries/TimeSeriesChart';
 
 /** The dash of the delays at first arrival (here and in the jitter chart). */
 export const ARRIVAL_DASH = '6 3';

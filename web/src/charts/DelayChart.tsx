@@ -6,7 +6,7 @@ import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
 import { PaperClaims, claimMarks, claimsFor } from './PaperClaims';
 import { colorOf, flowNames, fmt } from './palette';
-import { TimeSeriesChart, type LineSeries } from './TimeSeriesChart';
+import { TimeSeriesChart, type LineSeries } from './timeseries/TimeSeriesChart';
 
 function minMedianMax(v: ArrayLike<number>) {
   const xs = Array.from(v).filter(Number.isFinite).sort((a, b) => a - b);

@@ -7,7 +7,7 @@ import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
 import { PaperClaims, claimMarks, claimsFor } from './PaperClaims';
 import { colorOf, flowName, flowNames, fmt } from './palette';
-import { TimeSeriesChart, type LineSeries, type RefLine } from './TimeSeriesChart';
+import { TimeSeriesChart, type LineSeries, type RefLine } from './timeseries/TimeSeriesChart';
 
 export function GoodputChart({ result, scenario, xDomain, name }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string }) {
   const flows = useMemo(() => result.traces?.flows ?? [], [result]);

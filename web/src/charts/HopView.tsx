@@ -1,16 +1,27 @@
+// size: the strip, its read-outs and the small multiples share one time cursor and layout;
+// the held-bytes row (from main) took it to 602 lines, and a split of the rows is open work.
 // The INTCP hop view: the path of one flow as a strip of nodes, producer on the left and
 // consumer on the right, with small multiples over time below it. Between each pair of nodes
 // sits that hop's rate (asked by the downstream node, paced by the upstream one) with its
-// re-requests ticked on the time axis; under each node its send queue and its cache. A time
-// cursor (a slider, a drag on any small multiple, or Play) sets the instant the strip shows:
-// each node's queue and cache as bars, each hop's paced rate as the link's thickness.
+// re-requests ticked on the time axis; under each node its send queue, its cache and what it holds
+// for downstream. The page's time cursor (timeCursor.ts, shared with the globe) sets the instant
+// the strip shows: each node's queue, cache and held bytes as bars, with the DATA rates in (from
+// upstream) and out (to downstream) beside each other, and each hop's paced rate as the link's
+// thickness. The view moves it with a slider, a drag on any small multiple, or Play.
+//
+// Held bytes and the rates in and out say what a midnode's cache does on a path with a slow
+// downstream link (docs/intcp-caching.md): in 19 Mbit/s, out 5, the held bytes growing; then the
+// reverse. The cache's occupancy alone does not: it keeps what was already sent downstream.
 //
 // Everything is one SVG (so the export buttons carry all of it) inside a box that scrolls
 // sideways when the path is long (a constellation route has about 20 nodes). The small
-// multiples depend on the run, the flow and the width only, so moving the cursor re-renders the
-// strip and the cursor rules, never the paths. The pure parts are in hopView.ts.
+// multiples depend on the run, the flow and the width only. The cursor moves up to 60 times a
+// second while playing: the slider, its read-out and the cursor rules follow every move
+// imperatively, and the strip (the one part that needs React) re-renders at most
+// STRIP_UPDATES_PER_S times a second, or at once for a move made by hand. The pure parts are in
+// hopModel.ts.
 
-import { memo, useEffect, useId, useMemo, useRef, useState, type PointerEvent } from 'react';
+import { memo, useContext, useEffect, useId, useMemo, useRef, useState, type PointerEvent } from 'react';
 import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
 import type { RunResult } from '../sim/results';
@@ -21,24 +32,31 @@ import { Legend, layoutLegend } from './Legend';
 import {
   columnLayout,
   heldMean,
+  heldText,
   hopX,
   nodeName,
   nodeX,
   pathChoices,
   pathModel,
+  peak,
+  ratesText,
   snapshotAt,
+  withUnit,
   type ColumnLayout,
   type PathModel,
   type PathSnapshot,
   type TimeColumn,
-} from './hopView';
+} from './hopModel';
 import { NO_EXPORT } from './exportChart';
 import { fmt } from './palette';
+import { TimeCursorContext, useThrottledCursor, type TimeCursor } from '../timeCursor';
+import { clamp, TimeControls } from './HopTimeControls';
 
 const ADVERTISED_COLOR = '#0072B2';
 const PACED_COLOR = '#D55E00';
 const QUEUE_COLOR = '#009E73';
 const CACHE_COLOR = '#CC79A7';
+const HELD_COLOR = '#E69F00';
 const RTX_COLOR = '#b3261e';
 const LINK_COLOR = '#8c959f';
 
@@ -48,7 +66,9 @@ const NODE_R = 15;
 const BAR_TOP = 86;
 const BAR_H = 56;
 const BAR_W = 16;
-const STRIP_H = 186;
+/** The lines of text under the bars: queue and cache, held bytes, rates in and out. */
+const BAR_TEXT_Y = [13, 27, 41];
+const STRIP_H = 200;
 /** Small multiples: left pad for the y ticks, plot height, room for the time axis below. */
 const PAD_LEFT = 34;
 const PAD_RIGHT = 10;
@@ -60,8 +80,8 @@ const ROW_GAP = 14;
 const MAX_LINK_W = 14;
 /** Paths with more nodes than this fold their per-hop numbers away. */
 const LONG_PATH_NODES = 6;
-/** Play runs through the whole run in this many seconds of wall time. */
-const PLAY_S = 20;
+/** How often the strip and the screen-reader text follow a moving cursor. */
+const STRIP_UPDATES_PER_S = 12;
 
 const mb = (bytes: number) => bytes / 1e6;
 
@@ -73,8 +93,9 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
     const tr = choice && result.traces?.flows.find((f) => f.id === choice.id);
     return tr ? pathModel(tr) : null;
   }, [choice, result]);
-  const [cursor, setCursor] = useState<number>((xDomain[0] + xDomain[1]) / 2);
-  const at = Math.min(xDomain[1], Math.max(xDomain[0], cursor));
+  const cursor = useContext(TimeCursorContext);
+  const strip = useThrottledCursor(cursor, 1000 / STRIP_UPDATES_PER_S);
+  const at = clamp(strip.t, xDomain);
   const [playing, setPlaying] = useState(false);
   const snapshot = useMemo(() => (model ? snapshotAt(model, at) : null), [model, at]);
   const selectId = useId();
@@ -120,7 +141,8 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
         ))}
         {model.nodes.map((n) => (
           <p key={`node-${n.node}`}>
-            {nodeName(n)}: send queue up to {fmt(maxValue(n.queue))} packets, cache up to {fmt(mb(maxValue(n.cache)))} MB.
+            {nodeName(n)}: send queue up to {withUnit(peak(n.queue), 'packets')}, cache up to {withUnit(mb(peak(n.cache)), 'MB')}, holding up to {withUnit(mb(peak(n.held)), 'MB')} for
+            downstream; DATA {ratesText(n.role, { inMbps: heldMean(n.inRate, xDomain[0], xDomain[1]), outMbps: heldMean(n.outRate, xDomain[0], xDomain[1]) }, ', ')} on average.
           </p>
         ))}
       </details>
@@ -131,13 +153,13 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
     <ChartFrame testid="chart-hops" title="INTCP hop view" exportName={`${name}-hops-flow${choice.id}`} summary={summary} controls={controls} wide>
       {(width) => (
         <div className="hop-view">
-          <TimeCursor domain={xDomain} value={at} onChange={setCursor} playing={playing} setPlaying={setPlaying} />
+          <TimeControls domain={xDomain} cursor={cursor} playing={playing} setPlaying={setPlaying} byHand={strip.now} />
           {/* Silent while playing: sixty announcements a second help nobody. */}
           <p className="visually-hidden" aria-live={playing ? 'off' : 'polite'} data-testid="hop-readout">
             {describeSnapshot(model, snapshot, at)}
           </p>
           <div className="hop-scroll" tabIndex={0} role="region" aria-label="The path, node by node (scrolls sideways when it is long)">
-            <HopDiagram model={model} snapshot={snapshot} cursor={at} xDomain={xDomain} width={width} onCursor={setCursor} />
+            <HopDiagram model={model} snapshot={snapshot} at={at} cursor={cursor} xDomain={xDomain} width={width} byHand={strip.now} />
           </div>
         </div>
       )}
@@ -145,95 +167,28 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
   );
 }
 
-function maxValue(c: TimeColumn): number {
-  let m = 0;
-  for (const v of c.v) if (v > m) m = v;
-  return m;
-}
-
 /** What the strip shows at the cursor, in words, for screen readers. */
 function describeSnapshot(model: PathModel, s: PathSnapshot, at: number): string {
-  const nodes = model.nodes.map((n, k) => `${nodeName(n)} queue ${fmt(s.nodes[k].queuePkts)} packets, cache ${fmt(mb(s.nodes[k].cacheBytes))} MB`);
+  const nodes = model.nodes.map((n, k) => {
+    const v = s.nodes[k];
+    return `${nodeName(n)} queue ${withUnit(v.queuePkts, 'packets')}, cache ${withUnit(mb(v.cacheBytes), 'MB')}, ${heldText(v)}, ${ratesText(n.role, v, ', ')}`;
+  });
   const hops = model.hops.map(
     (h, k) => `hop ${h.from} → ${h.to} paced ${fmt(s.hops[k].pacedMbps)} Mbit/s, asked ${fmt(s.hops[k].advertisedMbps)} Mbit/s, ${s.hops[k].retransmissions} re-requests so far`,
   );
   return `At ${fmt(at, 4)} s: ${[...nodes, ...hops].join('; ')}.`;
 }
 
-/** The time slider (keyboard: arrows, Page Up/Down, Home/End) and a Play button. */
-function TimeCursor({
-  domain,
-  value,
-  onChange,
-  playing,
-  setPlaying,
-}: {
-  domain: [number, number];
-  value: number;
-  onChange: (t: number) => void;
-  playing: boolean;
-  setPlaying: (playing: boolean) => void;
-}) {
-  const id = useId();
-  const valueRef = useRef(value);
-  valueRef.current = value;
-  useEffect(() => {
-    if (!playing) return;
-    const [a, b] = domain;
-    let last = performance.now();
-    let frame = requestAnimationFrame(function tick(now) {
-      const next = valueRef.current + ((now - last) / 1000 / PLAY_S) * (b - a);
-      last = now;
-      if (next >= b) {
-        onChange(b);
-        setPlaying(false);
-        return;
-      }
-      onChange(next);
-      frame = requestAnimationFrame(tick);
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [playing, domain, onChange, setPlaying]);
-  const span = domain[1] - domain[0];
-  return (
-    <div className="hop-cursor">
-      <label htmlFor={id}>Time</label>
-      <input
-        id={id}
-        type="range"
-        min={domain[0]}
-        max={domain[1]}
-        step={span / 1000}
-        value={value}
-        onChange={(e) => onChange(Number(e.target.value))}
-        aria-valuetext={`${fmt(value, 4)} seconds`}
-        data-testid="hop-cursor"
-      />
-      <output htmlFor={id} data-testid="hop-cursor-value">
-        t = {fmt(value, 4)} s
-      </output>
-      <button
-        type="button"
-        className="small"
-        onClick={() => {
-          if (!playing && value >= domain[1]) onChange(domain[0]);
-          setPlaying(!playing);
-        }}
-        aria-pressed={playing}
-      >
-        {playing ? '❚❚ Pause' : '▶ Play'}
-      </button>
-    </div>
-  );
-}
-
 interface DiagramProps {
   model: PathModel;
   snapshot: PathSnapshot;
-  cursor: number;
+  /** The instant the strip shows (the cursor, at the strip's rate). */
+  at: number;
+  cursor: TimeCursor;
   xDomain: [number, number];
   width: number;
-  onCursor: (t: number) => void;
+  /** Shows a move made by hand at once (see useThrottledCursor). */
+  byHand: () => void;
 }
 
 /** Where each row of small multiples starts, and the SVG's height. */
@@ -242,16 +197,18 @@ function rows(legendH: number) {
   const rate = legendTop + legendH + 10;
   const queue = rate + RATE_H + RTX_BAND + AXIS_H + ROW_GAP;
   const cache = queue + NODE_PLOT_H + AXIS_H + ROW_GAP;
+  const held = cache + NODE_PLOT_H + AXIS_H + ROW_GAP;
   return {
     legendTop,
     rate,
     queue,
     cache,
-    height: cache + NODE_PLOT_H + AXIS_H + 6,
+    held,
+    height: held + NODE_PLOT_H + AXIS_H + 6,
   };
 }
 
-function HopDiagram({ model, snapshot, cursor, xDomain, width, onCursor }: DiagramProps) {
+function HopDiagram({ model, snapshot, at, cursor, xDomain, width, byHand }: DiagramProps) {
   const layout = useMemo(() => columnLayout(model.nodes.length, width), [model, width]);
   const plotW = Math.max(40, layout.column * 0.9 - PAD_LEFT - PAD_RIGHT);
   const xs = useMemo(() => scaleLinear().domain(xDomain).range([0, plotW]), [xDomain, plotW]);
@@ -270,6 +227,7 @@ function HopDiagram({ model, snapshot, cursor, xDomain, width, onCursor }: Diagr
           { label: 're-requests', color: RTX_COLOR, kind: 'swatch' },
           { label: 'send queue', color: QUEUE_COLOR, kind: 'swatch' },
           { label: 'cache', color: CACHE_COLOR, kind: 'swatch' },
+          { label: 'held for downstream', color: HELD_COLOR, kind: 'swatch' },
         ],
         Math.max(200, Math.min(width, layout.width) - layout.gutter),
       ),
@@ -277,26 +235,38 @@ function HopDiagram({ model, snapshot, cursor, xDomain, width, onCursor }: Diagr
   );
   const r = useMemo(() => rows(legend.height), [legend.height]);
   const left = (centre: number) => centre - layout.column * 0.45 + PAD_LEFT;
-  const cursorX = xs(cursor);
+  const rulesRef = useRef<SVGGElement>(null);
+  // The rules follow every move of the cursor; React draws them once, at x = 0 of each plot.
+  useEffect(() => {
+    const g = rulesRef.current;
+    if (!g) return;
+    const place = (t: number) => g.setAttribute('transform', `translate(${xs(clamp(t, xDomain))},0)`);
+    place(cursor.get());
+    return cursor.subscribe(place);
+  }, [cursor, xs, xDomain]);
+  const onCursor = (t: number) => {
+    cursor.set(t, 'chart');
+    byHand();
+  };
   return (
     <svg
       className="chart-svg hop-svg"
       width={layout.width}
       height={r.height}
       role="img"
-      aria-label="INTCP hop view: the path's nodes with each hop's rate and each node's queue and cache over time"
+      aria-label="INTCP hop view: the path's nodes with each hop's rate and each node's queue, cache and bytes held for downstream over time"
     >
-      <Strip model={model} snapshot={snapshot} layout={layout} at={cursor} />
+      <Strip model={model} snapshot={snapshot} layout={layout} at={at} />
       <Legend layout={legend} x={layout.gutter} y={r.legendTop} />
       <Multiples model={model} layout={layout} xs={xs} plotW={plotW} rowTops={r} />
       {/* Exported with the rest: the strip shows this instant, the rules say which it is. */}
-      <g className="hop-cursor-rules" pointerEvents="none">
+      <g ref={rulesRef} className="hop-cursor-rules" pointerEvents="none" data-testid="hop-cursor-rules">
         {model.hops.map((_, k) => (
-          <line key={`h${k}`} className="hover-rule" x1={left(hopX(layout, k)) + cursorX} x2={left(hopX(layout, k)) + cursorX} y1={r.rate} y2={r.rate + RATE_H + RTX_BAND} />
+          <line key={`h${k}`} className="hover-rule" x1={left(hopX(layout, k))} x2={left(hopX(layout, k))} y1={r.rate} y2={r.rate + RATE_H + RTX_BAND} />
         ))}
         {model.nodes.map((_, k) =>
-          [r.queue, r.cache].map((top) => (
-            <line key={`n${k}-${top}`} className="hover-rule" x1={left(nodeX(layout, k)) + cursorX} x2={left(nodeX(layout, k)) + cursorX} y1={top} y2={top + NODE_PLOT_H} />
+          [r.queue, r.cache, r.held].map((top) => (
+            <line key={`n${k}-${top}`} className="hover-rule" x1={left(nodeX(layout, k))} x2={left(nodeX(layout, k))} y1={top} y2={top + NODE_PLOT_H} />
           )),
         )}
       </g>
@@ -319,7 +289,13 @@ function Strip({ model, snapshot, layout, at }: { model: PathModel; snapshot: Pa
     .domain([0, Math.max(1, model.maxCacheBytes)])
     .range([0, BAR_H])
     .clamp(true);
+  const heldH = scaleLinear()
+    .domain([0, Math.max(1, model.maxHeldBytes)])
+    .range([0, BAR_H])
+    .clamp(true);
   const barBase = BAR_TOP + BAR_H;
+  /** A bar's height; none for a value the result lacks. */
+  const bar = (h: (v: number) => number, v: number) => (Number.isFinite(v) ? h(v) : 0);
   return (
     <g className="hop-strip">
       <text className="hop-row-label" x={6} y={NODE_Y - 7} dominantBaseline="central">
@@ -328,8 +304,9 @@ function Strip({ model, snapshot, layout, at }: { model: PathModel; snapshot: Pa
       <text className="hop-row-label" x={6} y={NODE_Y + 7} dominantBaseline="central">
         t = {fmt(at, 4)} s
       </text>
-      <text className="hop-row-label" x={6} y={BAR_TOP + BAR_H / 2} dominantBaseline="central">
-        queue | cache
+      <RowLabel y={BAR_TOP + BAR_H / 2} lines={['queue,', 'cache,', 'held']} />
+      <text className="hop-row-label" x={6} y={barBase + BAR_TEXT_Y[2]} dominantBaseline="central">
+        DATA rates
       </text>
       {model.hops.map((h, k) => {
         const s = snapshot.hops[k];
@@ -356,8 +333,7 @@ function Strip({ model, snapshot, layout, at }: { model: PathModel; snapshot: Pa
       {model.nodes.map((n, k) => {
         const s = snapshot.nodes[k];
         const cx = nodeX(layout, k);
-        const q = Number.isFinite(s.queuePkts) ? s.queuePkts : 0;
-        const c = Number.isFinite(s.cacheBytes) ? s.cacheBytes : 0;
+        const queueX = cx - 1.5 * BAR_W - 3;
         return (
           <g key={n.node} data-testid="hop-node" data-node={n.node} data-role={n.role}>
             <text className="hop-role" x={cx} y={NODE_Y - NODE_R - 10} textAnchor="middle">
@@ -367,11 +343,42 @@ function Strip({ model, snapshot, layout, at }: { model: PathModel; snapshot: Pa
             <text className="hop-node-id" x={cx} y={NODE_Y} textAnchor="middle" dominantBaseline="central">
               {n.node}
             </text>
-            <line x1={cx - BAR_W - 6} x2={cx + BAR_W + 6} y1={barBase} y2={barBase} stroke="#8c959f" />
-            <rect x={cx - BAR_W - 2} y={barBase - queueH(q)} width={BAR_W} height={queueH(q)} fill={QUEUE_COLOR} data-testid="hop-queue-bar" data-value={q} />
-            <rect x={cx + 2} y={barBase - cacheH(c)} width={BAR_W} height={cacheH(c)} fill={CACHE_COLOR} data-testid="hop-cache-bar" data-value={c} />
-            <text className="hop-bar-label" x={cx} y={barBase + 13} textAnchor="middle">
-              {fmt(q)} pkts | {fmt(mb(c))} MB
+            <line x1={queueX - 4} x2={cx + 1.5 * BAR_W + 7} y1={barBase} y2={barBase} stroke="#8c959f" />
+            <rect
+              x={queueX}
+              y={barBase - bar(queueH, s.queuePkts)}
+              width={BAR_W}
+              height={bar(queueH, s.queuePkts)}
+              fill={QUEUE_COLOR}
+              data-testid="hop-queue-bar"
+              data-value={barValue(s.queuePkts)}
+            />
+            <rect
+              x={cx - BAR_W / 2}
+              y={barBase - bar(cacheH, s.cacheBytes)}
+              width={BAR_W}
+              height={bar(cacheH, s.cacheBytes)}
+              fill={CACHE_COLOR}
+              data-testid="hop-cache-bar"
+              data-value={barValue(s.cacheBytes)}
+            />
+            <rect
+              x={cx + BAR_W / 2 + 3}
+              y={barBase - bar(heldH, s.heldBytes)}
+              width={BAR_W}
+              height={bar(heldH, s.heldBytes)}
+              fill={HELD_COLOR}
+              data-testid="hop-held-bar"
+              data-value={barValue(s.heldBytes)}
+            />
+            <text className="hop-bar-label" x={cx} y={barBase + BAR_TEXT_Y[0]} textAnchor="middle">
+              {fmt(s.queuePkts)} pkts | {withUnit(mb(s.cacheBytes), 'MB')}
+            </text>
+            <text className="hop-bar-label" x={cx} y={barBase + BAR_TEXT_Y[1]} textAnchor="middle" data-testid="hop-held">
+              {heldText(s)}
+            </text>
+            <text className="hop-bar-label" x={cx} y={barBase + BAR_TEXT_Y[2]} textAnchor="middle" data-testid="hop-rates">
+              {ratesText(n.role, s)}
             </text>
           </g>
         );
@@ -379,6 +386,9 @@ function Strip({ model, snapshot, layout, at }: { model: PathModel; snapshot: Pa
     </g>
   );
 }
+
+/** A bar's value for tests and tools: 0, as its height, for a value not known at the cursor. */
+const barValue = (v: number) => (Number.isFinite(v) ? v : 0);
 
 interface MultiplesProps {
   model: PathModel;
@@ -403,7 +413,7 @@ function stepPath(c: TimeColumn, xs: ScaleLinear<number, number>, ys: (v: number
   return stepLine(pts) ?? '';
 }
 
-/** The small multiples: one rate plot per hop, one queue and one cache plot per node. */
+/** The small multiples: one rate plot per hop; one queue, one cache and one held plot per node. */
 const Multiples = memo(function Multiples({ model, layout, xs, plotW, rowTops }: MultiplesProps) {
   const rate = scaleLinear()
     .domain([0, Math.max(1, model.maxRateMbps)])
@@ -417,6 +427,10 @@ const Multiples = memo(function Multiples({ model, layout, xs, plotW, rowTops }:
     .domain([0, Math.max(1, mb(model.maxCacheBytes))])
     .range([NODE_PLOT_H, 0])
     .nice();
+  const held = scaleLinear()
+    .domain([0, Math.max(1, mb(model.maxHeldBytes))])
+    .range([NODE_PLOT_H, 0])
+    .nice();
   const left = (centre: number) => centre - layout.column * 0.45 + PAD_LEFT;
   const rtxTicks = (c: TimeColumn) => Array.from(c.t, (t) => `M${xs(t)},${RATE_H + 1}v${RTX_BAND - 2}`).join('');
   return (
@@ -424,6 +438,7 @@ const Multiples = memo(function Multiples({ model, layout, xs, plotW, rowTops }:
       <RowLabel y={rowTops.rate + RATE_H / 2} lines={['rate of', 'each hop', '(Mbit/s)']} />
       <RowLabel y={rowTops.queue + NODE_PLOT_H / 2} lines={['send queue', '(packets)']} />
       <RowLabel y={rowTops.cache + NODE_PLOT_H / 2} lines={['cache (MB)']} />
+      <RowLabel y={rowTops.held + NODE_PLOT_H / 2} lines={['held for', 'downstream', '(MB)']} />
       {model.hops.map((h, k) => (
         <g key={`rate-${k}`} transform={`translate(${left(hopX(layout, k))},${rowTops.rate})`} data-testid="hop-rate" data-hop={k}>
           <Frame xs={xs} ys={rate} h={RATE_H} axisY={RATE_H + RTX_BAND} title={`node ${h.from} → ${h.to}`} />
@@ -480,6 +495,23 @@ const Multiples = memo(function Multiples({ model, layout, xs, plotW, rowTops }:
               data-series="cache"
               data-points={n.cache.t.length}
             />
+          </g>
+          <g transform={`translate(${left(nodeX(layout, k))},${rowTops.held})`} data-testid="hop-held-plot" data-node={n.node}>
+            <Frame xs={xs} ys={held} h={NODE_PLOT_H} axisY={NODE_PLOT_H} title={`node ${n.node}`} />
+            <path
+              d={stepPath({ t: n.held.t, v: n.held.v.map(mb) }, xs, held, plotW)}
+              fill="none"
+              stroke={HELD_COLOR}
+              strokeWidth={1.4}
+              data-testid="hop-series"
+              data-series="held"
+              data-points={n.held.t.length}
+            />
+            {n.held.v.length === 0 && (
+              <text className="hop-plot-title" x={plotW / 2} y={NODE_PLOT_H / 2} textAnchor="middle" dominantBaseline="central">
+                – (not in this result)
+              </text>
+            )}
           </g>
         </g>
       ))}
@@ -562,7 +594,11 @@ function Scrubbers({ model, layout, xs, plotW, rowTops, onCursor }: MultiplesPro
   return (
     <g className={NO_EXPORT}>
       {model.hops.map((_, k) => rect(`h${k}`, left(hopX(layout, k)), rowTops.rate, RATE_H + RTX_BAND))}
-      {model.nodes.map((_, k) => [rect(`q${k}`, left(nodeX(layout, k)), rowTops.queue, NODE_PLOT_H), rect(`c${k}`, left(nodeX(layout, k)), rowTops.cache, NODE_PLOT_H)])}
+      {model.nodes.map((_, k) => [
+        rect(`q${k}`, left(nodeX(layout, k)), rowTops.queue, NODE_PLOT_H),
+        rect(`c${k}`, left(nodeX(layout, k)), rowTops.cache, NODE_PLOT_H),
+        rect(`d${k}`, left(nodeX(layout, k)), rowTops.held, NODE_PLOT_H),
+      ])}
     </g>
   );
 }

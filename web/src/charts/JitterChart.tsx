@@ -12,7 +12,7 @@ import { ChartFrame } from './ChartFrame';
 import { ARRIVAL_DASH, ARRIVAL_LEGEND } from './DelayCdfChart';
 import { PaperClaims, claimMarks, claimsFor } from './PaperClaims';
 import { colorOf, flowName, flowNames, fmt } from './palette';
-import { TimeSeriesChart, type LineSeries, type RefLine } from './TimeSeriesChart';
+import { TimeSeriesChart, type LineSeries, type RefLine } from './timeseries/TimeSeriesChart';
 
 /** The jitter points with a NaN (a gap in the line) wherever a second is missing between two. */
 export function withGaps(t: ArrayLike<number>, v: ArrayLike<number>): { x: Float64Array; y: Float64Array } {

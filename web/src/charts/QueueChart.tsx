@@ -7,7 +7,7 @@ import type { LinkTraces, RunResult } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
 import { fmt } from './palette';
-import { TimeSeriesChart, type LineSeries, type RefLine } from './TimeSeriesChart';
+import { TimeSeriesChart, type LineSeries, type RefLine } from './timeseries/TimeSeriesChart';
 import { chainLinks } from '../scenario/topology';
 
 const QUEUE_COLOR = '#4a4a4a';

@@ -17,6 +17,7 @@ import { NO_EXPORT } from './exportChart';
 import { colorOf, fmt, PAPER_COLOR } from './palette';
 import './charts.css';
 import { chainLinks } from '../scenario/topology';
+import { setAt } from '../scenario/jsonPath';
 
 const M = { left: 62, right: 20 };
 const PLOT_H = 300;
@@ -24,22 +25,10 @@ const SHAPES = ['circle', 'square', 'triangle', 'diamond'] as const;
 /** More series than this: the first other swept path is fixed to one value to start with. */
 const MANY = 8;
 
-/** Sets `a.b[2].c` in a plain JSON object (in place). */
-export function setPath(obj: unknown, path: string, value: unknown): void {
-  const keys = path.match(/[^.[\]]+/g) ?? [];
-  let cur = obj as Record<string, unknown>;
-  for (let i = 0; i < keys.length - 1; i++) {
-    const next = cur?.[keys[i]];
-    if (next === null || typeof next !== 'object') return;
-    cur = next as Record<string, unknown>;
-  }
-  if (cur && keys.length) cur[keys[keys.length - 1]] = value;
-}
-
 /** The scenario at a grid point: the base with the point's values put in. */
 export function scenarioAt(base: Scenario, point: Record<string, unknown>): Scenario {
   const s = structuredClone(base);
-  for (const [p, v] of Object.entries(point)) setPath(s, p, v);
+  for (const [p, v] of Object.entries(point)) setAt(s, p, v);
   return s;
 }
 

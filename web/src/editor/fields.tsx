@@ -8,7 +8,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { formatValue, formatValueList, numberFromText, parseValueList, sameJson, type Json } from './model';
 
-/** Errors as the ErrorRouter words them: beside a field, what is wrong with it; away from any
+/** Errors as formErrors.ts words them: beside a field, what is wrong with it; away from any
  * field, with the path. */
 export function FieldErrors({ id, errors }: { id?: string; errors: readonly string[] }) {
   if (errors.length === 0) return null;

@@ -2,7 +2,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  ErrorRouter,
   errorPlace,
   errorText,
   firstSentence,
@@ -51,24 +50,6 @@ describe('error routing', () => {
     expect(pathWithin('topology.links[1].rate_schedule[0].at_s', 'topology.links[1].rate_schedule')).toBe(true);
     expect(pathWithin('topology.links[10].delay_ms', 'topology.links[1]')).toBe(false);
     expect(pathWithin('flows[0].start_s', 'flows[0].start')).toBe(false);
-  });
-
-  it('gives each error to the most specific field asked first, and the rest to the top', () => {
-    const r = new ErrorRouter([
-      at('topology.links[1].loss.p', 'must be a probability between 0 and 1 (got 1.5)'),
-      at('topology.links[1].delay', 'unknown field `delay`'),
-      at('flows[0].cc', 'unknown value "cubc"'),
-      at('version', 'must be 1 (got 2)'),
-      at('', 'missing field `name`'),
-    ]);
-    expect(r.take('topology.links[1].loss.p')).toEqual(['must be a probability between 0 and 1 (got 1.5)']);
-    expect(r.take('topology.links[1].loss')).toEqual([]);
-    expect(r.take('flows[0].cc')).toHaveLength(1);
-    expect(r.remaining()).toBe(3);
-    // Beside a group, an error inside it keeps the rest of its path.
-    expect(r.take('topology.links[1]')).toEqual(['delay: unknown field `delay`']);
-    expect(r.rest()).toEqual(['version: must be 1 (got 2)', 'scenario: missing field `name`']);
-    expect(r.remaining()).toBe(0);
   });
 });
 

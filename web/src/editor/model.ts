@@ -1,5 +1,5 @@
 // Pure helpers of the scenario editor: reading and writing the JSON text without losing
-// anything, routing the core's errors to the fields whose paths they name, and the small text
+// anything, where the core's errors belong (formErrors.ts assigns them), and the small text
 // formats of the form (comma-separated lists, sweep values). No React here, so it is unit-tested.
 
 import type { FieldError } from '../sim/protocol';
@@ -311,50 +311,6 @@ export function pathWithin(path: string, field: string): boolean {
   if (!path.startsWith(field)) return false;
   const next = path[field.length];
   return next === '.' || next === '[';
-}
-
-/**
- * Hands the core's errors out to the fields that show them. Each field takes the errors whose
- * path is its own or inside it and not taken yet; the form asks for leaves before the groups
- * that hold them (a link's fields, then the link), so every error lands at the most specific
- * field on screen, and `rest()` is what no field claimed, for the top of the form.
- */
-export class ErrorRouter {
-  private readonly pending: { place: string; error: FieldError }[];
-
-  /** `axes`: the sweep's grid paths, to place sweep point errors. */
-  constructor(errors: readonly FieldError[], axes: readonly string[] = []) {
-    this.pending = errors.map((error) => ({ place: errorPlace(error, axes), error }));
-  }
-
-  /** The errors at or inside `field`, worded for a place beside it: the message alone for the
-   * field itself, prefixed by the rest of the path for a field inside it. */
-  take(field: string): string[] {
-    const out: string[] = [];
-    for (let i = 0; i < this.pending.length; ) {
-      const { place, error } = this.pending[i];
-      if (pathWithin(place, field)) {
-        out.push(error.sweep_point ? errorText(error) : besideField(error, field));
-        this.pending.splice(i, 1);
-      } else i++;
-    }
-    return out;
-  }
-
-  /** How many errors no field has taken yet. */
-  remaining(): number {
-    return this.pending.length;
-  }
-
-  /** What no field took, each with its path. */
-  rest(): string[] {
-    return this.pending.splice(0).map((e) => errorText(e.error));
-  }
-}
-
-function besideField(e: FieldError, field: string): string {
-  const inner = e.path.slice(field.length).replace(/^[.]/, '');
-  return inner === '' ? e.message : `${inner}: ${e.message}`;
 }
 
 // ---------- gallery text ----------

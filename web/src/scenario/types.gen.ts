@@ -320,6 +320,18 @@ export type Flow =
        */
       hole_threshold_pkts?: number;
       /**
+       * Rate probing: without a congestion signal, cwnd returns at once to the window where the last congestion signal came, then its excess over that grows by this factor per hop RTT (1, 2, 4, ... packets with 1, the default), so a hop finds a faster link within a few round trips; the hold-off after a decrease is 2 minimum hop RTTs. 0: the paper's additive increase (one packet per round trip) and the code's 2·hopSRTT hold-off.
+       */
+      probe_gain?: number;
+      /**
+       * Bytes each midnode may hold for downstream, fetched from upstream at the upstream hop's own rate ahead of downstream's requests (the paper's cache absorbing bandwidth swings between hops, Fig. 5(a)); back-pressure applies only when they reach this budget. 0 (the default, docs/intcp-caching.md says why): the authors' code, which asks upstream only for what downstream asked and back-pressures as soon as `target_buffer_pkts` wait. Held data lives in the cache, which bounds it too.
+       */
+      hold_budget_bytes?: number;
+      /**
+       * How far past the highest byte its downstream asked for a midnode may request upstream.
+       */
+      lookahead_bytes?: number;
+      /**
        * Mixed hops (INTCP paper §III): the controller each hop's requester runs, one entry per hop counted from the producer (`["reno", "intcp"]`: the producer's hop runs Reno, the next INTCP). Empty or absent: INTCP's rate control on every hop. "reno" is a TCP-Reno window (slow start, +1 packet per window, halved on a loss found on that hop, one packet after a hop timeout) advertised as the rate cwnd·MSS/srtt; the hop keeps INTCP's caching, SeqHole recovery and back-pressure. With `cache: false` midnodes find no hop losses, so a Reno hop there reacts to timeouts only.
        */
       hop_cc?: HopCc[];

@@ -45,7 +45,12 @@ export interface HopTrace {
   role: Core.HopRole;
   /** `advertised_rate_mbps` (what this node asks of the hop upstream; 0 at the producer),
    * `paced_rate_mbps` (this node's token bucket towards downstream; 0 at the consumer),
-   * `queue_pkts` (send queue) and `cache_bytes`, on one shared `t`. */
+   * `queue_pkts` (send queue), `cache_bytes`, `held_bytes` (what the node holds for downstream:
+   * its send queue and, on a midnode that reads ahead, data fetched before downstream asked),
+   * `in_rate_mbps` (DATA arriving from upstream over the last hop RTT; 0 at the producer) and
+   * `out_rate_mbps` (DATA sent downstream over the last 100 ms; 0 at the consumer), on one
+   * shared `t` (the core's `HOP_TRACE_COLUMNS`). Results from before `held_bytes` and the two
+   * rates lack them. */
   series: Columns;
   /** Re-requests this node sent (SeqHoles; at the consumer also end-to-end timeouts):
    * `node` and the node's cumulative `count`, one row per time some were sent. */

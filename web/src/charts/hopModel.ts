@@ -2,6 +2,10 @@
 // path's nodes and hops built from the core's per-node traces, the state of the path at one
 // instant (for the strip under the time cursor), and the column layout.
 //
+// Results made before the core reported `held_bytes`, `in_rate_mbps` and `out_rate_mbps` (a saved
+// result, an older build) lack those columns: they become empty columns here, NaN at the cursor,
+// and "–" on screen, so the rest of the view still works.
+//
 // The core reports each node's series from that node's point of view; a hop needs two of them.
 // On the hop from node A (upstream, the hop's responder) to node B (downstream, its requester):
 // - the rate B asks of A is B's `advertised_rate_mbps` (piggybacked on B's INTERESTs);
@@ -12,7 +16,7 @@
 import type { FlowSummary, FlowTraces, HopRole } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
 import { upperBound } from './decimate';
-import { flowName } from './palette';
+import { flowName, fmt } from './palette';
 
 /** One value column over its own time column (seconds), sorted by time. */
 export interface TimeColumn {
@@ -27,6 +31,14 @@ export interface PathNode {
   queue: TimeColumn;
   /** Bytes in the node's cache (shared with the other flows of the same content name). */
   cache: TimeColumn;
+  /** Bytes the node holds for downstream: its send queue and, on a midnode that reads ahead,
+   * what it fetched before downstream asked (docs/intcp-caching.md). Part of `cache` on a
+   * midnode, so the cache's occupancy alone overstates what is waiting to go downstream. */
+  held: TimeColumn;
+  /** DATA arriving from upstream over the last hop RTT, Mbit/s (0 at the producer). */
+  inRate: TimeColumn;
+  /** DATA sent downstream over the last 100 ms, Mbit/s (0 at the consumer). */
+  outRate: TimeColumn;
 }
 
 export interface PathHop {
@@ -54,6 +66,7 @@ export interface PathModel {
   maxRateMbps: number;
   maxQueuePkts: number;
   maxCacheBytes: number;
+  maxHeldBytes: number;
 }
 
 const EMPTY = new Float64Array(0);
@@ -105,15 +118,30 @@ export function heldMean(c: TimeColumn, start: number, end: number): number {
   return span > 0 ? sum / span : NaN;
 }
 
+/** The largest value of a column; NaN when the column is empty (missing from the result). */
+export function peak(c: TimeColumn): number {
+  return c.v.length === 0 ? NaN : maxOf(c.v);
+}
+
+/** A named column; empty in both time and value when the result lacks it. */
 function col(c: { t: Float64Array; cols: Record<string, Float64Array> }, name: string): TimeColumn {
-  return { t: c.t, v: c.cols[name] ?? EMPTY };
+  const v = c.cols[name];
+  return v ? { t: c.t, v } : { t: EMPTY, v: EMPTY };
 }
 
 /** The path of an INTCP flow from its per-node traces; null when the flow has none. */
 export function pathModel(trace: FlowTraces): PathModel | null {
   const hops = trace.hops;
   if (!hops || hops.length === 0) return null;
-  const nodes: PathNode[] = hops.map((h) => ({ node: h.node, role: h.role, queue: col(h.series, 'queue_pkts'), cache: col(h.series, 'cache_bytes') }));
+  const nodes: PathNode[] = hops.map((h) => ({
+    node: h.node,
+    role: h.role,
+    queue: col(h.series, 'queue_pkts'),
+    cache: col(h.series, 'cache_bytes'),
+    held: col(h.series, 'held_bytes'),
+    inRate: col(h.series, 'in_rate_mbps'),
+    outRate: col(h.series, 'out_rate_mbps'),
+  }));
   const links: PathHop[] = [];
   for (let k = 0; k + 1 < hops.length; k++) {
     const up = hops[k];
@@ -137,18 +165,35 @@ export function pathModel(trace: FlowTraces): PathModel | null {
     maxRateMbps: maxOf(...links.flatMap((l) => [l.advertised.v, l.paced.v])),
     maxQueuePkts: maxOf(...nodes.map((n) => n.queue.v)),
     maxCacheBytes: maxOf(...nodes.map((n) => n.cache.v)),
+    maxHeldBytes: maxOf(...nodes.map((n) => n.held.v)),
   };
 }
 
+/** One node at one instant; NaN for a column the result lacks (or before its first sample). */
+export interface NodeSnapshot {
+  queuePkts: number;
+  cacheBytes: number;
+  heldBytes: number;
+  inMbps: number;
+  outMbps: number;
+}
+
 export interface PathSnapshot {
-  nodes: { queuePkts: number; cacheBytes: number }[];
+  nodes: NodeSnapshot[];
   hops: { advertisedMbps: number; pacedMbps: number; retransmissions: number }[];
 }
 
-/** The path at time x: each node's queue and cache, each hop's rates and re-requests so far. */
+/** The path at time x: each node's queue, cache, held bytes and rates in and out, each hop's
+ * rates and re-requests so far. */
 export function snapshotAt(model: PathModel, x: number): PathSnapshot {
   return {
-    nodes: model.nodes.map((n) => ({ queuePkts: heldAt(n.queue, x), cacheBytes: heldAt(n.cache, x) })),
+    nodes: model.nodes.map((n) => ({
+      queuePkts: heldAt(n.queue, x),
+      cacheBytes: heldAt(n.cache, x),
+      heldBytes: heldAt(n.held, x),
+      inMbps: heldAt(n.inRate, x),
+      outMbps: heldAt(n.outRate, x),
+    })),
     hops: model.hops.map((h) => ({
       advertisedMbps: heldAt(h.advertised, x),
       pacedMbps: heldAt(h.paced, x),
@@ -156,6 +201,29 @@ export function snapshotAt(model: PathModel, x: number): PathSnapshot {
       retransmissions: heldAt(h.retransmissionsSoFar, x) || 0,
     })),
   };
+}
+
+/** A value with its unit, or "–" (no unit) when it is unknown. */
+export function withUnit(v: number, unit: string): string {
+  return Number.isFinite(v) ? `${fmt(v)} ${unit}` : '–';
+}
+
+/** "holds 8.4 MB": what a node holds for downstream at one instant. */
+export function heldText(s: Pick<NodeSnapshot, 'heldBytes'>): string {
+  return `holds ${withUnit(s.heldBytes / 1e6, 'MB')}`;
+}
+
+/** The DATA rates through a node at one instant, as far as its role has them: a midnode's in
+ * (from upstream) and out (to downstream) side by side, the producer's out, the consumer's in.
+ * "in 19.6 | out 5.45 Mbit/s"; "in – | out –" for a result without the columns. `sep` is ", " for
+ * screen readers, which may read a bar aloud. */
+export function ratesText(role: HopRole, s: Pick<NodeSnapshot, 'inMbps' | 'outMbps'>, sep = ' | '): string {
+  const parts: [string, number][] = [];
+  if (role !== 'producer') parts.push(['in', s.inMbps]);
+  if (role !== 'consumer') parts.push(['out', s.outMbps]);
+  // One unit at the end reads better than one per number; "–" needs none.
+  const unit = parts.some(([, v]) => Number.isFinite(v)) ? ' Mbit/s' : '';
+  return parts.map(([name, v]) => `${name} ${fmt(v)}`).join(sep) + unit;
 }
 
 /** An INTCP flow the hop view can show, for the flow selector. */

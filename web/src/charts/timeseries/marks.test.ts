@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { scaleLinear } from 'd3-scale';
+import { legendItems } from './legend';
+import { markerPaths } from './markers';
+import { ribbonRects, stateRuns } from './ribbons';
+import { valueAt, yScale } from './scales';
+import { timeMarkPaths } from './timeMarks';
+import { zoomAccepts } from './useZoom';
+import type { LineSeries } from './types';
+
+const line = (over: Partial<LineSeries> = {}): LineSeries => ({ key: 'a', label: 'a', color: '#000', x: [0, 1, 2, 3], y: [10, 20, 30, 40], ...over });
+
+describe('zoom', () => {
+  it('lets a scroll down over an unzoomed chart scroll the page', () => {
+    expect(zoomAccepts({ type: 'wheel', deltaY: 100 }, 1)).toBe(false);
+    expect(zoomAccepts({ type: 'wheel', deltaY: -100 }, 1)).toBe(true);
+    // Zoomed in, scrolling down zooms out.
+    expect(zoomAccepts({ type: 'wheel', deltaY: 100 }, 4)).toBe(true);
+  });
+
+  it("leaves Ctrl (the browser's zoom) and other buttons than the main one alone", () => {
+    expect(zoomAccepts({ type: 'wheel', deltaY: -100, ctrlKey: true }, 2)).toBe(false);
+    expect(zoomAccepts({ type: 'mousedown', button: 0 }, 1)).toBe(true);
+    expect(zoomAccepts({ type: 'mousedown', button: 2 }, 1)).toBe(false);
+    expect(zoomAccepts({ type: 'mousedown', button: 0, ctrlKey: true }, 1)).toBe(false);
+  });
+});
+
+describe('values and scales', () => {
+  it('reads the held value of a step line and the nearest point of a plain one', () => {
+    expect(valueAt(line({ step: true }), 1.9)).toEqual({ i: 1, y: 20 });
+    expect(valueAt(line(), 1.9)).toEqual({ i: 2, y: 30 });
+    expect(valueAt(line({ step: true }), -1)).toBeNull();
+    // A step line ends where its last bin ends.
+    expect(valueAt(line({ step: true, extendTo: 3.5 }), 3.4)).toEqual({ i: 3, y: 40 });
+    expect(valueAt(line({ step: true, extendTo: 3.5 }), 3.6)).toBeNull();
+  });
+
+  it('fits y to the points in view, from zero for positive values', () => {
+    const s = line();
+    const ys = yScale([s], [Uint32Array.from([0, 1, 2, 3])], [], { va: 0, vb: 1, yZero: true, yLog: false, h: 100 });
+    expect(ys.domain()[0]).toBe(0);
+    expect(ys.domain()[1]).toBeGreaterThanOrEqual(20);
+    expect(ys.domain()[1]).toBeLessThan(30);
+  });
+});
+
+describe('marks', () => {
+  it('finds the runs of equal state', () => {
+    const r = stateRuns([0, 1, 2, 3, 4, 5], [0, 0, 1, 1, -1, 0]);
+    expect(Array.from(r.x)).toEqual([0, 2, 4, 5]);
+    expect(Array.from(r.s)).toEqual([0, 1, -1, 0]);
+  });
+
+  it('gives a pixel column to the state of highest priority in it', () => {
+    // State 1 lasts 0.1 of 100 s on a 10-pixel ribbon: a tenth of a column, drawn anyway.
+    const runs = stateRuns([0, 50, 50.1], [0, 1, 0]);
+    const xs = scaleLinear().domain([0, 100]).range([0, 10]);
+    const d = ribbonRects(runs, 100, xs, 10, [0, 1]);
+    expect(d[1]).toBe('M5,0h1v10h-1Z');
+    expect(d[0]).toBe('M0,0h5v10h-5ZM6,0h4v10h-4Z');
+  });
+
+  it('draws at most one event marker per two pixel columns', () => {
+    const x = Array.from({ length: 1000 }, (_, i) => i / 1000);
+    const xs = scaleLinear().domain([0, 1]).range([0, 100]);
+    const ys = scaleLinear().domain([0, 1]).range([100, 0]);
+    const [m] = markerPaths([{ key: 'm', label: 'm', color: '#000', x, y: 0.5 }], xs, ys);
+    expect(m.count).toBe(50);
+  });
+
+  it('places route events in view, one path per kind', () => {
+    const xs = scaleLinear().domain([10, 20]).range([0, 100]);
+    const p = timeMarkPaths([{ t: 5, kind: 'handover' }, { t: 15, kind: 'handover' }, { t: 12, kind: 'route_change' }], xs, 200);
+    expect(p.map((m) => [m.kind, m.count])).toEqual([
+      ['handover', 1],
+      ['route_change', 1],
+    ]);
+    expect(p[0].d).toBe('M50.0,200l4,7h-8Z');
+  });
+
+  it('names each label once in the legend, and the route events only when there are some', () => {
+    const items = legendItems({
+      series: [line({ key: 'a1' }), line({ key: 'a2' }), line({ key: 'b', label: 'b', noLegend: true })],
+      extra: [],
+      markers: [],
+      paper: [],
+      fns: [],
+      refs: [{ key: 'r', label: 'buffer', y: 1, color: '#f00' }],
+      lowerSeries: [line({ key: 'a3' })],
+      lowerRefs: [],
+      timeMarks: [{ t: 1, kind: 'route_change' }],
+    });
+    expect(items.map((i) => i.label)).toEqual(['a', 'buffer', 'route change']);
+  });
+});

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { derive, initialSimState, needsCostPrompt, runStateAttribute, simReducer, COST_PROMPT_S, type SimAction, type SimState } from './simulation';
+import type { RunResult } from './sim/results';
+import type { SweepRow } from './sim/client';
+import type { CostEstimate } from './sim/protocol';
+
+const fresh = (over: Partial<SimState> = {}): SimState => ({ ...initialSimState({ text: '{"name":"a"}', presetId: 'p', fromUrl: false }), ...over });
+const play = (s: SimState, ...actions: SimAction[]) => actions.reduce(simReducer, s);
+const estimate = (browser_seconds: number): CostEstimate => ({ events: 1000, runs: 1, browser_seconds }) as CostEstimate;
+const result = (flows: number, events: number, end_s = 10) => ({ summary: { flows: new Array(flows).fill({}), events, end_s } }) as unknown as RunResult;
+const rows = (n: number) => new Array(n).fill({}) as SweepRow[];
+/** A valid text whose core is ready. */
+const ready = () => play(fresh(), { type: 'ready', coreVersion: '1.0' }, { type: 'validated', text: '{"name":"a"}', errors: [], estimate: estimate(1) });
+
+describe('the scenario text and its validation', () => {
+  it('an edit forgets the preset and waits for the core to validate the new text', () => {
+    const s = play(ready(), { type: 'edited', text: '{"name":"b"}' });
+    expect(s.presetId).toBeUndefined();
+    expect(s.validated).toBe(false);
+    expect(derive(s).valid).toBe(false);
+    expect(derive(play(s, { type: 'validated', text: '{"name":"b"}', errors: [], estimate: estimate(1) })).valid).toBe(true);
+  });
+
+  it('ignores a validation of a text that has changed since', () => {
+    const s = play(fresh(), { type: 'edited', text: 'x' }, { type: 'validated', text: '{"name":"a"}', errors: [], estimate: estimate(1) });
+    expect(s.validated).toBe(false);
+    expect(play(s, { type: 'validation-failed', text: '{"name":"a"}', message: 'late' }).errors).toEqual([]);
+  });
+
+  it('is invalid with errors, and keeps no estimate for an invalid text', () => {
+    const s = play(fresh(), { type: 'validated', text: '{"name":"a"}', errors: [{ path: 'flows', message: 'missing' }], estimate: estimate(1) });
+    expect(s.validated).toBe(true);
+    expect(s.estimate).toBeNull();
+    expect(derive(s).valid).toBe(false);
+  });
+
+  it('a failed validation request shows its message as a scenario error', () => {
+    const s = play(fresh(), { type: 'validation-failed', text: '{"name":"a"}', message: 'worker gone' });
+    expect(s.errors).toEqual([{ path: '', message: 'worker gone' }]);
+    expect(derive(s).valid).toBe(false);
+  });
+
+  it("the core's refusal stays beside the field it names", () => {
+    const s = play(fresh(), { type: 'validation-failed', text: '{"name":"a"}', path: 'sweep.grid', message: 'too many runs' });
+    expect(s.errors).toEqual([{ path: 'sweep.grid', message: 'too many runs' }]);
+  });
+
+  it("a sweep CSV that could not be written becomes the page's notice", () => {
+    expect(play(fresh(), { type: 'export-failed', message: 'the worker crashed' }).notice).toBe(
+      "The sweep's CSV could not be written: the worker crashed",
+    );
+  });
+
+  it('picking a preset sets its text and id and clears the notice', () => {
+    const s = play(fresh({ notice: 'old' }), { type: 'picked', text: '{"name":"q"}', presetId: 'q' });
+    expect([s.text, s.presetId, s.notice, s.validated]).toEqual(['{"name":"q"}', 'q', null, false]);
+  });
+});
+
+describe('runs and sweeps', () => {
+  it('goes running, reports progress, and is done with the result and a status line', () => {
+    let s = play(ready(), { type: 'started', what: 'run', job: 1 });
+    expect(s.phase).toEqual({ kind: 'running', what: 'run', job: 1, progress: { fraction: 0, label: 'starting' } });
+    expect(derive(s).running).toBe(true);
+    s = play(s, { type: 'progress', job: 1, progress: { fraction: 0.5, label: 't = 5 s' } });
+    expect(s.phase.kind === 'running' && s.phase.progress.fraction).toBe(0.5);
+    s = play(s, { type: 'run-finished', job: 1, result: result(2, 12345), scenario: null });
+    expect(s.phase).toEqual({ kind: 'done', what: 'run' });
+    expect(s.status).toBe('Run finished: 2 flow(s), 12,345 events.');
+    expect(s.result?.summary.events).toBe(12345);
+  });
+
+  it('a sweep replaces the run on screen, and a later run replaces the sweep', () => {
+    let s = play(ready(), { type: 'started', what: 'run', job: 1 }, { type: 'run-finished', job: 1, result: result(1, 1), scenario: null });
+    s = play(s, { type: 'started', what: 'sweep', job: 2 });
+    expect(s.phase.kind === 'running' && s.phase.progress.label).toBe('expanding the sweep');
+    s = play(s, { type: 'sweep-finished', job: 2, rows: rows(18), scenario: null, workers: 2 });
+    expect(s.sweepRows).toHaveLength(18);
+    expect(s.status).toBe('Sweep finished: 18 runs on 2 workers.');
+    s = play(s, { type: 'started', what: 'run', job: 3 }, { type: 'run-finished', job: 3, result: result(1, 2), scenario: null });
+    expect(s.sweepRows).toBeNull();
+    expect(s.result?.summary.events).toBe(2);
+  });
+
+  it('starting clears the last notice and status, and a second start while running is ignored', () => {
+    let s = play(ready(), { type: 'status', status: 'Link copied.' });
+    s = { ...s, notice: 'old' };
+    s = play(s, { type: 'started', what: 'run', job: 1 });
+    expect([s.notice, s.status]).toEqual([null, '']);
+    expect(play(s, { type: 'started', what: 'sweep', job: 2 }).phase).toBe(s.phase);
+  });
+
+  it('ignores the progress and the end of any job but the running one', () => {
+    const s = play(ready(), { type: 'started', what: 'run', job: 2 });
+    expect(play(s, { type: 'progress', job: 1, progress: { fraction: 0.9, label: 'late' } })).toBe(s);
+    expect(play(s, { type: 'run-finished', job: 1, result: result(1, 1), scenario: null })).toBe(s);
+    expect(play(s, { type: 'job-failed', job: 1, reason: 'cancelled', message: 'cancelled' })).toBe(s);
+  });
+
+  it('a cancelled job says so in the status line and keeps the last result', () => {
+    let s = play(ready(), { type: 'started', what: 'run', job: 1 }, { type: 'run-finished', job: 1, result: result(1, 7), scenario: null });
+    s = play(s, { type: 'started', what: 'run', job: 2 }, { type: 'job-failed', job: 2, reason: 'cancelled', message: 'cancelled' });
+    expect(s.phase).toEqual({ kind: 'cancelled', what: 'run' });
+    expect(s.status).toBe('Run cancelled.');
+    expect(s.result?.summary.events).toBe(7);
+    const sweep = play(ready(), { type: 'started', what: 'sweep', job: 1 }, { type: 'job-failed', job: 1, reason: 'cancelled', message: 'cancelled' });
+    expect(sweep.status).toBe('Sweep cancelled.');
+  });
+
+  it('a failed job shows its message as a notice', () => {
+    const s = play(ready(), { type: 'started', what: 'run', job: 1 }, { type: 'job-failed', job: 1, reason: 'error', message: 'flows[0]: no route' });
+    expect(s.phase).toEqual({ kind: 'failed', what: 'run' });
+    expect(s.notice).toBe('flows[0]: no route');
+  });
+
+  it("a crash during a run keeps the client's crash notice; during a sweep the notice names the job", () => {
+    const run = play(
+      ready(),
+      { type: 'started', what: 'run', job: 1 },
+      { type: 'crashed', message: 'deliberate panic' },
+      { type: 'job-failed', job: 1, reason: 'crash', message: 'deliberate panic' },
+    );
+    expect(run.phase).toEqual({ kind: 'crashed', what: 'run', job: 1 });
+    expect(run.notice).toBe('The simulator crashed and was restarted: deliberate panic');
+    const sweep = play(
+      ready(),
+      { type: 'started', what: 'sweep', job: 1 },
+      { type: 'crashed', message: 'deliberate panic' },
+      { type: 'job-failed', job: 1, reason: 'crash', message: 'Sweep stopped: run 1 of 12 failed' },
+    );
+    expect(sweep.notice).toBe('The simulator crashed and was restarted. Sweep stopped: run 1 of 12 failed');
+    // The next run starts from the crashed state.
+    expect(play(sweep, { type: 'started', what: 'run', job: 2 }).phase.kind).toBe('running');
+  });
+
+  it('a crash with no job running is told, and a job still running elsewhere may finish', () => {
+    const idle = play(ready(), { type: 'crashed', message: 'now' });
+    expect(idle.phase).toEqual({ kind: 'crashed' });
+    expect(idle.notice).toContain('crashed and was restarted');
+    const s = play(ready(), { type: 'started', what: 'run', job: 4 }, { type: 'crashed', message: 'other worker' }, { type: 'run-finished', job: 4, result: result(1, 3), scenario: null });
+    expect(s.phase).toEqual({ kind: 'done', what: 'run' });
+  });
+});
+
+describe('the run state the page shows', () => {
+  it('is running or done while so, and idle when no job output is on screen', () => {
+    expect(runStateAttribute({ kind: 'running', what: 'run', job: 1, progress: { fraction: 0, label: '' } })).toBe('running');
+    expect(runStateAttribute({ kind: 'done', what: 'sweep' })).toBe('done');
+    for (const phase of [{ kind: 'idle' }, { kind: 'cancelled', what: 'run' }, { kind: 'failed', what: 'sweep' }, { kind: 'crashed', what: 'run', job: 2 }] as const)
+      expect(runStateAttribute(phase)).toBe('idle');
+  });
+});
+
+describe('a shared link', () => {
+  it('is due to run once it is valid, the core is ready and its cost is known, and only once', () => {
+    let s = play(initialSimState({ text: '{"name":"a"}', fromUrl: true }));
+    expect(derive(s).autoRunDue).toBe(false);
+    s = play(s, { type: 'validated', text: '{"name":"a"}', errors: [], estimate: estimate(1) });
+    expect(derive(s).autoRunDue).toBe(false);
+    s = play(s, { type: 'ready', coreVersion: '1.0' });
+    expect(derive(s).autoRunDue).toBe(true);
+    s = play(s, { type: 'auto-run-decided', prompt: null });
+    expect(derive(s).autoRunDue).toBe(false);
+    expect(s.costPrompt).toBeNull();
+  });
+
+  it('asks first when it would take longer than the threshold', () => {
+    expect(needsCostPrompt(estimate(COST_PROMPT_S + 1))).toBe(true);
+    expect(needsCostPrompt(estimate(COST_PROMPT_S))).toBe(false);
+    const s = play(initialSimState({ text: 't', fromUrl: true }), { type: 'auto-run-decided', prompt: estimate(100) });
+    expect(s.costPrompt?.browser_seconds).toBe(100);
+    expect(play(s, { type: 'cost-prompt-closed' }).costPrompt).toBeNull();
+  });
+
+  it('a link that could not be opened starts with its notice, and a dismissed notice is gone', () => {
+    const s = initialSimState({ text: 't', notice: 'could not be opened', fromUrl: false });
+    expect(s.notice).toBe('could not be opened');
+    expect(play(s, { type: 'notice-dismissed' }).notice).toBeNull();
+  });
+});
+
+describe('the globe', () => {
+  it("spans the run's end once there is one, else the scenario's duration", () => {
+    const view = { view: {} as never, spanS: 600 };
+    let s = play(ready(), { type: 'view-loaded', view });
+    expect(derive(s).globeSpanS).toBe(600);
+    s = play(s, { type: 'started', what: 'run', job: 1 }, { type: 'run-finished', job: 1, result: result(1, 1, 120), scenario: null });
+    expect(derive(s).globeSpanS).toBe(120);
+  });
+
+  it('a constellation the globe cannot show clears the view and says why', () => {
+    const s = play(ready(), { type: 'view-loaded', view: { view: {} as never, spanS: 10 } }, { type: 'view-failed', message: 'no satellites' });
+    expect(s.view).toBeNull();
+    expect(s.notice).toBe('The globe cannot show this constellation: no satellites');
+  });
+});
