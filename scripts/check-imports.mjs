@@ -8,7 +8,7 @@
 // Rust: a file imports the module files that its `crate::…` and `super::…` paths name, in `use`
 // lines and inline paths alike (`#[cfg(test)]` modules at the bottom of a file are left out:
 // tests may reach anywhere). A path names the longest module prefix that is a file, so
-// `crate::tcp::sender::TcpSender` is tcp/sender.rs and `crate::tcp::Foo` is tcp/mod.rs. A parent
+// `crate::tcp::rtt::RttEstimator` is tcp/rtt.rs and `crate::tcp::Foo` is tcp/mod.rs. A parent
 // module's `mod child;` declaration is not an import. Web: relative `import … from` and
 // `import(…)` specifiers; type-only imports count too, since they couple the files all the same.
 // The web side is checked twice: file by file, and folder by folder (web/src's top-level

@@ -24,6 +24,7 @@ STEPS=(
   typecheck
   lint
   imports
+  sizes
   web_unit
   web_build
   e2e
@@ -69,7 +70,7 @@ step_python() {
 }
 
 step_web_types() {
-  # The TypeScript scenario types must be what the Rust schema generates today.
+  # The TypeScript scenario and result types must be what the Rust schemas generate today.
   node scripts/gen-types.mjs --check
 }
 
@@ -85,6 +86,11 @@ step_lint() {
 step_imports() {
   # The one-way import rule: no module imports one that imports it back (ARCHITECTURE.md).
   node scripts/check-imports.mjs
+}
+
+step_sizes() {
+  # No source file over 600 lines (tests and generated files aside) without a stated reason.
+  node scripts/check-sizes.mjs
 }
 
 step_web_unit() {

@@ -1,24 +1,72 @@
 //! The wasm boundary: the only file that knows about wasm-bindgen. Each export delegates to
-//! `crate::runner`, so the browser, the CLI and the tests run exactly the same code; errors
-//! cross as `JsError` so JavaScript sees a real `Error` with the runner's message.
+//! `crate::runner`, so the browser, the CLI and the tests run exactly the same code. Errors
+//! cross as plain objects `{path, message}`, the shape of a validation problem
+//! (`scenario::FieldError`): the path of the scenario field at fault (empty for the scenario or
+//! the run as a whole) and what is wrong, so the browser can place them as it places validation
+//! problems.
 
 use wasm_bindgen::prelude::*;
 
-use crate::runner;
+use crate::runner::{self, RunError};
+use crate::scenario::{FieldError, ScenarioError};
+
+#[wasm_bindgen]
+extern "C" {
+    /// JavaScript's `JSON.parse`, to hand errors over as plain objects.
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn json_parse(text: &str) -> JsValue;
+}
+
+/// An error as JavaScript receives it: `{path, message}`. Several problems (an invalid
+/// scenario) become one with the path of the first when they share it, else the scenario's
+/// (empty) path and every problem on a line of the message, as the CLI prints them.
+fn js_error(problems: &[FieldError]) -> JsValue {
+    let (path, message) = match problems {
+        [one] => (one.path.clone(), one.message.clone()),
+        many => (String::new(), ScenarioError(many.to_vec()).to_string()),
+    };
+    json_parse(&serde_json::json!({ "path": path, "message": message }).to_string())
+}
+
+fn run_error(e: RunError) -> JsValue {
+    js_error(&e.field_errors())
+}
+
+fn scenario_error(e: ScenarioError) -> JsValue {
+    js_error(&e.0)
+}
+
+/// An error without a field: writing JSON, which does not fail for the core's own types.
+fn output_error(e: serde_json::Error) -> JsValue {
+    run_error(RunError::Output(e.to_string()))
+}
 
 /// Runs a scenario (JSON text) and returns the result as JSON text; `with_traces` = false
-/// gives the summary only, identical to `orbitcp run --summary`.
+/// gives the summary only, what `orbitcp run --summary` prints but for the seed's form (see
+/// [`result_json`]).
 #[wasm_bindgen]
-pub fn run_scenario(json: &str, with_traces: bool) -> Result<String, JsError> {
-    runner::run_json(json, with_traces).map_err(|e| JsError::new(&e))
+pub fn run_scenario(json: &str, with_traces: bool) -> Result<String, JsValue> {
+    let sc = crate::scenario::parse(json).map_err(scenario_error)?;
+    let r = runner::run_scenario(&sc, sc.seed, with_traces).map_err(run_error)?;
+    result_json(&r)
+}
+
+/// A result as JSON for JavaScript: the CLI's JSON with `seed` as decimal text, since a
+/// JavaScript number holds integers exactly only up to 2^53 and seeds are 64-bit (a sweep run's
+/// derived seed almost never fits). The browser keeps it as text (`RunSummary.seed`), as it
+/// already sends seeds (`SteppedRun::new`, `sweep_jobs`).
+fn result_json(r: &runner::RunResult) -> Result<String, JsValue> {
+    let mut v = serde_json::to_value(r).map_err(output_error)?;
+    v["seed"] = serde_json::Value::String(r.seed.to_string());
+    serde_json::to_string(&v).map_err(output_error)
 }
 
 /// Checks a scenario without running it: a JSON array of its problems, `[{"path", "message",
 /// "sweep_point"?}]` (`scenario::FieldError`), empty when it is valid.
 #[wasm_bindgen]
-pub fn validate_scenario(json: &str) -> Result<String, JsError> {
+pub fn validate_scenario(json: &str) -> Result<String, JsValue> {
     let problems = runner::check_json(json).err().map(|e| e.0).unwrap_or_default();
-    serde_json::to_string(&problems).map_err(|e| JsError::new(&e.to_string()))
+    serde_json::to_string(&problems).map_err(output_error)
 }
 
 // The JSON Schema is not exported: the web app's types are generated from it at build time
@@ -44,21 +92,23 @@ impl SteppedRun {
     /// A run of the scenario's base point; `seed` (decimal text, since seeds are 64-bit) replaces
     /// the scenario's seed when given.
     #[wasm_bindgen(constructor)]
-    pub fn new(json: &str, seed: Option<String>) -> Result<SteppedRun, JsError> {
-        let sc = crate::scenario::parse(json).map_err(|e| JsError::new(&e))?;
+    pub fn new(json: &str, seed: Option<String>) -> Result<SteppedRun, JsValue> {
+        let sc = crate::scenario::parse(json).map_err(scenario_error)?;
         let seed = match seed {
-            Some(s) => s.parse::<u64>().map_err(|_| JsError::new(&format!("seed: \"{s}\" is not a 64-bit seed")))?,
+            Some(s) => s
+                .parse::<u64>()
+                .map_err(|_| js_error(&[FieldError::new("seed", format!("\"{s}\" is not a 64-bit seed"))]))?,
             None => sc.seed,
         };
-        let session = runner::Session::new(&sc, seed).map_err(|e| JsError::new(&e))?;
+        let session = runner::Session::new(&sc, seed).map_err(run_error)?;
         Ok(SteppedRun { session, panic_armed: false })
     }
 
     /// A run of job `index` of the scenario's sweep (the order of `sweep_jobs`): the worker gets
     /// the scenario text once and an index per job, never a copy of each job's scenario.
-    pub fn sweep_job(json: &str, index: u32) -> Result<SteppedRun, JsError> {
-        let job = runner::SweepPlan::new(json).and_then(|p| p.job(index as usize)).map_err(|e| JsError::new(&e))?;
-        let session = runner::Session::new(&job.scenario, job.seed).map_err(|e| JsError::new(&e))?;
+    pub fn sweep_job(json: &str, index: u32) -> Result<SteppedRun, JsValue> {
+        let job = runner::SweepPlan::new(json).and_then(|p| p.job(index as usize)).map_err(run_error)?;
+        let session = runner::Session::new(&job.scenario, job.seed).map_err(run_error)?;
         Ok(SteppedRun { session, panic_armed: false })
     }
 
@@ -92,18 +142,19 @@ impl SteppedRun {
         self.session.total_s()
     }
 
-    /// The result as JSON text, or the delivery error if a flow delivered a wrong byte.
-    pub fn result(&self, with_traces: bool) -> Result<String, JsError> {
-        let r = self.session.result(with_traces).map_err(|e| JsError::new(&e))?;
-        serde_json::to_string(&r).map_err(|e| JsError::new(&e.to_string()))
+    /// The result as JSON text ([`result_json`]), or the delivery error if a flow delivered a
+    /// wrong byte.
+    pub fn result(&self, with_traces: bool) -> Result<String, JsValue> {
+        let r = self.session.result(with_traces).map_err(run_error)?;
+        result_json(&r)
     }
 }
 
 /// The sweep's runs as JSON: `[{ "point": [[path, value], ...], "run": r, "seed": "…" }]`, in
 /// the same order as `orbitcp sweep`; job `i` runs with `SteppedRun::sweep_job(json, i)`.
 #[wasm_bindgen]
-pub fn sweep_jobs(json: &str) -> Result<String, JsError> {
-    let plan = runner::SweepPlan::new(json).map_err(|e| JsError::new(&e))?;
+pub fn sweep_jobs(json: &str) -> Result<String, JsValue> {
+    let plan = runner::SweepPlan::new(json).map_err(run_error)?;
     let list: Vec<serde_json::Value> = (0..plan.len())
         .map(|i| {
             let (point, run) = (i / plan.runs() as usize, i as u32 % plan.runs());
@@ -114,15 +165,23 @@ pub fn sweep_jobs(json: &str) -> Result<String, JsError> {
             })
         })
         .collect();
-    serde_json::to_string(&list).map_err(|e| JsError::new(&e.to_string()))
+    serde_json::to_string(&list).map_err(output_error)
+}
+
+/// A sweep's results as CSV, the bytes `orbitcp sweep` prints (`runner::sweep_csv`): `json` is
+/// the sweep's scenario, `results_json` a JSON array of its runs' results in job order (as
+/// `SteppedRun::result` gave them; only `flows` is read), `aggregate` as `--aggregate`.
+#[wasm_bindgen]
+pub fn sweep_csv(json: &str, results_json: &str, aggregate: bool) -> Result<String, JsValue> {
+    runner::sweep_csv_json(json, results_json, aggregate).map_err(run_error)
 }
 
 /// What a scenario will cost (`runner::cost::CostEstimate` as JSON: runs, events, browser
 /// seconds), so the app can ask before it opens an expensive shared link.
 #[wasm_bindgen]
-pub fn estimate_cost(json: &str) -> Result<String, JsError> {
-    let c = runner::cost::estimate_json(json).map_err(|e| JsError::new(&e))?;
-    serde_json::to_string(&c).map_err(|e| JsError::new(&e.to_string()))
+pub fn estimate_cost(json: &str) -> Result<String, JsValue> {
+    let c = runner::cost::estimate_json(json).map_err(run_error)?;
+    serde_json::to_string(&c).map_err(output_error)
 }
 
 /// Allocates until memory runs out, as a scenario too big for the tab would: the path the
@@ -144,19 +203,19 @@ pub fn debug_exhaust_memory() -> usize {
 /// What the globe draws for a constellation scenario, as JSON (`orbit::view::ConstellationView`:
 /// satellites with their elements, ground stations, +Grid pairs, the epoch).
 #[wasm_bindgen]
-pub fn constellation_view(scenario_json: &str) -> Result<String, JsError> {
-    let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(|e| JsError::new(&e))?;
-    serde_json::to_string(&crate::orbit::view::constellation_view(&built)).map_err(|e| JsError::new(&e.to_string()))
+pub fn constellation_view(scenario_json: &str) -> Result<String, JsValue> {
+    let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(scenario_error)?;
+    serde_json::to_string(&crate::orbit::view::constellation_view(&built)).map_err(output_error)
 }
 
 /// ECEF positions (km) of every satellite of a constellation scenario at each orbit time of `times_json` (a JSON array of seconds), as JSON:
 /// one flat `[x0, y0, z0, x1, …]` per time, `null` where SGP4 fails. For the agreement test of
 /// the globe's propagation against the core's (wasm-core/tests-node/).
 #[wasm_bindgen]
-pub fn constellation_positions(scenario_json: &str, times_json: &str) -> Result<String, JsError> {
-    let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(|e| JsError::new(&e))?;
+pub fn constellation_positions(scenario_json: &str, times_json: &str) -> Result<String, JsValue> {
+    let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(scenario_error)?;
     let times: Vec<f64> = serde_json::from_str(times_json)
-        .map_err(|e| JsError::new(&format!("times: not a JSON array of seconds: {e}")))?;
+        .map_err(|e| js_error(&[FieldError::new("times", format!("not a JSON array of seconds: {e}"))]))?;
     let per_time: Vec<Vec<Option<f64>>> = times
         .iter()
         .map(|&t| {
@@ -171,7 +230,7 @@ pub fn constellation_positions(scenario_json: &str, times_json: &str) -> Result<
                 .collect()
         })
         .collect();
-    serde_json::to_string(&per_time).map_err(|e| JsError::new(&e.to_string()))
+    serde_json::to_string(&per_time).map_err(output_error)
 }
 
 thread_local! {

@@ -17,6 +17,7 @@ pub mod net;
 pub mod orbit;
 pub mod runner;
 pub mod scenario;
+pub mod schema;
 pub mod sim;
 pub mod simulation;
 pub mod tcp;

@@ -82,7 +82,7 @@ pub struct DelayStats {
     per_second: Vec<(f64, u32)>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct DelaySummary {
     pub mean: f64,
     pub p5: f64,

@@ -361,3 +361,28 @@ fn sweep_csv_text_cells_cannot_start_a_spreadsheet_formula() {
     // Numbers are left alone.
     assert!(text.lines().nth(1).unwrap().contains(",0.01,0,1,0,tcp,reno,"), "{text}");
 }
+
+#[test]
+fn schema_results_describes_what_runs_report() {
+    let o = orbitcp(&["schema", "--results"]);
+    assert_eq!(o.status.code(), Some(0));
+    let s: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let defs = &s["definitions"];
+    for d in ["RunResult", "FlowResult", "Traces", "PathResult", "ConstellationView", "OrbitView"] {
+        assert!(defs.get(d).is_some(), "{d} missing");
+    }
+    // Every field a run writes is in the schema, and an always-written option is required.
+    let run: serde_json::Value =
+        serde_json::from_slice(&orbitcp(&["run", "--summary", &write_tmp("schema-run.json", SMALL)]).stdout).unwrap();
+    let props = defs["RunResult"]["properties"].as_object().unwrap();
+    for k in run.as_object().unwrap().keys() {
+        assert!(props.contains_key(k), "RunResult.{k} is not in the schema");
+    }
+    assert!(defs["Drops"]["required"].as_array().unwrap().contains(&"route_change".into()));
+    let flow = &defs["FlowResult"];
+    assert!(flow["required"].as_array().unwrap().contains(&"completion_s".into()));
+    assert_eq!(flow["properties"]["completion_s"]["type"], serde_json::json!(["number", "null"]));
+    // Without the flag: the scenario's.
+    let scenario: serde_json::Value = serde_json::from_slice(&orbitcp(&["schema"]).stdout).unwrap();
+    assert_eq!(scenario["title"], "Scenario");
+}

@@ -180,9 +180,9 @@ proptest! {
         let r = run_twice(&sc, sc.seed, traces, &text)?;
         check_flows(&r, &sc, &text)?;
         if sc.sweep.is_some() {
-            let plan = SweepPlan::new(&text).map_err(TestCaseError::fail)?;
+            let plan = SweepPlan::new(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
             for i in 0..plan.len().min(4) {
-                let job = plan.job(i).map_err(TestCaseError::fail)?;
+                let job = plan.job(i).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 let r = runner::run_job(&job).map_err(|e| TestCaseError::fail(format!("sweep job {i}: {e}\n{text}")))?;
                 check_flows(&r, &job.scenario, &text)?;
             }

@@ -61,11 +61,11 @@ fn a_bad_intcp_field_is_named_by_its_path() {
     let mut s = preset("intcp-two-hop-square");
     s["flows"][0]["decrease_factor"] = 1.5.into();
     s["flows"][0]["hole_threshold_pkts"] = 0.into();
-    let e = scenario::from_value(s.clone()).unwrap_err();
+    let e = scenario::from_value(s.clone()).unwrap_err().to_string();
     assert!(e.contains("flows[0].decrease_factor: must be more than 0 and at most 1"), "{e}");
     assert!(e.contains("flows[0].hole_threshold_pkts"), "{e}");
     s["flows"][0] = json!({ "transport": "intcp", "cach": true });
-    let e = scenario::from_value(s).unwrap_err();
+    let e = scenario::from_value(s).unwrap_err().to_string();
     assert!(e.contains("flows[0]") && e.contains("cach"), "{e}");
 }
 
@@ -565,10 +565,10 @@ fn mixed(ground: Value, hop_cc: Value, bytes: Option<u64>, duration_s: f64) -> V
 fn hop_cc_needs_one_entry_per_hop_and_known_names() {
     let ground = json!({ "rate_mbps": 20, "delay_ms": 10 });
     let mut s = mixed(ground, json!(["reno", "intcp", "intcp"]), None, 10.0);
-    let e = scenario::from_value(s.clone()).unwrap_err();
+    let e = scenario::from_value(s.clone()).unwrap_err().to_string();
     assert!(e.contains("flows[0].hop_cc: has 3 entries but the flow crosses 2 hops"), "{e}");
     s["flows"][0]["hop_cc"] = json!(["reno", "cubic"]);
-    let e = scenario::from_value(s.clone()).unwrap_err();
+    let e = scenario::from_value(s.clone()).unwrap_err().to_string();
     assert!(e.contains("flows[0].hop_cc[1]") && e.contains("cubic"), "{e}");
     s["flows"][0]["hop_cc"] = json!([]);
     assert!(scenario::from_value(s).is_ok());
@@ -686,7 +686,7 @@ fn a_node_cache_size_applies_to_that_node_only() {
     assert!(hops.iter().find(|h| h.node == 1).unwrap().cache_bytes_used > 0);
     let mut bad = v;
     bad["flows"][0]["node_cache_bytes"] = json!({ "7": 0 });
-    let e = scenario::from_value(bad).unwrap_err();
+    let e = scenario::from_value(bad).unwrap_err().to_string();
     assert!(e.starts_with("flows[0].node_cache_bytes.7: no such node"), "{e}");
 }
 

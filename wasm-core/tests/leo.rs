@@ -187,5 +187,6 @@ fn a_scenario_file_with_a_bad_tle_names_the_line() {
         "topology": { "kind": "constellation", "constellation": { "tle": "X\n1 2\n2 3" }, "src": "Beijing", "dst": "Tokyo" },
         "flows": [common::tcp("reno", Some(1000))] });
     let e = scenario::from_value(v).unwrap_err();
-    assert!(e.starts_with("topology.constellation.tle: line 2:"), "{e}");
+    assert_eq!(e.0[0].path, "topology.constellation.tle");
+    assert!(e.to_string().starts_with("topology.constellation.tle: line 2:"), "{e}");
 }

@@ -20,7 +20,7 @@ fn validation_refuses_a_min_elevation_the_run_would_refuse() {
         .to_string()
     };
     for elevation in [90.0, 90.5] {
-        let e = runner::validate_json(&geo(elevation)).unwrap_err();
+        let e = runner::validate_json(&geo(elevation)).unwrap_err().to_string();
         assert_eq!(e, format!("topology.min_elevation_deg: must be at least 0° and below 90° (got {elevation})"));
     }
     let ok = geo(10.0);
@@ -62,7 +62,7 @@ fn a_walker_shell_over_the_satellite_limit_is_refused_before_it_is_built() {
         .to_string()
     };
     let t = std::time::Instant::now();
-    let e = runner::validate_json(&shell(3000, 3000)).unwrap_err();
+    let e = runner::validate_json(&shell(3000, 3000)).unwrap_err().to_string();
     assert_eq!(
         e,
         "topology.constellation.walker.planes: 3000 × 3000 = 9000000 satellites; at most 100000 are supported \

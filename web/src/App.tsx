@@ -7,7 +7,7 @@ import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { PRESETS } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
-import { downloadText, resultCsv, sweepCsv } from './export/export';
+import { downloadText, resultCsv } from './export/export';
 import { ResultCharts } from './charts/ResultCharts';
 import { SweepChart } from './charts/SweepChart';
 import { SummaryTable } from './SummaryTable';
@@ -122,8 +122,9 @@ export function App() {
               Export JSON
             </button>
             <button type="button" disabled={!result && !sweepRows} onClick={() => {
-              if (sweepRows) downloadText(`${base}-sweep.csv`, sweepCsv(sweepRows), 'text/csv');
-              else if (result) downloadText(`${base}.csv`, resultCsv(result), 'text/csv');
+              if (sweepRows) {
+                void actions.sweepCsv(sweepRows).then((csv) => csv !== undefined && downloadText(`${base}-sweep.csv`, csv, 'text/csv'));
+              } else if (result) downloadText(`${base}.csv`, resultCsv(result), 'text/csv');
             }}>
               Export CSV
             </button>

@@ -41,7 +41,7 @@ export function SummaryTable({ summary, scenario }: { summary: RunSummary; scena
                 {f.transport} {f.cc}
               </td>
               <td data-testid={`delivered-${f.id}`}>{f.delivered_bytes.toLocaleString('en')}</td>
-              <td>{f.completed ? fmt(f.completion_s) : <span title={f.incomplete_reason}>incomplete</span>}</td>
+              <td>{f.completed ? fmt(f.completion_s) : <span title={f.incomplete_reason ?? undefined}>incomplete</span>}</td>
               <td data-testid={`goodput-${f.id}`}>{fmt(f.goodput_mbps)}</td>
               {paperGoodput.length > 0 && <td>{fmt(paperGoodput[f.id] ?? null, 2)}</td>}
               <td title={f.transport === 'ctcp' ? 'coded packets sent' : undefined}>

@@ -40,6 +40,17 @@ describe('the scenario text and its validation', () => {
     expect(derive(s).valid).toBe(false);
   });
 
+  it("the core's refusal stays beside the field it names", () => {
+    const s = play(fresh(), { type: 'validation-failed', text: '{"name":"a"}', path: 'sweep.grid', message: 'too many runs' });
+    expect(s.errors).toEqual([{ path: 'sweep.grid', message: 'too many runs' }]);
+  });
+
+  it("a sweep CSV that could not be written becomes the page's notice", () => {
+    expect(play(fresh(), { type: 'export-failed', message: 'the worker crashed' }).notice).toBe(
+      "The sweep's CSV could not be written: the worker crashed",
+    );
+  });
+
   it('picking a preset sets its text and id and clears the notice', () => {
     const s = play(fresh({ notice: 'old' }), { type: 'picked', text: '{"name":"q"}', presetId: 'q' });
     expect([s.text, s.presetId, s.notice, s.validated]).toEqual(['{"name":"q"}', 'q', null, false]);

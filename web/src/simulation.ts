@@ -86,7 +86,10 @@ export type SimAction =
   | { type: 'run-when-valid'; source: AutoRunSource }
   | { type: 'validated'; text: string; errors: FieldError[]; estimate: CostEstimate | null }
   /** The validation request itself failed (the worker, not the scenario). */
-  | { type: 'validation-failed'; text: string; message: string }
+  /** The core refused to validate or estimate; `path` is the field it names ('' for none). */
+  | { type: 'validation-failed'; text: string; path?: string; message: string }
+  /** A sweep's CSV could not be written. */
+  | { type: 'export-failed'; message: string }
   | { type: 'ready'; coreVersion: string }
   | { type: 'started'; what: JobKind; job: number }
   | { type: 'progress'; job: number; progress: Progress }
@@ -172,7 +175,9 @@ export function simReducer(s: SimState, a: SimAction): SimState {
       return { ...s, errors: a.errors, estimate: a.errors.length === 0 ? a.estimate : null, validated: true };
     case 'validation-failed':
       if (a.text !== s.text) return s;
-      return { ...s, errors: [{ path: '', message: a.message }], validated: false };
+      return { ...s, errors: [{ path: a.path ?? '', message: a.message }], validated: false };
+    case 'export-failed':
+      return { ...s, notice: `The sweep's CSV could not be written: ${a.message}` };
     case 'ready':
       return { ...s, coreVersion: a.coreVersion };
     case 'started':

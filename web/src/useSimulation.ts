@@ -4,7 +4,7 @@
 // lays out what this returns and calls its actions; it holds no state of its own.
 
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
-import { CancelledError, CrashError, SimClient } from './sim/client';
+import { CancelledError, CoreError, CrashError, SimClient, type SweepRow } from './sim/client';
 import type { Scenario } from './scenario/types.gen';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { decodeScenario, encodeScenario, SHARE_PARAM } from './share/share';
@@ -83,7 +83,10 @@ export function useSimulation() {
       client
         .validate(text)
         .then(async (errors) => dispatch({ type: 'validated', text, errors, estimate: errors.length === 0 ? await client.estimate(text) : null }))
-        .catch((e: Error) => dispatch({ type: 'validation-failed', text, message: e.message }));
+        // The core's refusal names its field, so the editor places it like a validation problem.
+        .catch((e: Error) =>
+          dispatch({ type: 'validation-failed', text, ...(e instanceof CoreError ? e.problem : { path: '', message: e.message }) }),
+        );
     }, VALIDATE_DEBOUNCE_MS);
     return () => clearTimeout(handle);
   }, [text]);
@@ -110,6 +113,9 @@ export function useSimulation() {
     };
   }, [globeSource, coreVersion]);
 
+  /** The text of the last sweep started: the core expands it again to write its CSV. */
+  const sweepTextRef = useRef('');
+
   const start = useCallback(
     (what: JobKind) => {
       const client = clientRef.current;
@@ -126,6 +132,7 @@ export function useSimulation() {
         handle.promise.then((result) => dispatch({ type: 'run-finished', job, result, scenario: sc }), fail);
       } else {
         const handle = client.sweep(text, onProgress);
+        sweepTextRef.current = text;
         cancelRef.current = handle.cancel;
         handle.promise.then((rows) => dispatch({ type: 'sweep-finished', job, rows, scenario: sc, workers: client.size }), fail);
       }
@@ -176,6 +183,16 @@ export function useSimulation() {
         }
       },
       crashTest: (when: 'now' | 'next-run' | 'oom') => void clientRef.current?.crash(when),
+      /** The last sweep's rows as CSV, written by the core (the bytes `orbitcp sweep` prints);
+       * undefined without a client, and a failure becomes the page's notice. */
+      sweepCsv: async (rows: SweepRow[]): Promise<string | undefined> => {
+        try {
+          return await clientRef.current?.sweepCsv(sweepTextRef.current, rows);
+        } catch (e) {
+          dispatch({ type: 'export-failed', message: (e as Error).message });
+          return undefined;
+        }
+      },
     }),
     [start, hasSweep, text],
   );

@@ -1,3 +1,6 @@
+// size: one agent plays all three INTCP roles, and its requester, responder, cache and
+// read-ahead paths share the node's queues and counters; read-ahead (from main) took it past 600
+// lines, and splitting it by role is open work.
 //! The node agent of an INTCP flow: one on every node of the path. Its role decides which sides
 //! run (docs/intcp-protocol.md §1, §4, §6):
 //!

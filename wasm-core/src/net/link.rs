@@ -238,7 +238,7 @@ pub enum LossAt {
 }
 
 /// Why a link dropped packets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 pub struct Drops {
     pub buffer: u64,
     pub loss: u64,

@@ -193,9 +193,10 @@ pub struct Built {
 
 impl ConstellationTopology {
     /// Parses the JSON of a topology object; errors name the path of the bad field.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, OrbitError> {
         let de = &mut serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(de).map_err(|e| format!("{}: {}", e.path(), e.inner()))
+        serde_path_to_error::deserialize(de)
+            .map_err(|e| OrbitError::Config { field: e.path().to_string(), problem: e.inner().to_string() })
     }
 
     /// Builds the constellation and routing parameters for `duration_s` seconds of simulation.

@@ -14,13 +14,16 @@ use super::config::Built;
 use super::elements::{ElementSource, Orbit};
 use super::geometry::EARTH_ROTATION_RAD_S;
 use super::route::Router;
+use crate::scenario::{FieldError, ScenarioError, Topology};
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// The globe's input (see the module doc).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ConstellationView {
     /// UTC date-time of orbit time 0 for SGP4 satellites (the constellation's epoch), ISO 8601
     /// to the millisecond; `None` without SGP4 satellites.
+    #[schemars(with = "crate::schema::Nullable<String>")]
     pub epoch_utc: Option<String>,
     /// Orbit time at simulation time 0, s.
     pub start_s: f64,
@@ -33,17 +36,20 @@ pub struct ConstellationView {
     pub earth_rotation_rad_s: f64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SatelliteView {
     pub name: String,
     /// Walker shell index, plane and slot (`None` outside Walker shells).
+    #[schemars(with = "crate::schema::Nullable<u32>")]
     pub shell: Option<u32>,
+    #[schemars(with = "crate::schema::Nullable<u32>")]
     pub plane: Option<u32>,
+    #[schemars(with = "crate::schema::Nullable<u32>")]
     pub slot: Option<u32>,
     pub orbit: OrbitView,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum OrbitView {
     /// ECI position from `u = u0 + rate·t` on the circle, rotated by `−ω_E·t` to ECEF.
@@ -57,23 +63,24 @@ pub enum OrbitView {
     Geo {
         longitude_deg: f64,
     },
-    Sgp4 {
-        #[serde(flatten)]
-        elements: Sgp4Source,
+    /// An SGP4 satellite from TLE lines; `kind` is `sgp4` for both sources, which the fields
+    /// tell apart.
+    #[serde(rename = "sgp4")]
+    Sgp4Tle {
+        tle_line1: String,
+        tle_line2: String,
+    },
+    /// An SGP4 satellite from an OMM record.
+    #[serde(rename = "sgp4")]
+    Sgp4Omm {
+        omm: serde_json::Value,
     },
     /// An SGP4 satellite added without its text ([`super::Constellation::add_elements`]): the
     /// globe cannot draw it.
     Unsourced,
 }
 
-#[derive(Debug, Clone, Serialize)]
-#[serde(untagged)]
-pub enum Sgp4Source {
-    Tle { tle_line1: String, tle_line2: String },
-    Omm { omm: serde_json::Value },
-}
-
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct GroundView {
     pub name: String,
     pub lat_deg: f64,
@@ -81,7 +88,7 @@ pub struct GroundView {
     pub role: GroundRole,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GroundRole {
     Src,
@@ -116,11 +123,9 @@ pub fn constellation_view(built: &Built) -> ConstellationView {
                 },
                 (Orbit::Geo { longitude_deg }, _) => OrbitView::Geo { longitude_deg: *longitude_deg },
                 (Orbit::Sgp4(_), Some(ElementSource::Tle { line1, line2 })) => {
-                    OrbitView::Sgp4 { elements: Sgp4Source::Tle { tle_line1: line1.clone(), tle_line2: line2.clone() } }
+                    OrbitView::Sgp4Tle { tle_line1: line1.clone(), tle_line2: line2.clone() }
                 }
-                (Orbit::Sgp4(_), Some(ElementSource::Omm(record))) => {
-                    OrbitView::Sgp4 { elements: Sgp4Source::Omm { omm: record.clone() } }
-                }
+                (Orbit::Sgp4(_), Some(ElementSource::Omm(record))) => OrbitView::Sgp4Omm { omm: record.clone() },
                 (Orbit::Sgp4(_), None) => OrbitView::Unsourced,
             };
             SatelliteView { name: sat.name.clone(), shell, plane, slot, orbit }
@@ -181,13 +186,18 @@ fn iso_utc(t: sgp4::chrono::NaiveDateTime) -> String {
 
 /// The constellation of a scenario given as JSON text (validated like any scenario), built for
 /// its `duration_s`; an error if the scenario's topology is not a constellation.
-pub fn built_from_scenario_json(text: &str) -> Result<Built, String> {
+pub fn built_from_scenario_json(text: &str) -> Result<Built, ScenarioError> {
     let sc = crate::scenario::parse(text)?;
+    let one = |path: &str, message: String| ScenarioError(vec![FieldError::new(path, message)]);
     match &sc.topology {
-        crate::scenario::Topology::Constellation(t) => t.build(sc.duration_s).map_err(|e| format!("topology: {e}")),
-        crate::scenario::Topology::Chain(c) => match &c.place {
-            Some(place) => place.as_constellation().build(sc.duration_s).map_err(|e| format!("topology.place: {e}")),
-            None => Err("topology: a chain without a place has nothing to show on the globe".into()),
+        Topology::Constellation(t) => {
+            t.build(sc.duration_s).map_err(|e| ScenarioError(vec![crate::scenario::topology_error(e)]))
+        }
+        Topology::Chain(c) => match &c.place {
+            Some(place) => {
+                place.as_constellation().build(sc.duration_s).map_err(|e| one("topology.place", e.to_string()))
+            }
+            None => Err(one("topology", "a chain without a place has nothing to show on the globe".into())),
         },
     }
 }

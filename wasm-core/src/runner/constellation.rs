@@ -23,12 +23,14 @@ use crate::net::{
 use crate::orbit::config::{ConstellationTopology, RouteChange};
 use crate::orbit::path_timeline;
 use crate::orbit::route::{End, EventKind, Node};
+use crate::orbit::OrbitError;
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::HashMap;
 
 /// The path over time, as results report it (`RunResult.path`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct PathResult {
     pub src: String,
     pub dst: String,
@@ -43,7 +45,7 @@ pub struct PathResult {
 }
 
 /// One value per routing step.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct PathSteps {
     pub t_s: Vec<f64>,
     pub hops: Vec<u32>,
@@ -52,24 +54,46 @@ pub struct PathSteps {
     pub bottleneck_mbps: Vec<f64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct RouteChangeEntry {
     pub t_s: f64,
     pub nodes: Vec<i64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct PathEvent {
     pub t_s: f64,
     /// `handover` or `route_change`.
+    #[schemars(with = "PathEventKind")]
     pub kind: &'static str,
+    /// Handovers: the end whose serving satellite changed.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<PathEnd>")]
     pub end: Option<&'static str>,
     /// Handovers: the satellite left and the one taken (null: none visible).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<Option<u32>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<Option<u32>>,
+}
+
+/// The values of [`PathEvent::kind`], for the schema (the field is a name, written where the
+/// timeline is built).
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum PathEventKind {
+    Handover,
+    RouteChange,
+}
+
+/// The values of [`PathEvent::end`], for the schema.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum PathEnd {
+    Src,
+    Dst,
 }
 
 /// The network and what results say about the path.
@@ -93,13 +117,12 @@ pub fn build(
     duration_s: f64,
     seed: u64,
     trace_points: usize,
-) -> Result<ConstellationNet, String> {
-    let built = topo.build(duration_s).map_err(|e| format!("topology: {e}"))?;
+) -> Result<ConstellationNet, OrbitError> {
+    let built = topo.build(duration_s)?;
     let step_s = built.cfg.step_s;
     let (src_name, dst_name) = (built.src.name.clone(), built.dst.name.clone());
     let outage_s = built.cfg.handover_outage_s;
-    let timeline = path_timeline(&built.constellation, built.src, built.dst, built.cfg, built.t0_s, built.t1_s)
-        .map_err(|e| format!("topology: {e}"))?;
+    let timeline = path_timeline(&built.constellation, built.src, built.dst, built.cfg, built.t0_s, built.t1_s)?;
     let step = SimDuration::from_secs_f64(step_s);
     let buffer = Buffer::Packets(topo.buffer_pkts);
     let fixed = |rate_bps: f64, delay: SimDuration, loss: f64| LinkConfig {

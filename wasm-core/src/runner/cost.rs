@@ -35,7 +35,7 @@ pub struct CostEstimate {
 }
 
 /// The estimate for a scenario's JSON text; the scenario's own errors when it is invalid.
-pub fn estimate_json(scenario_json: &str) -> Result<CostEstimate, String> {
+pub fn estimate_json(scenario_json: &str) -> Result<CostEstimate, super::RunError> {
     let sc = scenario::parse(scenario_json)?;
     let jobs = if sc.sweep.is_some() { SweepPlan::new(scenario_json)?.len() as u64 } else { 1 };
     Ok(estimate(&sc, jobs))

@@ -3,7 +3,7 @@
 //! scenario at once, and its size is checked (with `scenario::MAX_SWEEP_RUNS`) before anything
 //! is expanded.
 
-use super::{run_scenario, RunResult};
+use super::{run_scenario, RunError, RunResult};
 use crate::scenario::{self, Scenario, ScenarioError};
 use crate::sim::rng::run_seed;
 use serde_json::Value;
@@ -33,12 +33,12 @@ impl SweepPlan {
     /// Parses and validates the base scenario (which bounds the number of runs) and prepares
     /// the grid; the points themselves are validated by [`SweepPlan::validate`] or as they are
     /// expanded.
-    pub fn new(scenario_json: &str) -> Result<SweepPlan, String> {
+    pub fn new(scenario_json: &str) -> Result<SweepPlan, RunError> {
         let mut base: Value =
-            serde_json::from_str(scenario_json).map_err(|e| format!("scenario: invalid JSON: {e}"))?;
+            serde_json::from_str(scenario_json).map_err(|e| ScenarioError::one("", format!("invalid JSON: {e}")))?;
         let sc = scenario::from_value(base.clone())?;
         let Some(sweep) = &sc.sweep else {
-            return Err("sweep: the scenario has no sweep section".into());
+            return Err(RunError::NoSweep);
         };
         let axes: Vec<(String, Vec<Value>)> =
             sweep.grid.iter().map(|(k, v)| (k.clone(), v.as_array().cloned().unwrap_or_default())).collect();
@@ -49,7 +49,7 @@ impl SweepPlan {
             .try_fold(1usize, |acc, (_, v)| acc.checked_mul(v.len()))
             .filter(|&p| p > 0)
             .and_then(|p| p.checked_mul(sweep.runs as usize).map(|_| p))
-            .ok_or_else(|| "sweep.grid: too many runs".to_string())?;
+            .ok_or(RunError::TooManyRuns)?;
         if let Some(o) = base.as_object_mut() {
             o.remove("sweep");
         }
@@ -96,8 +96,8 @@ impl SweepPlan {
     }
 
     /// The validated scenario of grid point `p`.
-    pub fn point_scenario(&self, p: usize) -> Result<Scenario, String> {
-        self.check_point(p).map_err(String::from)
+    pub fn point_scenario(&self, p: usize) -> Result<Scenario, ScenarioError> {
+        self.check_point(p)
     }
 
     /// Like [`SweepPlan::point_scenario`], with each problem as a [`FieldError`] that carries
@@ -106,7 +106,8 @@ impl SweepPlan {
         let point = self.point(p);
         let mut v = self.base.clone();
         for (path, val) in &point {
-            scenario::set_path(&mut v, path, val.clone()).map_err(|e| ScenarioError::one("sweep.grid", e))?;
+            scenario::set_path(&mut v, path, val.clone())
+                .map_err(|e| ScenarioError::one(&format!("sweep.grid.\"{path}\""), e.to_string()))?;
         }
         scenario::check_value(v).map_err(|mut e| {
             for f in &mut e.0 {
@@ -117,17 +118,17 @@ impl SweepPlan {
     }
 
     /// Job `i`: grid point `i / runs`, run `i % runs`.
-    pub fn job(&self, i: usize) -> Result<SweepJob, String> {
+    pub fn job(&self, i: usize) -> Result<SweepJob, RunError> {
         let (p, run) = (i / self.runs as usize, (i % self.runs as usize) as u32);
         if p >= self.points {
-            return Err(format!("sweep: no job {i} (the sweep has {})", self.len()));
+            return Err(RunError::NoSuchJob { index: i, jobs: self.len() });
         }
         Ok(SweepJob { point: self.point(p), run, seed: self.run_seed(run), scenario: self.point_scenario(p)? })
     }
 
     /// Checks every grid point; the problems of the first point that has any.
-    pub fn validate(&self) -> Result<(), String> {
-        self.check().map_err(String::from)
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.check()
     }
 
     /// Like [`SweepPlan::validate`], each problem a [`scenario::FieldError`].
@@ -138,7 +139,7 @@ impl SweepPlan {
 
 /// Expands a scenario's sweep into every job, in a fixed order: grid points in row-major order
 /// of the grid as written, then runs. Every point's scenario is validated.
-pub fn sweep_jobs(scenario_json: &str) -> Result<Vec<SweepJob>, String> {
+pub fn sweep_jobs(scenario_json: &str) -> Result<Vec<SweepJob>, RunError> {
     let plan = SweepPlan::new(scenario_json)?;
     let mut jobs = Vec::with_capacity(plan.len());
     for p in 0..plan.points() {
@@ -151,7 +152,7 @@ pub fn sweep_jobs(scenario_json: &str) -> Result<Vec<SweepJob>, String> {
 }
 
 /// Runs one sweep job (summary only).
-pub fn run_job(job: &SweepJob) -> Result<RunResult, String> {
+pub fn run_job(job: &SweepJob) -> Result<RunResult, RunError> {
     run_scenario(&job.scenario, job.seed, false)
 }
 

@@ -235,19 +235,45 @@ impl Scoreboard {
     }
 
     /// Recounts `pipe` and `sacked_out` from the flags.
-    pub fn check_counts(&self) -> Result<(), String> {
+    pub fn check_counts(&self) -> Result<(), CountError> {
         let pipe = self.segs.iter().filter(|s| s.flags & IN_FLIGHT != 0).count() as u32;
         let sacked = self.segs.iter().filter(|s| s.flags & SACKED != 0).count() as u32;
         if pipe != self.pipe || sacked != self.sacked_out {
-            return Err(format!(
-                "scoreboard counters drifted: pipe {} (recount {pipe}), sacked_out {} (recount {sacked})",
-                self.pipe, self.sacked_out
-            ));
+            return Err(CountError::Drifted {
+                pipe: self.pipe,
+                pipe_recount: pipe,
+                sacked_out: self.sacked_out,
+                sacked_recount: sacked,
+            });
         }
         if self.segs.len() as u64 != self.nxt - self.una {
-            return Err("scoreboard does not cover una..nxt".into());
+            return Err(CountError::Gap { segments: self.segs.len() as u64, una: self.una, nxt: self.nxt });
         }
         Ok(())
+    }
+}
+
+/// A breach [`Scoreboard::check_counts`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CountError {
+    /// The running counters differ from a recount of the flags.
+    Drifted { pipe: u32, pipe_recount: u32, sacked_out: u32, sacked_recount: u32 },
+    /// The scoreboard holds `segments` entries for the `nxt − una` outstanding segments.
+    Gap { segments: u64, una: u64, nxt: u64 },
+}
+
+impl std::fmt::Display for CountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CountError::Drifted { pipe, pipe_recount, sacked_out, sacked_recount } => write!(
+                f,
+                "scoreboard counters drifted: pipe {pipe} (recount {pipe_recount}), sacked_out {sacked_out} \
+                 (recount {sacked_recount})"
+            ),
+            CountError::Gap { segments, una, nxt } => {
+                write!(f, "scoreboard does not cover una..nxt ({segments} entries for {una}..{nxt})")
+            }
+        }
     }
 }
 

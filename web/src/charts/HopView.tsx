@@ -1,3 +1,5 @@
+// size: the strip, its read-outs and the small multiples share one time cursor and layout;
+// the held-bytes row (from main) took it to 602 lines, and a split of the rows is open work.
 // The INTCP hop view: the path of one flow as a strip of nodes, producer on the left and
 // consumer on the right, with small multiples over time below it. Between each pair of nodes
 // sits that hop's rate (asked by the downstream node, paced by the upstream one) with its

@@ -88,7 +88,9 @@ export function QueueChart({ result, scenario, xDomain, name }: { result: RunRes
       Queue of {describeLink(link.id, scenario)}
       {link.id === initial ? ', the bottleneck' : ''}: peaks at {fmt(stats.peak)} packets at {fmt(stats.at)} s, time-averaged {fmt(stats.mean)} packets
       {typeof buffer === 'number' ? ` of a ${buffer}-packet buffer` : ''}
-      {drops ? `; ${drops.buffer} buffer drops, ${drops.loss} random losses, ${drops.outage} outage drops` : ''}.
+      {drops
+        ? `; ${drops.buffer} buffer drops, ${drops.loss} random losses, ${drops.outage} outage drops, ${drops.route_change} dropped at route changes`
+        : ''}.
     </p>
   ) : (
     <p>No queue trace.</p>

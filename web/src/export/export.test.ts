@@ -4,12 +4,13 @@ import { RESULT_CSV_HEADER, resultCsv } from './export';
 
 const summary = {
   name: 'test',
-  seed: 1,
+  seed: '1',
   end_s: 2,
   events: 10,
   flows: [],
   fairness_jain: 1,
   links: [],
+  unrouted_pkts: 0,
 };
 
 /** A result as the core's JSON gives it, parsed the way the worker parses it. */

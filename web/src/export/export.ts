@@ -1,10 +1,8 @@
-// Result exports: a file download for any text, a run's traces as one long-format CSV, and a
-// sweep's rows as `orbitcp sweep` writes them.
+// Result exports: a file download for any text and a run's traces as one long-format CSV. A
+// sweep's CSV is the core's (`SimClient.sweepCsv`), the bytes `orbitcp sweep` prints.
 
 import type { Columns, RunResult } from '../sim/results';
 import { csvField } from './csv';
-import { sweptPaths } from '../sim/sweep';
-import type { SweepRow } from '../sim/client';
 
 /** Saves `text` as a file called `name` (Blob + object URL, revoked once the click is handled). */
 export function downloadText(name: string, text: string, mime: string): void {
@@ -72,32 +70,4 @@ export function resultCsv(result: RunResult): string {
 /** Shortest text that reads back as the same number; empty for NaN (a null in the core's JSON). */
 function num(v: number): string {
   return Number.isFinite(v) ? String(v) : '';
-}
-
-/** The rows as `orbitcp sweep` prints them (same columns, same order). */
-export function sweepCsv(rows: SweepRow[]): string {
-  const paths = sweptPaths(rows);
-  const head = [...paths.map(csvField), 'run', 'seed', 'flow', 'transport', 'cc', 'goodput_mbps', 'completion_s', 'delivered_bytes', 'retransmissions', 'timeouts'];
-  const lines = [head.join(',')];
-  for (const r of rows) {
-    const vals = r.job.point.map(([, v]) => csvField(v));
-    for (const f of r.summary.flows) {
-      lines.push(
-        [
-          ...vals,
-          r.job.run,
-          r.job.seed,
-          f.id,
-          csvField(f.transport),
-          csvField(f.cc),
-          f.goodput_mbps.toFixed(6),
-          f.completion_s === null ? '' : f.completion_s.toFixed(6),
-          f.delivered_bytes,
-          f.retransmissions,
-          f.timeouts,
-        ].join(','),
-      );
-    }
-  }
-  return lines.join('\n') + '\n';
 }

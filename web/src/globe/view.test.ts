@@ -13,6 +13,7 @@ const path: PathTimeline = {
     { t_s: 3, nodes: [-1, 5, 7, 8, -2] },
   ],
   events: [],
+  nodes_used: 5,
 };
 
 describe('route lookups', () => {

@@ -26,6 +26,14 @@ export class CancelledError extends Error {
 /** The core crashed (a panic or out of memory); the worker was replaced and `onCrash` told. */
 export class CrashError extends Error {}
 
+/** The core refused a request: `problem` names the scenario field at fault ('' for none), and
+ * the message reads as the CLI prints it ("path: what is wrong"). */
+export class CoreError extends Error {
+  constructor(readonly problem: FieldError) {
+    super(problem.path ? `${problem.path}: ${problem.message}` : problem.message);
+  }
+}
+
 type Pending = {
   resolve: (msg: FromWorker) => void;
   reject: (e: Error) => void;
@@ -70,6 +78,7 @@ class WorkerSlot {
         case 'sweepJobs':
         case 'view':
         case 'estimate':
+        case 'csv':
         case 'armed':
           this.settle(msg.id, msg);
           return;
@@ -90,7 +99,7 @@ class WorkerSlot {
     const p = this.pending.get(id);
     if (!p) return;
     this.pending.delete(id);
-    if (msg.type === 'failed') p.reject(new Error(msg.message));
+    if (msg.type === 'failed') p.reject(new CoreError({ path: msg.path, message: msg.message }));
     else p.resolve(msg);
   }
 
@@ -161,6 +170,15 @@ export class SimClient {
     const msg = await this.slots[0].request({ type: 'view', id: this.id(), scenario });
     if (msg.type !== 'view') throw new Error(`unexpected reply ${msg.type}`);
     return msg.view;
+  }
+
+  /** A sweep's rows (`sweep()`'s, in job order) as CSV: written by the core, so the bytes are
+   * those `orbitcp sweep` prints for the same scenario. */
+  async sweepCsv(scenario: string, rows: SweepRow[]): Promise<string> {
+    const results = JSON.stringify(rows.map((r) => r.summary));
+    const msg = await this.slots[0].request({ type: 'sweepCsv', id: this.id(), scenario, results });
+    if (msg.type !== 'csv') throw new Error(`unexpected reply ${msg.type}`);
+    return msg.csv;
   }
 
   /** Runs a scenario with traces. `cancel()` stops it at once. */

@@ -36,6 +36,9 @@ export type ToWorker =
   | { type: 'expandSweep'; id: number; scenario: string }
   /** What the globe draws for a constellation scenario. */
   | { type: 'view'; id: number; scenario: string }
+  /** A sweep's CSV, written by the core as `orbitcp sweep` writes it: `results` is the JSON
+   * array of the runs' summaries in job order. */
+  | { type: 'sweepCsv'; id: number; scenario: string; results: string }
   /** Makes the core fail, to exercise crash recovery: panic now, panic inside the next run, or
    * run out of memory. */
   | { type: 'panic'; id: number; when: 'now' | 'next-run' | 'oom' };
@@ -49,10 +52,13 @@ export type FromWorker =
   | { type: 'sweepJobs'; id: number; jobs: SweepJob[] }
   | { type: 'view'; id: number; view: ConstellationView }
   | { type: 'estimate'; id: number; estimate: CostEstimate }
+  | { type: 'csv'; id: number; csv: string }
   /** The next run will panic. */
   | { type: 'armed'; id: number }
-  /** `crashed`: the core trapped (a panic); the worker must be replaced. */
-  | { type: 'failed'; id: number; message: string; crashed: boolean };
+  /** The core refused (`path`: the scenario field at fault, '' for none; `message`: what is
+   * wrong there, as the core's `{path, message}` errors say it), or `crashed`: the core trapped
+   * (a panic) and the worker must be replaced. */
+  | { type: 'failed'; id: number; path: string; message: string; crashed: boolean };
 
 export function assertNever(x: never): never {
   throw new Error(`unhandled message: ${JSON.stringify(x)}`);

@@ -11,12 +11,18 @@ const flow = {
 };
 
 function json(hops?: unknown, extra: Record<string, unknown> = {}, flows: unknown[] = []): string {
-  return JSON.stringify({ name: 'x', seed: 1, end_s: 1, events: 1, flows, fairness_jain: 1, links: [], traces: { flows: [{ ...flow, ...(hops ? { hops } : {}), ...extra }], links: [] } });
+  return JSON.stringify({ name: 'x', seed: '1', end_s: 1, events: 1, flows, fairness_jain: 1, links: [], unrouted_pkts: 0, traces: { flows: [{ ...flow, ...(hops ? { hops } : {}), ...extra }], links: [] } });
 }
 
 const arrival = { owd_arrival_cdf_ms: [100, 120, 180], jitter_arrival: { t: [2, 3], jitter_ms: [4.5, null] } };
 
 describe('parseResult', () => {
+  it('keeps a 64-bit seed exact, as the decimal text the wasm boundary sends', () => {
+    // 2^64 − 1: as a JSON number it would read back as 18446744073709552000.
+    const text = json().replace('"seed":"1"', '"seed":"18446744073709551615"');
+    expect(parseResult(text).summary.seed).toBe('18446744073709551615');
+  });
+
   it("turns an INTCP flow's per-node traces into columns", () => {
     const r = parseResult(
       json([

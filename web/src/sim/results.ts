@@ -1,138 +1,36 @@
-// Results as the core reports them, with every trace column turned into a Float64Array so it
-// can be transferred (not cloned) from the worker and indexed by the charts.
+// Results as the core reports them. The JSON's types are generated from the Rust types
+// (results.gen.ts, `npm run gen:types`); this file names them as the app does, and turns every
+// trace column into a Float64Array so it can be transferred (not cloned) from the worker and
+// indexed by the charts.
 
-export interface DelaySummary {
-  mean: number;
-  p5: number;
-  p95: number;
-}
+import type * as Core from './results.gen';
 
-/** CTCP's coding figures (absent for TCP flows). */
-export interface CodingSummary {
-  packets_sent: number;
-  coded_packets: number;
-  source_packets_delivered: number;
-  /** Packets sent per source packet delivered. */
-  coded_overhead: number;
-  non_innovative: number;
-  blocks_decoded: number;
-  decode_latency_ms: DelaySummary;
-  /** The sender's loss estimate at the end of the run. */
-  loss_estimate: number;
-  /** Where the bottleneck's capacity went (chain topologies; absent on a constellation). */
-  capacity?: CapacitySummary;
-}
+export type {
+  CapacitySummary,
+  CodingSummary,
+  DelaySummary,
+  Drops,
+  HopRole,
+  HopSummary,
+  PathEvent,
+  WireSummary,
+} from './results.gen';
 
-/** Where the capacity of a CTCP flow's bottleneck link went over the run, in packet slots (the
- * time one of the flow's data packets takes on the link). The seven parts from
- * `innovative_pkts` to `idle_pkt_slots` add up to `link_pkt_slots` (to within one packet);
- * queue drops and ingress losses took no link time and are counted apart. Mirrors the core's
- * `CapacitySummary` (wasm-core/src/runner/mod.rs). */
-export interface CapacitySummary {
-  /** Id of the bottleneck link. */
-  link: number;
-  link_pkt_slots: number;
-  /** Systematic packets that arrived and added a degree of freedom. */
-  innovative_pkts: number;
-  /** Coded packets that arrived and added a degree of freedom (each replaced a lost packet). */
-  redundant_needed_pkts: number;
-  /** Packets that arrived and added nothing. */
-  non_innovative_pkts: number;
-  /** Packets transmitted on the bottleneck and lost after it. */
-  lost_pkts: number;
-  /** Packets transmitted on the bottleneck and still propagating at the end. */
-  in_flight_pkts: number;
-  /** Time taken by other flows' packets and this flow's control packets. */
-  other_pkt_slots: number;
-  /** Time the link did not transmit. */
-  idle_pkt_slots: number;
-  /** Of the flow's packets: dropped by the bottleneck's full buffer (not in the sum). */
-  queue_drop_pkts: number;
-  /** Of the flow's packets: lost at the bottleneck's ingress (not in the sum). */
-  ingress_loss_pkts: number;
-  /** 1 − idle / link. */
-  busy_fraction: number;
-}
+export type FlowSummary = Core.FlowResult;
+export type LinkSummary = Core.LinkResult;
+/** The moving path of a constellation scenario. Times are simulation seconds (orbit time =
+ * the view's start_s + t). */
+export type PathTimeline = Core.PathResult;
 
-/** An INTCP node's part in a flow: the data source, a router along the path, or the requester. */
-export type HopRole = 'producer' | 'midnode' | 'consumer';
+/** A route-timeline node id: a satellite index (>= 0, the constellation view's order), or a
+ * ground station g as -(g + 1): -1 source, -2 destination, -3… relays in the view's order. */
+export type NodeId = number;
 
-/** INTCP: one node of the flow's path, at the end of the run. */
-export interface HopSummary {
-  node: number;
-  role: HopRole;
-  hop_srtt_ms: number;
-  hop_min_rtt_ms: number;
-  hop_cwnd_pkts: number;
-  advertised_rate_mbps: number;
-  paced_rate_mbps: number;
-  data_sent: number;
-  interests_sent: number;
-  cache_served: number;
-  cache_bytes_used: number;
-  hole_requests: number;
-  max_queue_bytes: number;
-}
-
-/** What a TCP or CTCP sender put on the wire against what was delivered (absent for INTCP). */
-export interface WireSummary {
-  /** Data packets sent, retransmissions (TCP) or coded packets (CTCP) included. */
-  data_sent: number;
-  /** TCP: retransmitted segments. CTCP: packets beyond one per source packet delivered. */
-  retransmitted: number;
-  /** Packets that arrived and brought nothing new (duplicates; CTCP: non-innovative). */
-  spurious: number;
-  delivered: number;
-  retransmitted_per_delivered: number;
-  spurious_per_delivered: number;
-  loss_probes?: number;
-  dsacks?: number;
-  max_cwnd_pkts?: number;
-  max_inflight_pkts?: number;
-}
-
-export interface FlowSummary {
-  id: number;
-  transport: string;
-  cc: string;
-  label?: string;
-  bytes: number | null;
-  delivered_bytes: number;
-  completed: boolean;
-  completion_s: number | null;
-  goodput_mbps: number;
-  retransmissions: number;
-  timeouts: number;
-  owd_ms: DelaySummary;
-  /** TCP and INTCP: one-way delay from first transmission to a segment's first arrival,
-   * before reordering (what a packet sniffer sees). */
-  owd_arrival_ms?: DelaySummary;
-  jitter_ms: number;
-  incomplete_reason?: string;
-  error?: string;
-  wire?: WireSummary;
-  coding?: CodingSummary;
-  hops?: HopSummary[];
-}
-
-export interface LinkSummary {
-  id: number;
-  from: number;
-  to: number;
-  delivered_pkts: number;
-  /** Bytes on the wire delivered (headers included). */
-  delivered_bytes: number;
-  drops: { buffer: number; loss: number; outage: number };
-}
-
-export interface RunSummary {
-  name: string;
-  seed: number;
-  end_s: number;
-  events: number;
-  flows: FlowSummary[];
-  fairness_jain: number;
-  links: LinkSummary[];
+/** The run as a whole and per flow and link: the core's result without its traces and path.
+ * `seed` is decimal text, as the wasm boundary sends it: a 64-bit seed (a sweep run's is) does
+ * not fit a JavaScript number. */
+export interface RunSummary extends Omit<Core.RunResult, 'seed' | 'traces' | 'path'> {
+  seed: string;
 }
 
 /** A time column and named value columns of the same length. */
@@ -144,7 +42,7 @@ export interface Columns {
 /** INTCP: one node's time series. */
 export interface HopTrace {
   node: number;
-  role: HopRole;
+  role: Core.HopRole;
   /** `advertised_rate_mbps` (what this node asks of the hop upstream; 0 at the producer),
    * `paced_rate_mbps` (this node's token bucket towards downstream; 0 at the consumer),
    * `queue_pkts` (send queue), `cache_bytes`, `held_bytes` (what the node holds for downstream:
@@ -184,31 +82,6 @@ export interface LinkTraces {
   queue: Columns;
 }
 
-/** A route-timeline node id: a satellite index (>= 0, the constellation view's order), or a
- * ground station g as -(g + 1): -1 source, -2 destination, -3… relays in the view's order. */
-export type NodeId = number;
-
-/** A handover (an endpoint's serving satellite changed) or another change of the node list. */
-export interface PathEvent {
-  t_s: number;
-  kind: 'handover' | 'route_change';
-  end?: 'src' | 'dst';
-  from?: number | null;
-  to?: number | null;
-}
-
-/** The moving path of a constellation scenario. Times are simulation seconds (orbit time =
- * the view's start_s + t). */
-export interface PathTimeline {
-  src: string;
-  dst: string;
-  step_s: number;
-  steps: { t_s: number[]; hops: number[]; owd_ms: (number | null)[]; bottleneck_mbps: number[] };
-  /** One entry each time the node list changes, in time order. */
-  routes: { t_s: number; nodes: NodeId[] }[];
-  events: PathEvent[];
-}
-
 export interface RunResult {
   summary: RunSummary;
   traces?: { flows: FlowTraces[]; links: LinkTraces[] };
@@ -219,22 +92,9 @@ export interface RunResult {
 /** Congestion states in the `state` column of the sender trace. */
 export const CC_STATES = ['slow start', 'congestion avoidance', 'recovery', 'loss'] as const;
 
-type JsonColumns = { t: number[] } & Record<string, (number | null)[]>;
-interface JsonFlowTrace {
-  id: number;
-  sender: JsonColumns;
-  owd: JsonColumns;
-  goodput: JsonColumns;
-  jitter: JsonColumns;
-  owd_cdf_ms: number[];
-  owd_arrival_cdf_ms?: number[];
-  jitter_arrival?: JsonColumns;
-  coding?: { rank: JsonColumns; decodes: JsonColumns };
-  hops?: { node: number; role: HopRole; series: JsonColumns; retransmissions: JsonColumns }[];
-}
-interface JsonResult extends RunSummary {
-  traces?: { flows: JsonFlowTrace[]; links: { id: number; queue: JsonColumns }[] };
-  path?: PathTimeline;
+/** The result JSON as the wasm boundary sends it (`SteppedRun::result`): the seed as text. */
+interface WasmResult extends Omit<Core.RunResult, 'seed'> {
+  seed: string;
 }
 
 function column(values: (number | null)[]): Float64Array {
@@ -243,7 +103,7 @@ function column(values: (number | null)[]): Float64Array {
   return out;
 }
 
-function columns(c: JsonColumns): Columns {
+function columns(c: Core.Columns): Columns {
   const cols: Record<string, Float64Array> = {};
   for (const [k, v] of Object.entries(c)) if (k !== 't') cols[k] = column(v);
   return { t: column(c.t), cols };
@@ -251,7 +111,7 @@ function columns(c: JsonColumns): Columns {
 
 /** Parses the core's result JSON into a summary and column traces. */
 export function parseResult(json: string): RunResult {
-  const raw = JSON.parse(json) as JsonResult;
+  const raw = JSON.parse(json) as WasmResult;
   const { traces, path, ...summary } = raw;
   if (!traces) return path ? { summary, path } : { summary };
   return {

@@ -1,6 +1,6 @@
-// Turning sweep rows into what charts and exports need: mean and standard deviation per grid
-// point and flow, series keyed by the swept values other than the x axis, and CSV identical in
-// columns to `orbitcp sweep`.
+// Turning sweep rows into what charts need: mean and standard deviation per grid point and
+// flow, and series keyed by the swept values other than the x axis. (A sweep's CSV is the
+// core's: `SimClient.sweepCsv`.)
 
 import type { SweepRow } from './client';
 

@@ -11,6 +11,7 @@ import init, {
   estimate_cost,
   install_panic_hook,
   last_panic,
+  sweep_csv,
   sweep_jobs,
   validate_scenario,
 } from '../wasm/pkg/orbitcp_core.js';
@@ -39,7 +40,16 @@ let trapped: string | null = null;
 /** Set by a `panic` request with `when: 'next-run'`: the next run panics inside the core. */
 let panicNextRun = false;
 
-function describe(e: unknown): { message: string; crashed: boolean } {
+/** An error the core returned: a plain `{path, message}` object (wasm-core/src/api.rs). */
+function coreError(e: unknown): FieldError | null {
+  if (typeof e !== 'object' || e === null || e instanceof Error) return null;
+  const { path, message } = e as Record<string, unknown>;
+  return typeof path === 'string' && typeof message === 'string' ? { path, message } : null;
+}
+
+function describe(e: unknown): { path: string; message: string; crashed: boolean } {
+  const refused = coreError(e);
+  if (refused && trapped === null) return { ...refused, crashed: false };
   // A Rust panic or an aborted allocation surfaces as a WebAssembly RuntimeError
   // ("unreachable"); a panic's message was captured by the panic hook.
   const error = e instanceof Error ? e.message : String(e);
@@ -52,8 +62,8 @@ function describe(e: unknown): { message: string; crashed: boolean } {
     }
     trapped = trapMessage(panic, error, memory?.buffer.byteLength ?? 0);
   }
-  if (trapped !== null) return { message: trapped, crashed: true };
-  return { message: error, crashed: false };
+  if (trapped !== null) return { path: '', message: trapped, crashed: true };
+  return { path: '', message: error, crashed: false };
 }
 
 const yieldToEvents = () => new Promise<void>((r) => setTimeout(r, 0));
@@ -110,6 +120,9 @@ async function handle(msg: ToWorker) {
         break;
       case 'view':
         post({ type: 'view', id: msg.id, view: JSON.parse(constellation_view(msg.scenario)) as ConstellationView });
+        break;
+      case 'sweepCsv':
+        post({ type: 'csv', id: msg.id, csv: sweep_csv(msg.scenario, msg.results, false) });
         break;
       case 'panic':
         if (msg.when === 'now') debug_panic();

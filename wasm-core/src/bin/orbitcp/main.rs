@@ -74,8 +74,13 @@ enum Command {
         #[command(flatten)]
         scenario: ScenarioArg,
     },
-    /// Prints the JSON Schema of the scenario format
-    Schema,
+    /// Prints the JSON Schema of the scenario format (with --results: of the results)
+    Schema {
+        /// The schema of what runs report (the result, its traces and path timeline, and the
+        /// constellation view) instead of the scenario's
+        #[arg(long)]
+        results: bool,
+    },
     /// Runs the standard benchmark and prints events per second and wall time
     Bench {
         #[command(flatten)]
@@ -130,6 +135,23 @@ impl From<String> for Failure {
     }
 }
 
+/// A scenario that cannot run is the user's to fix (2); a run that failed is not (1).
+impl From<runner::RunError> for Failure {
+    fn from(e: runner::RunError) -> Self {
+        if e.is_invalid_scenario() {
+            Failure::Invalid(e.to_string())
+        } else {
+            Failure::Runtime(e.to_string())
+        }
+    }
+}
+
+impl From<scenario::ScenarioError> for Failure {
+    fn from(e: scenario::ScenarioError) -> Self {
+        Failure::Invalid(e.to_string())
+    }
+}
+
 impl From<&str> for Failure {
     fn from(e: &str) -> Self {
         Failure::Runtime(e.into())
@@ -157,8 +179,8 @@ fn main() -> ExitCode {
         Command::Run { scenario, summary, compare, csv } => run::cmd_run(&scenario.path, summary, compare, csv),
         Command::Sweep { scenario, aggregate, threads } => sweep::cmd_sweep(&scenario.path, aggregate, threads.get()),
         Command::Validate { scenario } => cmd_validate(&scenario.path),
-        Command::Schema => {
-            emit(&format!("{}\n", runner::schema_json()));
+        Command::Schema { results } => {
+            emit(&format!("{}\n", if results { runner::results_schema_json() } else { runner::schema_json() }));
             Ok(())
         }
         Command::Bench { threads } => cmd_bench(threads.get()),

@@ -1,0 +1,134 @@
+//! The simulations of one scenario, stepped one event at a time, and their joint result.
+
+use super::result::{FlowResult, RunResult};
+use super::traces::FlowTrace;
+use super::{Run, RunError};
+use crate::metrics::jain_index;
+use crate::scenario::Scenario;
+use crate::simulation::EarlyStop;
+
+/// The simulations of one scenario: one, or one per flow with `flows_alone`. Steppable, so the
+/// browser can report progress.
+pub struct Session {
+    runs: Vec<Run>,
+    current: usize,
+}
+
+impl Session {
+    pub fn new(sc: &Scenario, seed: u64) -> Result<Session, RunError> {
+        let runs = if sc.flows_alone {
+            (0..sc.flows.len())
+                .map(|f| {
+                    let mut alone = sc.clone();
+                    alone.flows = vec![sc.flows[f].clone()];
+                    alone.flows_alone = false;
+                    Run::with_seed(&alone, seed)
+                })
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            vec![Run::with_seed(sc, seed)?]
+        };
+        Ok(Session { runs, current: 0 })
+    }
+
+    /// Stops every simulation not yet over at its current event (Ctrl-C in the CLI); the
+    /// result then reports what was done, unfinished flows saying where they were stopped.
+    pub fn interrupt(&mut self) {
+        for run in &mut self.runs[self.current..] {
+            run.sim.interrupt();
+        }
+    }
+
+    /// Whether [`Self::interrupt`] stopped a simulation before its end.
+    pub fn interrupted(&self) -> bool {
+        self.runs.iter().any(|r| r.sim.stopped == Some(EarlyStop::Interrupted))
+    }
+
+    /// Processes one event; false when every simulation is over.
+    pub fn step(&mut self) -> bool {
+        while let Some(run) = self.runs.get_mut(self.current) {
+            if run.sim.step() {
+                return true;
+            }
+            self.current += 1;
+        }
+        false
+    }
+
+    pub fn finished(&mut self) -> bool {
+        while let Some(run) = self.runs.get_mut(self.current) {
+            if !run.sim.finished() {
+                return false;
+            }
+            self.current += 1;
+        }
+        true
+    }
+
+    /// Simulated seconds done so far, over all the simulations.
+    pub fn progress_s(&self) -> f64 {
+        let done: f64 = self.runs[..self.current].iter().map(|r| r.sim.end.as_secs_f64()).sum();
+        done + self.runs.get(self.current).map_or(0.0, |r| r.sim.now.as_secs_f64())
+    }
+
+    /// Simulated seconds in all.
+    pub fn total_s(&self) -> f64 {
+        self.runs.iter().map(|r| r.sim.end.as_secs_f64()).sum()
+    }
+
+    pub fn events_processed(&self) -> u64 {
+        self.runs.iter().map(|r| r.sim.events_processed()).sum()
+    }
+
+    /// Digest of every simulation's event sequence.
+    pub fn event_digest(&self) -> u64 {
+        self.runs.iter().fold(0xcbf2_9ce4_8422_2325, |h, r| (h ^ r.sim.event_digest()).wrapping_mul(0x100_0000_01b3))
+    }
+
+    pub fn delivery_error(&self) -> Option<String> {
+        self.runs.iter().find_map(Run::delivery_error)
+    }
+
+    /// The result; flows alone are reported together, numbered as in the scenario, with the
+    /// link counters summed and no queue traces (each simulation had its own queues).
+    pub fn result(&self, with_traces: bool) -> Result<RunResult, RunError> {
+        if let Some(e) = self.delivery_error() {
+            return Err(RunError::Delivery(e));
+        }
+        let mut results = self.runs.iter().map(|r| r.result(with_traces));
+        let mut all = results.next().ok_or(RunError::NoFlows)?;
+        if self.runs.len() == 1 {
+            return Ok(all);
+        }
+        if let Some(t) = &mut all.traces {
+            t.links.clear();
+        }
+        for (f, r) in results.enumerate() {
+            let id = f as u32 + 1;
+            all.events += r.events;
+            all.end_s = all.end_s.max(r.end_s);
+            all.unrouted_pkts += r.unrouted_pkts;
+            all.flows.extend(r.flows.into_iter().map(|fl| FlowResult { id, ..fl }));
+            for l in r.links {
+                match all.links.iter_mut().find(|a| a.id == l.id) {
+                    Some(a) => {
+                        a.delivered_pkts += l.delivered_pkts;
+                        a.delivered_bytes += l.delivered_bytes;
+                        a.drops.buffer += l.drops.buffer;
+                        a.drops.loss += l.drops.loss;
+                        a.drops.outage += l.drops.outage;
+                        a.drops.route_change += l.drops.route_change;
+                    }
+                    None => all.links.push(l),
+                }
+            }
+            if let (Some(t), Some(rt)) = (&mut all.traces, r.traces) {
+                t.flows.extend(rt.flows.into_iter().map(|ft| FlowTrace { id, ..ft }));
+            }
+        }
+        all.links.sort_by_key(|l| l.id);
+        let goodputs: Vec<f64> = all.flows.iter().map(|f| f.goodput_mbps).collect();
+        all.fairness_jain = jain_index(&goodputs);
+        Ok(all)
+    }
+}

@@ -1,0 +1,70 @@
+//! A flow of any transport, and what every flow has (bytes, start, ends, label).
+
+use super::{CtcpFlow, CtcpVariant, IntcpFlow, TcpFlow};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "transport", rename_all = "snake_case")]
+pub enum Flow {
+    Tcp(TcpFlow),
+    /// Network-coded TCP (docs/ctcp.md).
+    Ctcp(CtcpFlow),
+    /// INTCP: information-centric hop-by-hop transport with per-hop caches (docs/intcp-protocol.md).
+    Intcp(IntcpFlow),
+}
+
+impl Flow {
+    pub fn transport(&self) -> &'static str {
+        match self {
+            Flow::Tcp(_) => "tcp",
+            Flow::Ctcp(_) => "ctcp",
+            Flow::Intcp(_) => "intcp",
+        }
+    }
+    /// The congestion control's name as results report it.
+    pub fn cc_name(&self) -> &'static str {
+        match self {
+            Flow::Tcp(t) => t.cc.name(),
+            Flow::Ctcp(c) => match c.variant {
+                CtcpVariant::V1 => "ctcp-v1",
+                CtcpVariant::V2 => "ctcp-v2",
+            },
+            Flow::Intcp(i) => {
+                if i.cache {
+                    "intcp"
+                } else {
+                    "intcp-uni"
+                }
+            }
+        }
+    }
+    pub fn bytes(&self) -> Option<u64> {
+        match self {
+            Flow::Tcp(t) => t.bytes,
+            Flow::Ctcp(c) => c.bytes,
+            Flow::Intcp(i) => i.bytes,
+        }
+    }
+    pub fn start_s(&self) -> f64 {
+        match self {
+            Flow::Tcp(t) => t.start_s,
+            Flow::Ctcp(c) => c.start_s,
+            Flow::Intcp(i) => i.start_s,
+        }
+    }
+    pub fn nodes(&self) -> (Option<u32>, Option<u32>) {
+        match self {
+            Flow::Tcp(t) => (t.from_node, t.to_node),
+            Flow::Ctcp(c) => (c.from_node, c.to_node),
+            Flow::Intcp(i) => (i.from_node, i.to_node),
+        }
+    }
+    pub fn label(&self) -> Option<&String> {
+        match self {
+            Flow::Tcp(t) => t.label.as_ref(),
+            Flow::Ctcp(c) => c.label.as_ref(),
+            Flow::Intcp(i) => i.label.as_ref(),
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! The collector of a scenario's range problems, with the wording every check shares.
+
+use super::{FieldError, MAX_RATE_MBPS};
+
+/// The problems found so far; each check adds one naming its path when its value is out of range.
+pub(super) struct Problems(pub(super) Vec<FieldError>);
+
+impl Problems {
+    pub(super) fn check(&mut self, ok: bool, path: impl FnOnce() -> String, what: impl FnOnce() -> String) {
+        if !ok {
+            self.0.push(FieldError::new(path(), what()));
+        }
+    }
+    pub(super) fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.0.push(FieldError::new(path, message));
+    }
+    pub(super) fn positive(&mut self, v: f64, path: impl FnOnce() -> String) {
+        self.check(v.is_finite() && v > 0.0, path, || format!("must be a positive number (got {v})"));
+    }
+    pub(super) fn non_negative(&mut self, v: f64, path: impl FnOnce() -> String) {
+        self.check(v.is_finite() && v >= 0.0, path, || format!("must be zero or positive (got {v})"));
+    }
+    /// `lo ≤ v ≤ hi`, with the message every range check in the format uses.
+    pub(super) fn between(&mut self, v: f64, lo: f64, hi: f64, path: impl FnOnce() -> String) {
+        self.check(v.is_finite() && (lo..=hi).contains(&v), path, || {
+            format!("must be between {lo} and {hi} (got {v})")
+        });
+    }
+    /// A link rate in Mbit/s: positive, and at most `MAX_RATE_MBPS`.
+    pub(super) fn rate(&mut self, v: f64, path: impl FnOnce() -> String) {
+        if v > MAX_RATE_MBPS && v.is_finite() {
+            self.push(
+                path(),
+                format!(
+                    "must be at most {MAX_RATE_MBPS} Mbit/s (got {v}): faster links would send packets in less than \
+                     a nanosecond, the simulator's clock step"
+                ),
+            );
+        } else {
+            self.positive(v, path);
+        }
+    }
+    pub(super) fn probability(&mut self, v: f64, path: impl FnOnce() -> String) {
+        self.check((0.0..=1.0).contains(&v), path, || format!("must be a probability between 0 and 1 (got {v})"));
+    }
+}
+
+/// Seconds as the simulator's whole nanoseconds.
+pub(super) fn nanos(s: f64) -> u64 {
+    crate::sim::SimDuration::from_secs_f64(s).0
+}

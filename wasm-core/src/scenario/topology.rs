@@ -1,0 +1,62 @@
+//! The network a scenario runs on: a chain of links or a constellation path.
+
+use super::{ConstellationTopology, LinkSpec};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Topology {
+    /// Nodes 0..=N joined by N bidirectional links in a row; flows run from node 0 to node N
+    /// unless they say otherwise. Several flows on one chain share its bottleneck.
+    Chain(Chain),
+    /// A path between two ground stations through a moving satellite constellation: links,
+    /// delays and the route follow the orbits at every `step_s` (`orbit/config.rs`).
+    Constellation(Box<ConstellationTopology>),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Chain {
+    pub links: Vec<LinkSpec>,
+    /// Where the chain's satellite hop is, for the globe only: it changes nothing in the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<ChainPlace>,
+}
+
+/// A GEO satellite and the two ground stations a chain's satellite hop joins (e.g. WINDS at
+/// 143° E between two terminals in Kashima), so that a GEO preset has a place on the globe.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChainPlace {
+    pub geo_longitude_deg: f64,
+    /// The sending and the receiving ground station.
+    pub ground: [crate::orbit::config::Place; 2],
+}
+
+impl ChainPlace {
+    /// The topology that draws it: the one GEO satellite, the two stations, no ISLs.
+    pub fn as_constellation(&self) -> ConstellationTopology {
+        use crate::orbit::config::{ConstellationSpec, IslChoice, RouteChange};
+        let [src, dst] = self.ground.clone();
+        ConstellationTopology {
+            constellation: ConstellationSpec { geo_longitudes_deg: vec![self.geo_longitude_deg], ..Default::default() },
+            src,
+            dst,
+            min_elevation_deg: 0.0,
+            step_s: crate::orbit::route::DEFAULT_STEP_S,
+            start_s: 0.0,
+            isl: IslChoice::None,
+            max_isl_km: None,
+            seam: true,
+            attachment: Default::default(),
+            handover_outage_s: 0.0,
+            relays: Some(Vec::new()),
+            links: None,
+            buffer_pkts: 1000,
+            reverse_loss: false,
+            on_route_change: RouteChange::Deliver,
+            access: None,
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! Range checks of the network: a chain's links, or a constellation (including whatever
+//! building it finds wrong: TLE lines, cities, Walker parameters).
+
+use super::problems::{nanos, Problems};
+use super::*;
+use crate::orbit::links::{Capacity, Loss};
+use crate::orbit::OrbitError;
+
+/// Range problems of a chain's links.
+pub(super) fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
+    p.check(!links.is_empty(), || "topology.links".into(), || "needs at least one link".into());
+    p.check(
+        links.len() <= MAX_CHAIN_LINKS,
+        || "topology.links".into(),
+        || {
+            format!(
+                "has {} links; at most {MAX_CHAIN_LINKS} are supported (the routing table grows with the square of \
+                 the nodes): use fewer links",
+                links.len()
+            )
+        },
+    );
+    for (i, l) in links.iter().enumerate() {
+        let at = |f: &str| format!("topology.links[{i}].{f}");
+        p.rate(l.rate_mbps, || at("rate_mbps"));
+        if let Some(r) = l.reverse_rate_mbps {
+            p.rate(r, || at("reverse_rate_mbps"));
+        }
+        p.non_negative(l.delay_ms, || at("delay_ms"));
+        p.non_negative(l.jitter_ms, || at("jitter_ms"));
+        if let Some(b) = l.buffer_pkts {
+            p.check(b >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
+        }
+        if let Some(b) = l.buffer_bytes {
+            p.check(b >= 64, || at("buffer_bytes"), || "must be at least 64 bytes".into());
+        }
+        p.check(
+            l.buffer_pkts.is_none() || l.buffer_bytes.is_none(),
+            || at("buffer_bytes"),
+            || "give buffer_pkts or buffer_bytes, not both".into(),
+        );
+        for (name, loss) in [("loss", &l.loss), ("reverse_loss", &l.reverse_loss)] {
+            match loss {
+                Some(LossSpec::Bernoulli { p: prob }) => p.probability(*prob, || at(&format!("{name}.p"))),
+                Some(LossSpec::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad }) => {
+                    p.probability(*p_good_to_bad, || at(&format!("{name}.p_good_to_bad")));
+                    p.probability(*p_bad_to_good, || at(&format!("{name}.p_bad_to_good")));
+                    p.probability(*loss_good, || at(&format!("{name}.loss_good")));
+                    p.probability(*loss_bad, || at(&format!("{name}.loss_bad")));
+                }
+                _ => {}
+            }
+        }
+        match &l.rate_schedule {
+            Some(RateScheduleSpec::Steps(steps)) => {
+                p.check(!steps.is_empty(), || at("rate_schedule"), || "needs at least one step".into());
+                for (k, s) in steps.iter().enumerate() {
+                    p.non_negative(s.at_s, || at(&format!("rate_schedule[{k}].at_s")));
+                    p.rate(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
+                    if k > 0 {
+                        p.check(
+                            s.at_s > steps[k - 1].at_s,
+                            || at(&format!("rate_schedule[{k}].at_s")),
+                            || "steps must be in increasing time order".into(),
+                        );
+                    }
+                }
+            }
+            Some(RateScheduleSpec::Square { square }) => {
+                p.rate(square.low_mbps, || at("rate_schedule.square.low_mbps"));
+                p.rate(square.high_mbps, || at("rate_schedule.square.high_mbps"));
+                p.positive(square.period_s, || at("rate_schedule.square.period_s"));
+            }
+            None => {}
+        }
+        match &l.outages {
+            Some(OutagesSpec::List(list)) => {
+                for (k, o) in list.iter().enumerate() {
+                    p.non_negative(o.start_s, || at(&format!("outages[{k}].start_s")));
+                    p.positive(o.duration_s, || at(&format!("outages[{k}].duration_s")));
+                }
+            }
+            Some(OutagesSpec::Periodic(o)) => {
+                p.positive(o.every_s, || at("outages.every_s"));
+                p.positive(o.duration_s, || at("outages.duration_s"));
+                p.check(
+                    o.duration_s < o.every_s,
+                    || at("outages.duration_s"),
+                    || format!("must be shorter than every_s ({})", o.every_s),
+                );
+                // Simulated time counts whole nanoseconds: a period that rounds to 0 would switch
+                // the outages off, and one that rounds to its duration would leave the link down.
+                let (every_ns, duration_ns) = (nanos(o.every_s), nanos(o.duration_s));
+                let in_range = |v: f64| v.is_finite() && v > 0.0;
+                if in_range(o.every_s) && in_range(o.duration_s) && o.duration_s < o.every_s {
+                    p.check(
+                        every_ns >= 2,
+                        || at("outages.every_s"),
+                        || {
+                            format!(
+                                "must be at least 2e-9 s: simulated time counts whole nanoseconds (got {})",
+                                o.every_s
+                            )
+                        },
+                    );
+                    p.check(
+                        every_ns < 2 || (1..every_ns).contains(&duration_ns),
+                        || at("outages.duration_s"),
+                        || {
+                            format!(
+                            "rounds to {duration_ns} ns against every_s's {every_ns} ns: simulated time counts whole \
+                             nanoseconds, and an outage must last at least 1 ns and less than every_s"
+                        )
+                        },
+                    );
+                }
+                if let Some(f) = o.first_s {
+                    p.non_negative(f, || at("outages.first_s"));
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// Range problems of a constellation topology, then whatever building it finds (bad TLE lines,
+/// unknown cities, Walker parameters), each under its `topology.` path.
+pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Problems) {
+    let at = |f: &str| format!("topology.{f}");
+    // The router needs the mask below the zenith (RouteConfig::check, which build() runs too).
+    p.check(
+        (0.0..90.0).contains(&c.min_elevation_deg),
+        || at("min_elevation_deg"),
+        || format!("must be at least 0° and below 90° (got {})", c.min_elevation_deg),
+    );
+    p.between(c.step_s, 0.01, 3600.0, || at("step_s"));
+    if c.step_s > 0.0 && duration_s.is_finite() {
+        let steps = duration_s / c.step_s;
+        p.check(
+            steps <= MAX_ROUTE_STEPS,
+            || at("step_s"),
+            || {
+                format!(
+                    "gives {steps:.0} routing steps over duration_s; at most {MAX_ROUTE_STEPS} (make the step longer)"
+                )
+            },
+        );
+    }
+    p.non_negative(c.start_s, || at("start_s"));
+    p.non_negative(c.handover_outage_s, || at("handover_outage_s"));
+    if let Some(m) = c.max_isl_km {
+        p.positive(m, || at("max_isl_km"));
+    }
+    p.check(c.buffer_pkts >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
+    if let Some(a) = &c.access {
+        p.rate(a.rate_mbps, || at("access.rate_mbps"));
+        p.non_negative(a.delay_ms, || at("access.delay_ms"));
+        p.probability(a.loss, || at("access.loss"));
+    }
+    if let Some(m) = &c.links {
+        for (name, t) in [("gsl", &m.gsl), ("isl", &m.isl)] {
+            let at = |f: &str| format!("topology.links.{name}.{f}");
+            match &t.capacity {
+                Capacity::FixedMbps(r) => p.rate(*r, || at("capacity.fixed_mbps")),
+                Capacity::Budget(b) => {
+                    p.positive(b.frequency_ghz, || at("capacity.budget.frequency_ghz"));
+                    p.positive(b.bandwidth_mhz, || at("capacity.budget.bandwidth_mhz"));
+                    p.between(b.efficiency, 0.01, 1.0, || at("capacity.budget.efficiency"));
+                    for (f, v) in [("eirp_dbw", b.eirp_dbw), ("g_over_t_db_k", b.g_over_t_db_k)] {
+                        p.check(v.is_finite(), || at(&format!("capacity.budget.{f}")), || "must be a number".into());
+                    }
+                    p.non_negative(b.other_losses_db, || at("capacity.budget.other_losses_db"));
+                }
+            }
+            match &t.loss {
+                Loss::Fixed(v) => p.probability(*v, || at("loss.fixed")),
+                Loss::Elevation { at_min_elevation, at_zenith } => {
+                    p.probability(*at_min_elevation, || at("loss.elevation.at_min_elevation"));
+                    p.probability(*at_zenith, || at("loss.elevation.at_zenith"));
+                }
+            }
+        }
+    }
+    for (name, place) in [("src", &c.src), ("dst", &c.dst)] {
+        if let Err(e) = place.resolve() {
+            p.push(format!("topology.{name}"), e.to_string().trim_start_matches("ground station "));
+        }
+    }
+    if !p.0.is_empty() {
+        return;
+    }
+    if let Err(e) = c.build(duration_s) {
+        p.0.push(topology_error(e));
+    }
+}
+
+/// A constellation that could not be built, as a problem of the scenario field at fault.
+pub fn topology_error(e: OrbitError) -> FieldError {
+    match e {
+        OrbitError::Tle { line, problem } => {
+            FieldError::new("topology.constellation.tle", format!("line {line}: {problem}"))
+        }
+        OrbitError::Omm { index, name, problem } if name.is_empty() => {
+            FieldError::new(format!("topology.constellation.omm[{index}]"), problem)
+        }
+        OrbitError::Omm { index, name, problem } => {
+            FieldError::new(format!("topology.constellation.omm[{index}]"), format!("({name}) {problem}"))
+        }
+        OrbitError::Sgp4 { index, name, problem } => {
+            FieldError::new("topology.constellation", format!("element set {index} ({name}): SGP4: {problem}"))
+        }
+        OrbitError::Walker { field, problem } => {
+            FieldError::new(format!("topology.constellation.walker.{field}"), problem)
+        }
+        OrbitError::Geo(problem) => FieldError::new("topology.constellation.geo_longitudes_deg", problem),
+        OrbitError::Ground(problem) => FieldError::new("topology.relays", problem),
+        OrbitError::Config { field, problem } => FieldError::new(format!("topology.{field}"), problem),
+    }
+}

@@ -1,0 +1,80 @@
+// One sweep-CSV writer: the browser's sweep export (the worker's wasm calls, as SimClient makes
+// them) must give the bytes `orbitcp sweep` prints for the same scenario, paper column included.
+// Run by scripts/test.sh (node_determinism) after the release CLI and scripts/build-wasm.sh.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkgDir = join(root, 'web', 'src', 'wasm', 'pkg');
+const cli =
+  process.env.ORBITCP_CLI ??
+  join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'release', 'orbitcp');
+
+async function wasm() {
+  const wasmPath = join(pkgDir, 'orbitcp_core_bg.wasm');
+  assert.ok(existsSync(wasmPath), `${wasmPath} is missing: run bash scripts/build-wasm.sh`);
+  const mod = await import(pathToFileURL(join(pkgDir, 'orbitcp_core.js')).href);
+  await mod.default({ module_or_path: readFileSync(wasmPath) });
+  return mod;
+}
+
+// Two algorithms × two loss rates × two runs, a label that needs quoting, and the paper's values
+// for some points: every kind of cell the writer has.
+const SWEEP = {
+  version: 1,
+  name: 'small sweep',
+  seed: 7,
+  duration_s: 20,
+  topology: { kind: 'chain', links: [{ rate_mbps: 10, delay_ms: 20, loss: { model: 'bernoulli', p: 0.01 } }] },
+  flows: [{ transport: 'tcp', cc: 'reno', bytes: 300000 }],
+  sweep: {
+    grid: { 'flows[0].label': ['a, "quoted" flow'], 'flows[0].cc': ['reno', 'cubic'], 'topology.links[0].loss.p': [0.001, 0.02] },
+    runs: 2,
+  },
+  paper: {
+    source: 'a test',
+    points: [
+      { at: { 'flows[0].cc': 'reno', 'topology.links[0].loss.p': 0.001 }, goodput_mbps: 4.5 },
+      { at: { 'flows[0].cc': 'cubic', 'topology.links[0].loss.p': 0.02 }, goodput_mbps: 1.25 },
+    ],
+  },
+};
+
+/** The sweep as the browser runs it: each job by index in a SteppedRun, the summaries kept. */
+function browserSummaries(api, text) {
+  const jobs = JSON.parse(api.sweep_jobs(text));
+  return jobs.map((_, i) => {
+    const run = api.SteppedRun.sweep_job(text, i);
+    try {
+      while (!run.advance(100000));
+      // The summary, as parseResult keeps it: the result without its traces and path.
+      const summary = JSON.parse(run.result(false));
+      delete summary.traces;
+      delete summary.path;
+      return summary;
+    } finally {
+      run.free();
+    }
+  });
+}
+
+test("the browser's sweep CSV is the CLI's, byte for byte", async () => {
+  assert.ok(existsSync(cli), `${cli} is missing: run cargo build --release`);
+  const text = JSON.stringify(SWEEP);
+  const file = join(mkdtempSync(join(tmpdir(), 'orbitcp-sweep-csv-')), 'sweep.json');
+  writeFileSync(file, text);
+  const native = execFileSync(cli, ['sweep', '--threads', '2', file], { encoding: 'utf8' });
+  const api = await wasm();
+  const browser = api.sweep_csv(text, JSON.stringify(browserSummaries(api, text)), false);
+  assert.equal(browser, native);
+  const lines = native.trimEnd().split('\n');
+  assert.equal(lines.length, 1 + 2 * 2 * 2, 'a header and one row per point, run and flow');
+  assert.ok(lines[0].endsWith(',paper_goodput_mbps'), lines[0]);
+  assert.ok(lines[1].startsWith('"a, ""quoted"" flow",reno,0.001,0,'), lines[1]);
+  assert.ok(lines[1].endsWith(',4.5') && lines[lines.length - 1].endsWith(',1.25'), native);
+});
