@@ -7,7 +7,7 @@ import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { PRESETS } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
-import { downloadText, resultCsv } from './export/export';
+import { downloadText, resultCsv, summaryJson } from './export/export';
 import { ResultCharts } from './charts/ResultCharts';
 import { SweepChart } from './charts/SweepChart';
 import { SummaryTable } from './SummaryTable';
@@ -118,7 +118,7 @@ export function App() {
             <button type="button" onClick={() => void actions.share()} disabled={!scenario} data-testid="share">
               Copy link
             </button>
-            <button type="button" disabled={!result} onClick={() => result && downloadText(`${base}.json`, JSON.stringify({ summary: result.summary }, null, 2), 'application/json')}>
+            <button type="button" disabled={!result} onClick={() => result && downloadText(`${base}.json`, summaryJson(result.summary), 'application/json')}>
               Export JSON
             </button>
             <button type="button" disabled={!result && !sweepRows} onClick={() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseResult, type RunResult } from '../sim/results';
-import { RESULT_CSV_HEADER, resultCsv } from './export';
+import { parseResult, type RunResult, type RunSummary } from '../sim/results';
+import { RESULT_CSV_HEADER, resultCsv, summaryJson } from './export';
 
 const summary = {
   name: 'test',
@@ -74,5 +74,16 @@ describe('resultCsv', () => {
 
   it('gives the header alone for a run without traces', () => {
     expect(resultCsv({ summary })).toBe(RESULT_CSV_HEADER + '\n');
+  });
+});
+
+describe('summaryJson', () => {
+  it('writes a 64-bit seed back as the exact JSON number the CLI writes, in its place', () => {
+    const summary = { name: 'n', seed: '18446744073709551615', end_s: 1 } as unknown as RunSummary;
+    const text = summaryJson(summary);
+    expect(text).toContain('"seed": 18446744073709551615,');
+    expect(text.indexOf('"name"')).toBeLessThan(text.indexOf('"seed"'));
+    expect(text.indexOf('"seed"')).toBeLessThan(text.indexOf('"end_s"'));
+    expect(JSON.parse(text).summary.end_s).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 // Result exports: a file download for any text and a run's traces as one long-format CSV. A
 // sweep's CSV is the core's (`SimClient.sweepCsv`), the bytes `orbitcp sweep` prints.
 
-import type { Columns, RunResult } from '../sim/results';
+import type { Columns, RunResult, RunSummary } from '../sim/results';
 import { csvField } from './csv';
 
 /** Saves `text` as a file called `name` (Blob + object URL, revoked once the click is handled). */
@@ -70,4 +70,16 @@ export function resultCsv(result: RunResult): string {
 /** Shortest text that reads back as the same number; empty for NaN (a null in the core's JSON). */
 function num(v: number): string {
   return Number.isFinite(v) ? String(v) : '';
+}
+
+/**
+ * The run's summary as the JSON file the native CLI writes (`orbitcp run --summary`, wrapped in
+ * `{ summary }`). The browser keeps the 64-bit seed as decimal text so no digit is lost; the
+ * file writes it back as the JSON number it is, digit for digit.
+ */
+export function summaryJson(summary: RunSummary): string {
+  const mark = '\u0000seed\u0000';
+  const text = JSON.stringify({ summary: { ...summary, seed: mark } }, null, 2);
+  const seed = /^\d+$/.test(summary.seed) ? summary.seed : JSON.stringify(summary.seed);
+  return text.replace(JSON.stringify(mark), seed);
 }
