@@ -152,11 +152,7 @@ impl Plan {
                 self.plan.len()
             )));
         }
-        Ok(if aggregate {
-            table::aggregate(&self.plan, &self.base, &results)
-        } else {
-            table::rows(&self.plan, &self.base, &results)
-        })
+        Ok(table::csv(&self.plan, &self.base, &results, aggregate))
     }
 }
 
