@@ -4,24 +4,8 @@
 // scripts/test.sh (node_determinism) after scripts/build-wasm.sh.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { wasm } from './wasm.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pkgDir = join(root, 'web', 'src', 'wasm', 'pkg');
-
-let wasmApi;
-async function wasm() {
-  if (!wasmApi) {
-    const wasmPath = join(pkgDir, 'orbitcp_core_bg.wasm');
-    assert.ok(existsSync(wasmPath), `${wasmPath} is missing: run bash scripts/build-wasm.sh`);
-    const mod = await import(pathToFileURL(join(pkgDir, 'orbitcp_core.js')).href);
-    await mod.default({ module_or_path: readFileSync(wasmPath) });
-    wasmApi = mod;
-  }
-  return wasmApi;
-}
 
 const SMALL = {
   version: 1,

@@ -7,13 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { wasm } from './wasm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scenarioDir = join(root, 'scenarios');
-const pkgDir = join(root, 'web', 'src', 'wasm', 'pkg');
-const wasmPath = join(pkgDir, 'orbitcp_core_bg.wasm');
-const gluePath = join(pkgDir, 'orbitcp_core.js');
 const cli =
   process.env.ORBITCP_CLI ??
   join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'release', 'orbitcp');
@@ -25,17 +23,6 @@ const scenarioFiles = existsSync(scenarioDir)
       .map((f) => join(scenarioDir, f))
   : [];
 
-// Loaded once: instantiating the module per scenario would only measure the loader.
-let wasmApi;
-async function wasm() {
-  if (!wasmApi) {
-    assert.ok(existsSync(wasmPath), `${wasmPath} is missing: run bash scripts/build-wasm.sh`);
-    const mod = await import(pathToFileURL(gluePath).href);
-    await mod.default({ module_or_path: readFileSync(wasmPath) });
-    wasmApi = mod;
-  }
-  return wasmApi;
-}
 
 function runNative(file) {
   assert.ok(existsSync(cli), `${cli} is missing: run cargo build --release`);

@@ -6,26 +6,15 @@
 // so the code under test is the code the browser runs. Run by scripts/test.sh (node_determinism).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { wasm } from './wasm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pkgDir = join(root, 'web', 'src', 'wasm', 'pkg');
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
-let wasmApi;
-async function wasm() {
-  if (!wasmApi) {
-    const wasmPath = join(pkgDir, 'orbitcp_core_bg.wasm');
-    assert.ok(existsSync(wasmPath), `${wasmPath} is missing: run bash scripts/build-wasm.sh`);
-    const mod = await import(pathToFileURL(join(pkgDir, 'orbitcp_core.js')).href);
-    await mod.default({ module_or_path: readFileSync(wasmPath) });
-    wasmApi = mod;
-  }
-  return wasmApi;
-}
 
 /** Transpiles the globe's modules into node_modules/.cache (so that `satellite.js` resolves from
  * the project's node_modules) and imports propagate.ts. */

@@ -4,24 +4,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { wasm } from './wasm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const pkgDir = join(root, 'web', 'src', 'wasm', 'pkg');
 const cli =
   process.env.ORBITCP_CLI ??
   join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'release', 'orbitcp');
 
-async function wasm() {
-  const wasmPath = join(pkgDir, 'orbitcp_core_bg.wasm');
-  assert.ok(existsSync(wasmPath), `${wasmPath} is missing: run bash scripts/build-wasm.sh`);
-  const mod = await import(pathToFileURL(join(pkgDir, 'orbitcp_core.js')).href);
-  await mod.default({ module_or_path: readFileSync(wasmPath) });
-  return mod;
-}
 
 // Two algorithms × two loss rates × two runs, a label that needs quoting, and the paper's values
 // for some points: every kind of cell the writer has.
