@@ -6,8 +6,8 @@ the table is written by the same code from the jobs' figures in job order: the e
 where a run computes, never a number.
 
 The scenario goes to the cluster once (Dask ``client.scatter``, Ray ``ray.put``); each task
-gets that reference and a job index, and a worker parses the scenario once for all the jobs
-it runs (``_plan``).
+gets that reference and a range of job indices (a few ranges per worker, ``_chunks``), and a
+worker parses the scenario once for all the jobs it runs (``_plan``).
 """
 
 from __future__ import annotations
@@ -50,6 +50,27 @@ def _plan(text: str) -> Any:
 def run_job(text: str, index: int) -> list[tuple]:
     """One sweep job on a worker: the figures of each flow of run ``index``."""
     return _plan(text).run_job(index)
+
+
+def run_jobs(text: str, start: int, stop: int) -> list[list[tuple]]:
+    """Jobs ``start`` to ``stop - 1`` on a worker, in order: one task for several short runs."""
+    plan = _plan(text)
+    return [plan.run_job(i) for i in range(start, stop)]
+
+
+def _chunks(jobs: int, slots: int) -> list[tuple[int, int]]:
+    """Job ranges for ``slots`` parallel workers. A task per job costs the engine a round trip
+    per run, which for the short runs of a typical grid is more than the run (measured on Dask:
+    ~20 ms a task, BENCHMARKS.md); a few tasks per worker keep that small, and still let a worker
+    that drew quick runs take more ranges while another finishes a slow one."""
+    per_task = max(1, min(_MAX_JOBS_PER_TASK, -(-jobs // (slots * _TASKS_PER_SLOT))))
+    return [(a, min(a + per_task, jobs)) for a in range(0, jobs, per_task)]
+
+
+# Tasks per worker slot, and the most jobs in one task (a 24-hour LEO run is minutes: a task of
+# 64 of those would leave the other workers idle at the end of a sweep).
+_TASKS_PER_SLOT = 8
+_MAX_JOBS_PER_TASK = 64
 
 
 def sweep(
@@ -110,8 +131,10 @@ def _on_dask(text: str, jobs: int, client: Any) -> list:
     # hash=False: a key of its own. With the content's hash as key, a sweep of the same scenario
     # right after another could have its data released with the previous sweep's reference.
     ref = client.scatter(text, broadcast=True, hash=False)
-    futures = client.map(run_job, [ref] * jobs, range(jobs), pure=False)
-    return client.gather(futures)
+    slots = max(1, sum(client.nthreads().values()))
+    ranges = _chunks(jobs, slots)
+    futures = client.map(run_jobs, [ref] * len(ranges), *zip(*ranges), pure=False) if ranges else []
+    return [r for chunk in client.gather(futures) for r in chunk]
 
 
 def _on_ray(text: str, jobs: int, address: Any) -> list:
@@ -123,6 +146,8 @@ def _on_ray(text: str, jobs: int, address: Any) -> list:
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     elif address is not None:
         raise ValueError("client: Ray is already initialised; leave client=None to use it")
-    remote = ray.remote(run_job)
+    remote = ray.remote(run_jobs)
     ref = ray.put(text)
-    return ray.get([remote.remote(ref, i) for i in range(jobs)])
+    slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    chunks = ray.get([remote.remote(ref, a, b) for a, b in _chunks(jobs, slots)])
+    return [r for chunk in chunks for r in chunk]

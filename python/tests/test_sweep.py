@@ -69,3 +69,17 @@ def test_dask_without_a_client_says_so():
 def test_ray_equals_the_cli(ray_session, cli_sweep, aggregate):
     df = orbitcp.sweep(SMALL_SWEEP, engine="ray", aggregate=aggregate)
     assert_same(df, cli_sweep(SMALL_SWEEP, aggregate))
+
+
+@pytest.mark.parametrize("jobs,slots", [(0, 2), (1, 2), (7, 2), (1760, 2), (1760, 64), (100_000, 4)])
+def test_cluster_tasks_cover_every_job_once_in_order_a_few_per_worker(jobs, slots):
+    from orbitcp._sweep import _MAX_JOBS_PER_TASK, _TASKS_PER_SLOT, _chunks
+
+    ranges = _chunks(jobs, slots)
+    covered = [i for a, b in ranges for i in range(a, b)]
+    assert covered == list(range(jobs))
+    assert all(b - a <= _MAX_JOBS_PER_TASK for a, b in ranges)
+    # Several tasks per worker to share the work (unless there are fewer jobs than that), of one
+    # size but the last.
+    assert len(ranges) >= min(jobs, slots * _TASKS_PER_SLOT // 2)
+    assert len({b - a for a, b in ranges[:-1]}) <= 1
