@@ -386,3 +386,31 @@ fn schema_results_describes_what_runs_report() {
     let scenario: serde_json::Value = serde_json::from_slice(&orbitcp(&["schema"]).stdout).unwrap();
     assert_eq!(scenario["title"], "Scenario");
 }
+
+#[test]
+fn flows_alone_run_in_parallel_give_the_result_of_one_thread_and_of_a_single_run_each() {
+    let alone = r#"{"version":1,"name":"alone","seed":3,"duration_s":20,"flows_alone":true,
+      "topology":{"kind":"chain","links":[{"rate_mbps":20,"delay_ms":30,"loss":{"model":"bernoulli","p":0.01}}]},
+      "flows":[{"transport":"tcp","cc":"cubic","bytes":400000},{"transport":"tcp","cc":"reno","bytes":300000},
+               {"transport":"ctcp","variant":"v2","bytes":300000},{"transport":"intcp","bytes":300000}]}"#;
+    let f = write_tmp("alone.json", alone);
+    let one = orbitcp(&["run", "--summary", "--threads", "1", &f]);
+    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+    for threads in ["2", "4"] {
+        let many = orbitcp(&["run", "--summary", "--threads", threads, &f]);
+        assert_eq!(one.stdout, many.stdout, "--threads {threads} changed the result");
+    }
+    // Each flow's figures are those of the scenario with that flow alone.
+    let all: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    let mut sc: serde_json::Value = serde_json::from_str(alone).unwrap();
+    let flows = sc["flows"].as_array().unwrap().clone();
+    for (i, flow) in flows.into_iter().enumerate() {
+        sc["flows"] = serde_json::json!([flow]);
+        sc["flows_alone"] = false.into();
+        let single = orbitcp(&["run", "--summary", &write_tmp(&format!("alone-{i}.json"), &sc.to_string())]);
+        let single: serde_json::Value = serde_json::from_slice(&single.stdout).unwrap();
+        let (mut got, want) = (all["flows"][i].clone(), single["flows"][0].clone());
+        got["id"] = 0.into();
+        assert_eq!(got, want, "flow {i}");
+    }
+}

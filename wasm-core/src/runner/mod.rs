@@ -22,7 +22,7 @@ mod sweep_csv;
 mod traces;
 pub use error::RunError;
 pub use result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
-pub use session::Session;
+pub use session::{combine, simulations, Session};
 pub use sweep::{run_job, sweep_jobs, SweepJob, SweepPlan};
 pub use sweep_csv::{sweep_csv, sweep_csv_json, SweepFlowRow};
 pub use traces::{CodingTrace, Columns, FlowTrace, HopTrace, LinkTrace, Traces};

@@ -14,20 +14,27 @@ pub struct Session {
     current: usize,
 }
 
+/// The scenarios of a session's simulations: the scenario itself, or with `flows_alone` one per
+/// flow, each with that flow alone. Run with the session's seed and reported together by
+/// [`combine`], they give the session's result: a front end with several cores may run them in
+/// parallel (the CLI's `run` does).
+pub fn simulations(sc: &Scenario) -> Vec<Scenario> {
+    if !sc.flows_alone {
+        return vec![sc.clone()];
+    }
+    (0..sc.flows.len())
+        .map(|f| {
+            let mut alone = sc.clone();
+            alone.flows = vec![sc.flows[f].clone()];
+            alone.flows_alone = false;
+            alone
+        })
+        .collect()
+}
+
 impl Session {
     pub fn new(sc: &Scenario, seed: u64) -> Result<Session, RunError> {
-        let runs = if sc.flows_alone {
-            (0..sc.flows.len())
-                .map(|f| {
-                    let mut alone = sc.clone();
-                    alone.flows = vec![sc.flows[f].clone()];
-                    alone.flows_alone = false;
-                    Run::with_seed(&alone, seed)
-                })
-                .collect::<Result<Vec<_>, _>>()?
-        } else {
-            vec![Run::with_seed(sc, seed)?]
-        };
+        let runs = simulations(sc).iter().map(|s| Run::with_seed(s, seed)).collect::<Result<Vec<_>, _>>()?;
         Ok(Session { runs, current: 0 })
     }
 
@@ -89,46 +96,53 @@ impl Session {
         self.runs.iter().find_map(Run::delivery_error)
     }
 
-    /// The result; flows alone are reported together, numbered as in the scenario, with the
-    /// link counters summed and no queue traces (each simulation had its own queues).
+    /// The result of every simulation, reported together by [`combine`].
     pub fn result(&self, with_traces: bool) -> Result<RunResult, RunError> {
         if let Some(e) = self.delivery_error() {
             return Err(RunError::Delivery(e));
         }
-        let mut results = self.runs.iter().map(|r| r.result(with_traces));
-        let mut all = results.next().ok_or(RunError::NoFlows)?;
-        if self.runs.len() == 1 {
-            return Ok(all);
-        }
-        if let Some(t) = &mut all.traces {
-            t.links.clear();
-        }
-        for (f, r) in results.enumerate() {
-            let id = f as u32 + 1;
-            all.events += r.events;
-            all.end_s = all.end_s.max(r.end_s);
-            all.unrouted_pkts += r.unrouted_pkts;
-            all.flows.extend(r.flows.into_iter().map(|fl| FlowResult { id, ..fl }));
-            for l in r.links {
-                match all.links.iter_mut().find(|a| a.id == l.id) {
-                    Some(a) => {
-                        a.delivered_pkts += l.delivered_pkts;
-                        a.delivered_bytes += l.delivered_bytes;
-                        a.drops.buffer += l.drops.buffer;
-                        a.drops.loss += l.drops.loss;
-                        a.drops.outage += l.drops.outage;
-                        a.drops.route_change += l.drops.route_change;
-                    }
-                    None => all.links.push(l),
-                }
-            }
-            if let (Some(t), Some(rt)) = (&mut all.traces, r.traces) {
-                t.flows.extend(rt.flows.into_iter().map(|ft| FlowTrace { id, ..ft }));
-            }
-        }
-        all.links.sort_by_key(|l| l.id);
-        let goodputs: Vec<f64> = all.flows.iter().map(|f| f.goodput_mbps).collect();
-        all.fairness_jain = jain_index(&goodputs);
-        Ok(all)
+        combine(self.runs.iter().map(|r| r.result(with_traces)).collect())
     }
+}
+
+/// The result of a session from its simulations' results, in the order of [`simulations`]. One
+/// is returned as is; flows alone are reported together, numbered as in the scenario, with the
+/// link counters summed and no queue traces (each simulation had its own queues).
+pub fn combine(results: Vec<RunResult>) -> Result<RunResult, RunError> {
+    let single = results.len() == 1;
+    let mut results = results.into_iter();
+    let mut all = results.next().ok_or(RunError::NoFlows)?;
+    if single {
+        return Ok(all);
+    }
+    if let Some(t) = &mut all.traces {
+        t.links.clear();
+    }
+    for (f, r) in results.enumerate() {
+        let id = f as u32 + 1;
+        all.events += r.events;
+        all.end_s = all.end_s.max(r.end_s);
+        all.unrouted_pkts += r.unrouted_pkts;
+        all.flows.extend(r.flows.into_iter().map(|fl| FlowResult { id, ..fl }));
+        for l in r.links {
+            match all.links.iter_mut().find(|a| a.id == l.id) {
+                Some(a) => {
+                    a.delivered_pkts += l.delivered_pkts;
+                    a.delivered_bytes += l.delivered_bytes;
+                    a.drops.buffer += l.drops.buffer;
+                    a.drops.loss += l.drops.loss;
+                    a.drops.outage += l.drops.outage;
+                    a.drops.route_change += l.drops.route_change;
+                }
+                None => all.links.push(l),
+            }
+        }
+        if let (Some(t), Some(rt)) = (&mut all.traces, r.traces) {
+            t.flows.extend(rt.flows.into_iter().map(|ft| FlowTrace { id, ..ft }));
+        }
+    }
+    all.links.sort_by_key(|l| l.id);
+    let goodputs: Vec<f64> = all.flows.iter().map(|f| f.goodput_mbps).collect();
+    all.fairness_jain = jain_index(&goodputs);
+    Ok(all)
 }

@@ -55,6 +55,9 @@ enum Command {
         /// Also write every trace as CSV files into DIR (created if missing; checked before the run)
         #[arg(long, value_name = "DIR")]
         csv: Option<PathBuf>,
+        /// With flows_alone, how many of the flows' simulations run at once
+        #[command(flatten)]
+        threads: ThreadsArg,
     },
     /// Runs every grid point and run of the scenario's sweep and prints CSV
     #[command(long_about = "Runs every grid point and run of the scenario's sweep on all cores and prints CSV, one \
@@ -176,7 +179,9 @@ fn emit(s: &str) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { scenario, summary, compare, csv } => run::cmd_run(&scenario.path, summary, compare, csv),
+        Command::Run { scenario, summary, compare, csv, threads } => {
+            run::cmd_run(&scenario.path, summary, compare, csv, threads.get())
+        }
         Command::Sweep { scenario, aggregate, threads } => sweep::cmd_sweep(&scenario.path, aggregate, threads.get()),
         Command::Validate { scenario } => cmd_validate(&scenario.path),
         Command::Schema { results } => {

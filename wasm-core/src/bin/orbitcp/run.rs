@@ -4,14 +4,17 @@
 use crate::progress::{self, Progress};
 use crate::{emit, interrupt, parse_scenario, read_file, Failure, Outcome};
 use orbitcp_core::csv;
-use orbitcp_core::runner::{self, RunResult, Session};
+use orbitcp_core::runner::{self, RunError, RunResult, Session};
 use orbitcp_core::scenario::Scenario;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
 
 /// Events between two looks at the clock and at Ctrl-C: well under a millisecond of work.
 const CHUNK: u32 = 4096;
 
-pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>) -> Outcome {
+pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>, threads: usize) -> Outcome {
     let (name, text) = read_file(path)?;
     let sc = parse_scenario(&name, &text)?;
     // After reading: a Ctrl-C while standard input is awaited ends the program the usual way.
@@ -23,9 +26,7 @@ pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>) -
         return Err(Failure::Interrupted("before the run started".into()));
     }
     let with_traces = !summary || csv.is_some();
-    let mut session = Session::new(&sc, sc.seed)?;
-    drive(&mut session, &mut Progress::on_terminal());
-    let mut result = session.result(with_traces)?;
+    let (mut result, interrupted) = run_simulations(&sc, with_traces, threads, &mut Progress::on_terminal())?;
     if let Some(dir) = &csv {
         write_csv_traces(dir, &result)?;
         if summary {
@@ -37,7 +38,7 @@ pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>) -
     } else {
         emit(&format!("{}\n", serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?));
     }
-    if session.interrupted() {
+    if interrupted {
         return Err(Failure::Interrupted(format!(
             "at {:.3} of {} s simulated; the result printed is partial (see each flow's incomplete_reason)",
             result.end_s, sc.duration_s
@@ -46,9 +47,84 @@ pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>) -
     Ok(())
 }
 
+/// Where one simulation stands, for the progress line: simulated seconds done and in all, events.
+#[derive(Clone, Copy, Default)]
+struct Standing {
+    done_s: f64,
+    total_s: f64,
+    events: u64,
+}
+
+/// The scenario's result and whether Ctrl-C cut it short. Its simulations (one, or one per flow
+/// with `flows_alone`) run on up to `threads` threads, each built and stepped on its own thread,
+/// and are reported together in scenario order, so the result is the same for any `threads`.
+fn run_simulations(
+    sc: &Scenario,
+    with_traces: bool,
+    threads: usize,
+    progress: &mut Progress,
+) -> Result<(RunResult, bool), RunError> {
+    let parts = runner::simulations(sc);
+    let standings = Mutex::new(vec![Standing::default(); parts.len()]);
+    let next = AtomicUsize::new(0);
+    type Outcome = Result<(RunResult, bool), RunError>;
+    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; parts.len()]);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(part) = parts.get(i) else { break };
+        let report = |s: &Session| {
+            standings.lock().expect("no panics while holding the lock")[i] =
+                Standing { done_s: s.progress_s(), total_s: s.total_s(), events: s.events_processed() };
+        };
+        let outcome = Session::new(part, sc.seed).and_then(|mut session| {
+            drive(&mut session, report);
+            Ok((session.result(with_traces)?, session.interrupted()))
+        });
+        outcomes.lock().expect("no panics while holding the lock")[i] = Some(outcome);
+    };
+    std::thread::scope(|s| {
+        let mut workers = Vec::new();
+        for _ in 0..threads.clamp(1, parts.len().max(1)) {
+            match std::thread::Builder::new().spawn_scoped(s, work) {
+                Ok(w) => workers.push(w),
+                Err(_) => break,
+            }
+        }
+        if workers.is_empty() {
+            work();
+        }
+        // This thread draws the progress line while the simulations run.
+        while !workers.iter().all(|w| w.is_finished()) {
+            if progress.due() {
+                let all = standings.lock().expect("no panics while holding the lock").clone();
+                let sum = |f: fn(&Standing) -> f64| all.iter().map(f).sum::<f64>();
+                // Simulations not started yet count with the scenario's duration.
+                let pending = all.iter().filter(|s| s.total_s == 0.0).count() as f64 * sc.duration_s;
+                let events = all.iter().map(|s| s.events).sum();
+                progress.show(&progress::run_line(
+                    sum(|s| s.done_s),
+                    sum(|s| s.total_s) + pending,
+                    events,
+                    progress.elapsed(),
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    });
+    progress.clear();
+    let mut results = Vec::with_capacity(parts.len());
+    let mut interrupted = false;
+    for outcome in outcomes.into_inner().expect("no panics while holding the lock") {
+        let (result, cut) = outcome.expect("every simulation was run")?;
+        results.push(result);
+        interrupted |= cut;
+    }
+    Ok((runner::combine(results)?, interrupted))
+}
+
 /// Steps `session` to its end, or until Ctrl-C stops it at the current event (the way its event
-/// budget would), redrawing the progress line as it goes.
-fn drive(session: &mut Session, progress: &mut Progress) {
+/// budget would), telling `report` where it stands as it goes.
+fn drive(session: &mut Session, report: impl Fn(&Session)) {
     'run: loop {
         for _ in 0..CHUNK {
             if !session.step() {
@@ -59,17 +135,9 @@ fn drive(session: &mut Session, progress: &mut Progress) {
             session.interrupt();
             break;
         }
-        if progress.due() {
-            let line = progress::run_line(
-                session.progress_s(),
-                session.total_s(),
-                session.events_processed(),
-                progress.elapsed(),
-            );
-            progress.show(&line);
-        }
+        report(session);
     }
-    progress.clear();
+    report(session);
 }
 
 /// Creates `dir` if needed and checks that a file can be written in it, so that a run does not
