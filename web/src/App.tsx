@@ -20,6 +20,9 @@ import { LESSONS } from './lessons/catalog';
 import { useLessonUrl } from './lessons/useLessonUrl';
 import { useViewHighlight, type HighlightRequest } from './lessons/highlight';
 import { VIEWS, type View } from './lessons/format';
+import { useBaseline } from './compare/useBaseline';
+import { BaselineBar } from './compare/BaselineBar';
+import { CompareTable } from './compare/CompareTable';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -68,6 +71,10 @@ export function App() {
   const shown = lessons.state.lesson !== null ? LESSONS[lessons.state.lesson] : undefined;
   const shownStep = shown?.lesson.steps[lessons.state.step];
   const onLoadScenario = useCallback((s: object) => actions.load(JSON.stringify(s, null, 2)), [actions]);
+
+  // The pinned run the next runs are compared with (not against itself).
+  const compare = useBaseline();
+  const against = compare.baseline && result && compare.baseline.result !== result ? compare.baseline : null;
 
   return (
     <div className="app">
@@ -203,9 +210,11 @@ export function App() {
             )}
             {result && !sweepRows && (
               <>
+                <BaselineBar result={result} scenario={resultScenario} baseline={compare.baseline} onPin={compare.pin} onClear={compare.clear} />
                 <SummaryTable summary={result.summary} scenario={resultScenario} />
+                {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} />}
                 <ErrorBoundary resetKey={result}>
-                  <ResultCharts result={result} scenario={resultScenario} />
+                  <ResultCharts result={result} scenario={resultScenario} baseline={against} />
                 </ErrorBoundary>
               </>
             )}
