@@ -106,3 +106,43 @@ test('the page works without localStorage', async ({ page }) => {
   await expect(page.getByText('The draft could not be kept in this browser')).toBeVisible();
   await expect(page.getByTestId('run')).toBeEnabled();
 });
+
+test('a lesson step over unsaved edits asks first: Cancel keeps the edits and does not run, Load runs the step', async ({ page }) => {
+  await open(page);
+  await page.getByTestId('editor-tab-json').click();
+  const json = page.locator('#scenario-json');
+  const mine = (await json.inputValue()).replace('"seed": 1', '"seed": 5');
+  await json.fill(mine);
+  await page.getByTestId('lessons-toggle').click();
+  await page.getByTestId('open-lesson-1').click();
+  await page.getByTestId('run-step').click();
+  await expect(page.getByRole('alertdialog')).toContainText("this lesson step's scenario");
+  await page.getByTestId('confirm-replace-cancel').click();
+  await expect(json).toHaveValue(mine);
+  // Long enough for a queued run to have been validated and started: none was.
+  await page.waitForTimeout(1500);
+  await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'idle');
+  await page.getByTestId('run-step').click();
+  await page.getByTestId('confirm-replace-yes').click();
+  await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
+  await expect(json).not.toHaveValue(mine);
+});
+
+test('a link with its own scenario offers the draft instead, and keeps it stored until answered', async ({ page }) => {
+  await open(page);
+  await page.getByTestId('editor-tab-json').click();
+  const json = page.locator('#scenario-json');
+  const mine = (await json.inputValue()).replace('"seed": 1', '"seed": 9');
+  await json.fill(mine);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('orbitcp.draft.v1') ?? '')).toContain('\\"seed\\": 9');
+  // A change of fragment alone does not reopen the page: reload at the new address.
+  await page.goto('./#preset=ns3-dumbbell');
+  await page.reload();
+  await expect(page.locator('body[data-ready="true"]')).toHaveCount(1, { timeout: 60_000 });
+  await expect(page.getByTestId('draft-notice')).toContainText('You have an unsaved draft from');
+  await page.waitForTimeout(1000);
+  expect(await page.evaluate(() => localStorage.getItem('orbitcp.draft.v1') ?? '')).toContain('\\"seed\\": 9');
+  await page.getByTestId('draft-restore').click();
+  await page.getByTestId('editor-tab-json').click();
+  await expect(json).toHaveValue(mine);
+});

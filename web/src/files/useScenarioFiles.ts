@@ -105,15 +105,18 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // An offered draft stays stored until the user answers: the URL's own text must not
+  // overwrite it behind the notice (a reload would lose it).
+  const holdDraft = draftNotice?.kind === 'offered' && text === opening.text;
   useEffect(() => {
-    if (text === lastStored.current) return;
+    if (text === lastStored.current || holdDraft) return;
     const handle = setTimeout(() => {
       const ok = saveDraft(storage, { text, savedAt: Date.now() });
       if (ok) lastStored.current = text;
       setDraftFailed(!ok);
     }, DRAFT_DEBOUNCE_MS);
     return () => clearTimeout(handle);
-  }, [text, storage]);
+  }, [text, storage, holdDraft]);
 
   /** The restored draft is thrown away: the editor gets what the page opened with. */
   const discardDraft = useCallback(() => {
