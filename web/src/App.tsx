@@ -4,7 +4,7 @@
 // it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
-import { PRESETS } from './scenario/presets';
+import { PRESETS, type Preset } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
 import { downloadText, resultCsv, summaryJson } from './export/export';
@@ -20,6 +20,14 @@ import { LESSONS } from './lessons/catalog';
 import { useLessonUrl } from './lessons/useLessonUrl';
 import { useViewHighlight, type HighlightRequest } from './lessons/highlight';
 import { VIEWS, type View } from './lessons/format';
+import { useBaseline } from './compare/useBaseline';
+import { BaselineBar } from './compare/BaselineBar';
+import { CompareTable } from './compare/CompareTable';
+import { useScenarioFiles } from './files/useScenarioFiles';
+import { FileBar } from './files/FileBar';
+import { FileDrop } from './files/FileDrop';
+import { ConfirmReplace } from './files/ConfirmReplace';
+import { DraftNotice } from './files/DraftNotice';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -67,7 +75,30 @@ export function App() {
   useViewHighlight(highlight, result ?? sweepRows, LESSON_NOTE_ID);
   const shown = lessons.state.lesson !== null ? LESSONS[lessons.state.lesson] : undefined;
   const shownStep = shown?.lesson.steps[lessons.state.step];
-  const onLoadScenario = useCallback((s: object) => actions.load(JSON.stringify(s, null, 2)), [actions]);
+  // Files, the draft, and a question before a preset or a lesson step replaces unsaved edits.
+  const files = useScenarioFiles({
+    text,
+    presetId,
+    load: actions.load,
+    pickPreset: actions.pick,
+    edit: actions.edit,
+  });
+  const onLoadScenario = (s: object) =>
+    files.guard("this lesson step's scenario", () => {
+      const t = JSON.stringify(s, null, 2);
+      files.markLoaded(t);
+      actions.load(t);
+    });
+  const onLessonRun = () => files.afterGuard(actions.runWhenValid);
+  const onPick = (p: Preset) =>
+    files.guard(`the preset "${p.id}"`, () => {
+      files.markLoaded(p.text);
+      actions.pick(p);
+    });
+
+  // The pinned run the next runs are compared with (not against itself).
+  const compare = useBaseline();
+  const against = compare.baseline && result && compare.baseline.result !== result ? compare.baseline : null;
 
   return (
     <div className="app">
@@ -91,7 +122,7 @@ export function App() {
             state={lessons.state}
             onStateChange={lessons.setState}
             onLoadScenario={onLoadScenario}
-            onRun={actions.runWhenValid}
+            onRun={onLessonRun}
             onHighlight={onHighlight}
             resultScenario={resultScenario}
             running={running}
@@ -99,8 +130,25 @@ export function App() {
           <p id={LESSON_NOTE_ID} className="lesson-view-note">
             {shown && shownStep && highlight ? `Step ${lessons.state.step + 1} of the lesson "${shown.lesson.title}" is about ${VIEWS[highlight.view].label}.` : ''}
           </p>
-          <Gallery presets={PRESETS} selectedId={presetId} onPick={actions.pick} />
-          <ScenarioEditor text={text} errors={errors} onChange={actions.edit} />
+          {files.pending && <ConfirmReplace pending={files.pending} onAnswer={files.answer} />}
+          <Gallery presets={PRESETS} selectedId={presetId} onPick={onPick} />
+          {files.draftNotice && (
+            <DraftNotice notice={files.draftNotice} onDiscard={files.discardDraft} onRestore={files.restoreDraft} onDismiss={files.dismissDraftNotice} />
+          )}
+          <FileBar
+            constellation={scenario?.topology?.kind === 'constellation'}
+            dirty={files.dirty}
+            message={files.message}
+            draftFailed={files.draftFailed}
+            onOpen={files.openText}
+            onSave={files.save}
+            onElements={files.loadElements}
+            onFail={files.fileFailed}
+            onDismiss={files.dismissMessage}
+          />
+          <FileDrop onScenario={files.openText} onElements={files.loadElements} onFail={files.fileFailed}>
+            <ScenarioEditor text={text} errors={errors} onChange={actions.edit} />
+          </FileDrop>
         </section>
         <section className="right" aria-label="Results">
           <div className="controls" role="group" aria-label="Run controls">
@@ -203,9 +251,11 @@ export function App() {
             )}
             {result && !sweepRows && (
               <>
+                <BaselineBar result={result} scenario={resultScenario} baseline={compare.baseline} onPin={compare.pin} onClear={compare.clear} />
                 <SummaryTable summary={result.summary} scenario={resultScenario} />
+                {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} />}
                 <ErrorBoundary resetKey={result}>
-                  <ResultCharts result={result} scenario={resultScenario} />
+                  <ResultCharts result={result} scenario={resultScenario} baseline={against} />
                 </ErrorBoundary>
               </>
             )}

@@ -8,7 +8,8 @@ import type { Scenario } from '../scenario/types.gen';
 import { windowModel } from './analytic';
 import { ChartFrame } from './ChartFrame';
 import { colorOf, flowNames, fmt, MODEL_COLOR, STATE_COLORS } from './palette';
-import { TimeSeriesChart, type FnSeries, type LineSeries, type RibbonSpec } from './timeseries/TimeSeriesChart';
+import { TimeSeriesChart, type BaselineLines, type FnSeries, type LineSeries, type RibbonSpec } from './timeseries/TimeSeriesChart';
+import type { BaselineRun } from './baselineRun';
 
 /** Recovery entered, loss (RTO) entered, and the peak of cwnd, over a state and a cwnd column. */
 export function cwndStats(t: ArrayLike<number>, cwnd: ArrayLike<number>, state: ArrayLike<number>) {
@@ -30,9 +31,12 @@ export function cwndStats(t: ArrayLike<number>, cwnd: ArrayLike<number>, state: 
   return { peak, peakT, recoveries, losses };
 }
 
-export function CwndChart({ result, scenario, xDomain, name }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string }) {
+/** The flows that trace an end-to-end window (INTCP's consumer has none). */
+const windowFlows = (result: RunResult) => (result.traces?.flows ?? []).filter((f) => f.sender.cols.cwnd && f.sender.cols.state);
+
+export function CwndChart({ result, scenario, xDomain, name, baseline }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string; baseline?: BaselineRun | null }) {
   // INTCP's consumer has no end-to-end window: only flows that trace one are drawn here.
-  const flows = useMemo(() => (result.traces?.flows ?? []).filter((f) => f.sender.cols.cwnd && f.sender.cols.state), [result]);
+  const flows = useMemo(() => windowFlows(result), [result]);
   const summaries = result.summary.flows;
   const model = useMemo(() => (summaries.length === 1 ? windowModel(scenario) : null), [scenario, summaries.length]);
   const [showModel, setShowModel] = useState(true);
@@ -53,6 +57,13 @@ export function CwndChart({ result, scenario, xDomain, name }: { result: RunResu
       }),
     [flows, nameOf],
   );
+  // The baseline's cwnd only: its ssthresh too would be a third dash pattern per flow.
+  const base = useMemo<BaselineLines | undefined>(() => {
+    if (!baseline) return undefined;
+    const names = flowNames(baseline.result.summary.flows);
+    const series = windowFlows(baseline.result).map((f): LineSeries => ({ key: `cwnd-${f.id}`, label: `${names(f.id)} cwnd`, color: colorOf(f.id), x: f.sender.t, y: f.sender.cols.cwnd, step: true, width: 1.6, unit: 'packets' }));
+    return { label: baseline.label, series };
+  }, [baseline]);
 
   const fns = useMemo<FnSeries[]>(
     () => (model && showModel ? [{ key: 'model', label: model.label, color: MODEL_COLOR, fn: model.at, dash: '7 4', unit: 'packets' }] : []),
@@ -137,6 +148,7 @@ export function CwndChart({ result, scenario, xDomain, name }: { result: RunResu
           fns={fns}
           ribbons={ribbons}
           yLog={logY}
+          baseline={base}
         />
       )}
     </ChartFrame>

@@ -6,7 +6,8 @@ import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
 import { PaperClaims, claimMarks, claimsFor } from './PaperClaims';
 import { colorOf, flowNames, fmt } from './palette';
-import { TimeSeriesChart, type LineSeries } from './timeseries/TimeSeriesChart';
+import { TimeSeriesChart, type BaselineLines, type LineSeries } from './timeseries/TimeSeriesChart';
+import type { BaselineRun } from './baselineRun';
 
 function minMedianMax(v: ArrayLike<number>) {
   const xs = Array.from(v).filter(Number.isFinite).sort((a, b) => a - b);
@@ -21,21 +22,26 @@ function rttColumn(f: FlowTraces): { label: string; values: Float64Array } | nul
   return null;
 }
 
-export function DelayChart({ result, scenario, xDomain, name }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string }) {
+/** Each flow's RTT line (when it traces one) and its one-way delay. */
+function delaySeries(flows: FlowTraces[], nameOf: (id: number) => string): LineSeries[] {
+  return flows.flatMap((f) => {
+    const rtt = rttColumn(f);
+    return [
+      ...(rtt ? [{ key: `rtt-${f.id}`, label: `${nameOf(f.id)} ${rtt.label}`, color: colorOf(f.id), x: f.sender.t, y: rtt.values, width: 1.8, unit: 'ms' }] : []),
+      { key: `owd-${f.id}`, label: `${nameOf(f.id)} one-way delay`, color: colorOf(f.id), x: f.owd.t, y: f.owd.cols.owd_ms, width: 1, opacity: 0.5, unit: 'ms' },
+    ];
+  });
+}
+
+export function DelayChart({ result, scenario, xDomain, name, baseline }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string; baseline?: BaselineRun | null }) {
   const flows = useMemo(() => result.traces?.flows ?? [], [result]);
   const summaries = result.summary.flows;
   const nameOf = useMemo(() => flowNames(summaries), [summaries]);
 
-  const series = useMemo<LineSeries[]>(
-    () =>
-      flows.flatMap((f) => {
-        const rtt = rttColumn(f);
-        return [
-          ...(rtt ? [{ key: `rtt-${f.id}`, label: `${nameOf(f.id)} ${rtt.label}`, color: colorOf(f.id), x: f.sender.t, y: rtt.values, width: 1.8, unit: 'ms' }] : []),
-          { key: `owd-${f.id}`, label: `${nameOf(f.id)} one-way delay`, color: colorOf(f.id), x: f.owd.t, y: f.owd.cols.owd_ms, width: 1, opacity: 0.5, unit: 'ms' },
-        ];
-      }),
-    [flows, nameOf],
+  const series = useMemo<LineSeries[]>(() => delaySeries(flows, nameOf), [flows, nameOf]);
+  const base = useMemo<BaselineLines | undefined>(
+    () => (baseline ? { label: baseline.label, series: delaySeries(baseline.result.traces?.flows ?? [], flowNames(baseline.result.summary.flows)) } : undefined),
+    [baseline],
   );
 
   const claims = useMemo(() => claimsFor(scenario, 'delay'), [scenario]);
@@ -70,7 +76,7 @@ export function DelayChart({ result, scenario, xDomain, name }: { result: RunRes
       summary={summary}
       paper={<PaperClaims claims={claims} chart="delay" nameOf={nameOf} />}
     >
-      {(width) => <TimeSeriesChart title="delay" width={width} xLabel="time (s)" yLabel="delay (ms)" xDomain={xDomain} series={series} paper={marks} />}
+      {(width) => <TimeSeriesChart title="delay" width={width} xLabel="time (s)" yLabel="delay (ms)" xDomain={xDomain} series={series} paper={marks} baseline={base} />}
     </ChartFrame>
   );
 }

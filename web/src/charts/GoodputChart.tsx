@@ -7,29 +7,39 @@ import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
 import { PaperClaims, claimMarks, claimsFor } from './PaperClaims';
 import { colorOf, flowName, flowNames, fmt } from './palette';
-import { TimeSeriesChart, type LineSeries, type RefLine } from './timeseries/TimeSeriesChart';
+import { TimeSeriesChart, type BaselineLines, type LineSeries, type RefLine } from './timeseries/TimeSeriesChart';
+import type { BaselineRun } from './baselineRun';
 
-export function GoodputChart({ result, scenario, xDomain, name }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string }) {
+/** Each flow's binned goodput as a step line. */
+function goodputSeries(result: RunResult, scenario: Scenario | null, nameOf: (id: number) => string): LineSeries[] {
+  return (result.traces?.flows ?? []).map((f) => {
+    const t = f.goodput.t;
+    const bin = scenario?.trace?.goodput_interval_s ?? (t.length > 1 ? t[1] - t[0] : 1);
+    return {
+      key: `goodput-${f.id}`,
+      label: nameOf(f.id),
+      color: colorOf(f.id),
+      x: t,
+      y: f.goodput.cols.mbps,
+      step: true,
+      extendTo: t.length ? t[t.length - 1] + bin : undefined,
+      unit: 'Mbit/s',
+    };
+  });
+}
+
+const baselineNames = (b: BaselineRun) => flowNames(b.result.summary.flows);
+
+export function GoodputChart({ result, scenario, xDomain, name, baseline }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string; baseline?: BaselineRun | null }) {
   const flows = useMemo(() => result.traces?.flows ?? [], [result]);
   const summaries = result.summary.flows;
   const nameOf = useMemo(() => flowNames(summaries), [summaries]);
 
-  const series = useMemo<LineSeries[]>(() => {
-    return flows.map((f) => {
-      const t = f.goodput.t;
-      const bin = scenario?.trace?.goodput_interval_s ?? (t.length > 1 ? t[1] - t[0] : 1);
-      return {
-        key: `goodput-${f.id}`,
-        label: nameOf(f.id),
-        color: colorOf(f.id),
-        x: t,
-        y: f.goodput.cols.mbps,
-        step: true,
-        extendTo: t.length ? t[t.length - 1] + bin : undefined,
-        unit: 'Mbit/s',
-      };
-    });
-  }, [flows, nameOf, scenario]);
+  const series = useMemo<LineSeries[]>(() => goodputSeries(result, scenario, nameOf), [result, nameOf, scenario]);
+  const base = useMemo<BaselineLines | undefined>(
+    () => (baseline ? { label: baseline.label, series: goodputSeries(baseline.result, baseline.scenario, baselineNames(baseline)) } : undefined),
+    [baseline],
+  );
 
   const paper = useMemo(() => scenario?.paper?.goodput_mbps ?? [], [scenario]);
   const refs = useMemo<RefLine[]>(
@@ -76,7 +86,7 @@ export function GoodputChart({ result, scenario, xDomain, name }: { result: RunR
 
   return (
     <ChartFrame testid="chart-goodput" title="Goodput" exportName={`${name}-goodput`} summary={summary} paper={<PaperClaims claims={claims} chart="goodput" nameOf={nameOf} />}>
-      {(width) => <TimeSeriesChart title="goodput" width={width} xLabel="time (s)" yLabel="goodput (Mbit/s)" xDomain={xDomain} series={series} refs={refs} paper={marks} />}
+      {(width) => <TimeSeriesChart title="goodput" width={width} xLabel="time (s)" yLabel="goodput (Mbit/s)" xDomain={xDomain} series={series} refs={refs} paper={marks} baseline={base} />}
     </ChartFrame>
   );
 }

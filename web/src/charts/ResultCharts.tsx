@@ -1,7 +1,8 @@
 // The charts of one run, in a grid: for INTCP flows the hop view first (it spans the grid),
 // then congestion window, goodput, delay, the delay CDF, jitter, the bottleneck's queue, for
 // several flows the per-flow goodput and Jain's index, and for CTCP flows the network coding
-// (decoder rank, loss estimate) and where the bottleneck's capacity went.
+// (decoder rank, loss estimate) and where the bottleneck's capacity went. With a pinned
+// baseline, the window, goodput and delay charts draw its lines dashed on the same scales.
 
 import { useMemo } from 'react';
 import type { RunResult } from '../sim/results';
@@ -17,6 +18,7 @@ import { HopView } from './HopView';
 import { JitterChart } from './JitterChart';
 import { QueueChart } from './QueueChart';
 import { fileBase } from './exportChart';
+import type { BaselineRun } from './baselineRun';
 import './charts.css';
 
 /** The time span every time-series chart starts with: 0 to the end of the run (or the last point). */
@@ -28,8 +30,14 @@ function timeDomain(result: RunResult): [number, number] {
   return [0, end > 0 ? end : 1];
 }
 
-export function ResultCharts({ result, scenario }: { result: RunResult; scenario: Scenario | null }) {
-  const xDomain = useMemo(() => timeDomain(result), [result]);
+export type { BaselineRun } from './baselineRun';
+
+export function ResultCharts({ result, scenario, baseline = null }: { result: RunResult; scenario: Scenario | null; baseline?: BaselineRun | null }) {
+  // With a baseline the time axis covers both runs, so neither is cut short.
+  const xDomain = useMemo((): [number, number] => {
+    const own = timeDomain(result);
+    return baseline ? [0, Math.max(own[1], timeDomain(baseline.result)[1])] : own;
+  }, [result, baseline]);
   const name = fileBase(result.summary.name || scenario?.name || 'orbitcp');
   const multi = result.summary.flows.length > 1;
   const coding = result.summary.flows.some((f) => f.coding);
@@ -45,11 +53,11 @@ export function ResultCharts({ result, scenario }: { result: RunResult; scenario
   return (
     <div className="charts-grid" data-testid="charts">
       {result.traces.flows.some((f) => f.hops?.length) && <HopView result={result} scenario={scenario} xDomain={xDomain} name={name} />}
-      {result.traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {result.traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />}
       {coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {coding && <CapacityChart summary={result.summary} name={name} />}
-      <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
-      <DelayChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
+      <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />
+      <DelayChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />
       <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
       <DelayCdfChart result={result} scenario={scenario} name={name} />
       <JitterChart result={result} scenario={scenario} xDomain={xDomain} name={name} />

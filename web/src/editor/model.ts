@@ -3,46 +3,30 @@
 // formats of the form (comma-separated lists, sweep values). No React here, so it is unit-tested.
 
 import type { FieldError } from '../sim/protocol';
+import { isRawNumber, isUnsafeInteger, parseKeepingBigIntegers, rawNumber, type RawNumber } from '../scenario/rawNumber';
 
 /** A JSON value as the editor handles it (objects are edited in place). */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json } | RawNumber;
 
-/** An integer too large for a double (a 64-bit seed), kept as its exact digits. Browsers with
- * `JSON.rawJSON` (Chromium 114+, Firefox 135+) write it back unchanged; elsewhere it is a
- * plain number and may lose its last digits, as any JSON.parse would. */
-export interface RawNumber {
-  readonly rawJSON: string;
-}
-
-type JsonWithRaw = typeof JSON & {
-  rawJSON?: (text: string) => RawNumber;
-  isRawJSON?: (v: unknown) => boolean;
-};
-const J = JSON as JsonWithRaw;
-
-export function isRawNumber(v: unknown): v is RawNumber {
-  return !!J.isRawJSON && J.isRawJSON(v);
-}
+export { isRawNumber, type RawNumber };
 
 /** A number from its exact text, as a RawNumber when a double would round it. */
 function exactNumber(text: string, n: number): number | RawNumber {
-  if (J.rawJSON && !Number.isSafeInteger(n) && /^-?\d+$/.test(text.trim())) return J.rawJSON(text.trim());
-  return n;
+  return isUnsafeInteger(text.trim()) ? rawNumber(text.trim()) : n;
 }
 
 export type Parsed = { ok: true; value: Json } | { ok: false; error: string; offset?: number };
 
-/** Parses scenario text, keeping integers beyond 2^53 exact where the browser allows. */
+/** Parses scenario text, keeping integers beyond 2^53 exact (a 64-bit seed) in any browser. */
 export function parseJson(text: string): Parsed {
   try {
-    const reviver = (_key: string, value: unknown, ctx?: { source?: string }) =>
-      typeof value === 'number' && ctx?.source !== undefined ? exactNumber(ctx.source, value) : value;
-    const value = J.rawJSON ? JSON.parse(text, reviver as (k: string, v: unknown) => unknown) : JSON.parse(text);
-    return { ok: true, value: value as Json };
+    // Plain first: its error message gives the position of a syntax error in the text itself.
+    JSON.parse(text);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     return { ok: false, error: message, offset: errorOffset(text, message) };
   }
+  return { ok: true, value: parseKeepingBigIntegers(text) as Json };
 }
 
 /** The text the form writes: pretty JSON with a 2-space indent, where a list of plain values
@@ -58,7 +42,7 @@ function pretty(v: Json, indent: string): string {
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
     if (v.every((x) => x === null || typeof x !== 'object' || isRawNumber(x))) {
-      const one = `[${v.map((x) => JSON.stringify(x)).join(', ')}]`;
+      const one = `[${v.map((x) => leaf(x)).join(', ')}]`;
       if (indent.length + one.length <= LINE) return one;
     }
     return `[\n${v.map((x) => inner + pretty(x, inner)).join(',\n')}\n${indent}]`;
@@ -68,7 +52,13 @@ function pretty(v: Json, indent: string): string {
     if (entries.length === 0) return '{}';
     return `{\n${entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${pretty(x, inner)}`).join(',\n')}\n${indent}}`;
   }
-  return JSON.stringify(v);
+  return leaf(v);
+}
+
+/** A value with nothing to indent; a raw number as its digits (JSON.stringify writes the
+ * browser's own raw values so, but not the stand-in of browsers without them). */
+function leaf(v: Json): string {
+  return isRawNumber(v) ? v.rawJSON : JSON.stringify(v);
 }
 
 /** Where a JSON.parse message says the text is wrong: V8 gives "position N" for some errors,

@@ -8,14 +8,14 @@
 /** One step of a path: a field name or a list index. */
 export type PathSegment = string | number;
 
+import { isRawNumber } from './rawNumber';
+
 type Container = Record<string, unknown> | unknown[];
 
-const J = JSON as typeof JSON & { isRawJSON?: (v: unknown) => boolean };
-
-/** An object or a list that a path can step into. An exact big integer kept as
- * `JSON.rawJSON` is an object too, but a frozen leaf. */
+/** An object or a list that a path can step into. An exact big integer (rawNumber.ts) is an
+ * object too, but a frozen leaf. */
 function isContainer(v: unknown): v is Container {
-  return typeof v === 'object' && v !== null && !(J.isRawJSON?.(v) ?? false);
+  return typeof v === 'object' && v !== null && !isRawNumber(v);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -21,6 +21,7 @@ import { paperHeights, PaperMark } from './paper';
 import { ribbonRects, Ribbons, ribbonsHeight, stateRuns } from './ribbons';
 import { TimeMarks, timeMarkPaths } from './timeMarks';
 import { yScale } from './scales';
+import { baselineLegend, baselineSeries } from './baseline';
 import { useChartRefs } from './refs';
 import { useZoom } from './useZoom';
 import { useHover } from './useHover';
@@ -31,7 +32,7 @@ import { LOWER_GAP, MARGIN, type LineSeries, type MarkerSeries, type RefLine, ty
 import type { ClaimMark } from '../PaperClaims';
 import type { LegendItem } from '../Legend';
 
-export type { FnSeries, LineSeries, LowerPanel, MarkerSeries, RefLine, Ribbon, RibbonSpec, TimeSeriesProps } from './types';
+export type { BaselineLines, FnSeries, LineSeries, LowerPanel, MarkerSeries, RefLine, Ribbon, RibbonSpec, TimeSeriesProps } from './types';
 
 // Stable empties, so a chart without these marks does not recompute on every render.
 const NO_MARKERS: MarkerSeries[] = [];
@@ -44,7 +45,10 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
   const { title, width, xLabel, yLabel, xDomain, series, fns = [], refs = [], ribbons, yZero = true, yLog = false, xName = 't', xUnit = 's', zoomable = true, lower } = props;
   const markers = props.markers ?? NO_MARKERS;
   const paper = props.paper ?? NO_PAPER;
-  const legendExtra = props.legendExtra ?? NO_ITEMS;
+  const extraItems = props.legendExtra ?? NO_ITEMS;
+  const { baseline } = props;
+  const baseSeries = useMemo(() => (baseline ? baselineSeries(baseline) : NO_SERIES), [baseline]);
+  const legendExtra = useMemo(() => (baseline ? [...extraItems, ...baselineLegend(baseline)] : extraItems), [baseline, extraItems]);
   const chartTime = useContext(ChartTimeContext);
   const time = (props.timeAxis ?? xName === 't') ? chartTime : null;
   const lowerSeries = lower?.series ?? NO_SERIES;
@@ -80,19 +84,22 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
 
   // Decimated screen points per series: recomputed on zoom and resize only.
   const decimated = useMemo(() => decimateAll(series, va, vb, innerW), [series, va, vb, innerW]);
+  const decimatedBase = useMemo(() => decimateAll(baseSeries, va, vb, innerW), [baseSeries, va, vb, innerW]);
   const decimatedLower = useMemo(() => decimateAll(lowerSeries, va, vb, innerW), [lowerSeries, va, vb, innerW]);
   const sampledFns = useMemo(() => sampleFns(fns, va, vb, innerW), [fns, va, vb, innerW]);
 
   const ys = useMemo(() => {
     const extra = [...sampledFns.flatMap((pts) => pts.map(([, y]) => y)), ...refs.map((r) => r.y), ...paperHeights(paper), ...markerHeights(markers, va, vb)];
-    return yScale(series, decimated, extra, { va, vb, yZero, yLog, h: plotH });
-  }, [series, decimated, sampledFns, refs, markers, paper, yZero, yLog, plotH, va, vb]);
+    // One scale for both runs, so a baseline above this run's lines is not cut off.
+    return yScale([...series, ...baseSeries], [...decimated, ...decimatedBase], extra, { va, vb, yZero, yLog, h: plotH });
+  }, [series, decimated, baseSeries, decimatedBase, sampledFns, refs, markers, paper, yZero, yLog, plotH, va, vb]);
   const ys2 = useMemo(
     () => yScale(lowerSeries, decimatedLower, lowerRefs.map((r) => r.y), { va, vb, yZero: lowerYZero, yLog: false, h: Math.max(1, lowerH) }),
     [lowerSeries, decimatedLower, lowerRefs, lowerYZero, lowerH, va, vb],
   );
 
   const paths = useMemo(() => linePaths(series, decimated, xs, ys), [series, decimated, xs, ys]);
+  const basePaths = useMemo(() => linePaths(baseSeries, decimatedBase, xs, ys), [baseSeries, decimatedBase, xs, ys]);
   const lowerPaths = useMemo(() => linePaths(lowerSeries, decimatedLower, xs, ys2), [lowerSeries, decimatedLower, xs, ys2]);
   const functionPaths = useMemo(() => fnPaths(sampledFns, xs, ys), [sampledFns, xs, ys]);
   const markerData = useMemo(() => markerPaths(markers, xs, ys), [markers, xs, ys]);
@@ -133,6 +140,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
             </g>
             <g clipPath={`url(#${clipId})`}>
               <References refs={refs} ys={ys} width={innerW} />
+              <Lines series={baseSeries} paths={basePaths} />
               <Lines series={series} paths={paths} />
               <Functions fns={fns} paths={functionPaths} />
               {paper.map((m) => (

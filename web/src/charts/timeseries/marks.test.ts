@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scaleLinear } from 'd3-scale';
+import { baselineLegend, baselineSeries, BASELINE_DASH } from './baseline';
 import { legendItems } from './legend';
 import { markerPaths } from './markers';
 import { ribbonRects, stateRuns } from './ribbons';
@@ -92,5 +93,32 @@ describe('marks', () => {
       timeMarks: [{ t: 1, kind: 'route_change' }],
     });
     expect(items.map((i) => i.label)).toEqual(['a', 'buffer', 'route change']);
+  });
+});
+
+describe('the baseline mark', () => {
+  it('draws the pinned lines dashed, each in its own colour, behind one legend entry', () => {
+    const b = { label: 'baseline: GEO', series: [line({ key: 'g0', label: 'flow 0', color: '#0072B2' }), line({ key: 'g1', label: 'flow 1', color: '#D55E00', width: 2 })] };
+    const out = baselineSeries(b);
+    expect(out.map((s) => s.key)).toEqual(['baseline-g0', 'baseline-g1']);
+    expect(out.every((s) => s.dash === BASELINE_DASH && s.noLegend && s.testid === 'series-baseline')).toBe(true);
+    expect(out.map((s) => s.color)).toEqual(['#0072B2', '#D55E00']);
+    expect(out[0].label).toBe('baseline: GEO: flow 0');
+    expect(baselineLegend(b)).toEqual([{ label: 'baseline: GEO', color: 'currentColor', dash: BASELINE_DASH }]);
+    const items = legendItems({ series: [line({ label: 'flow 0' })], extra: baselineLegend(b), markers: [], paper: [], fns: [], refs: [], lowerSeries: [], lowerRefs: [] });
+    expect(items.map((i) => i.label)).toEqual(['flow 0', 'baseline: GEO']);
+  });
+
+  it('has no lines and no legend entry without a baseline', () => {
+    expect(baselineSeries(undefined)).toEqual([]);
+    expect(baselineLegend(undefined)).toEqual([]);
+  });
+
+  it('widens the y scale to the baseline when its lines are drawn with this run', () => {
+    const cur = line({ y: [1, 2, 3, 4] });
+    const [base] = baselineSeries({ label: 'b', series: [line({ y: [10, 20, 30, 80] })] });
+    const all = [cur, base];
+    const ys = yScale(all, all.map(() => Uint32Array.from([0, 1, 2, 3])), [], { va: 0, vb: 3, yZero: true, yLog: false, h: 100 });
+    expect(ys.domain()[1]).toBeGreaterThanOrEqual(80);
   });
 });

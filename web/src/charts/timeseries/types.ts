@@ -78,6 +78,13 @@ export interface MarkerSeries {
   testid?: string;
 }
 
+/** A pinned run's lines, drawn dashed under this run's (baseline.ts), on the same scales. */
+export interface BaselineLines {
+  /** The legend's entry: "baseline: <scenario name>". */
+  label: string;
+  series: LineSeries[];
+}
+
 /** A second plot under the main one with its own y axis, sharing x, zoom, legend and read-out. */
 export interface LowerPanel {
   yLabel: string;
@@ -116,6 +123,8 @@ export interface TimeSeriesProps {
   paper?: ClaimMark[];
   /** Legend entries that belong to no one series (e.g. what a dash means), after the series. */
   legendExtra?: LegendItem[];
+  /** A pinned run's lines, to compare with (the y scale covers them too). */
+  baseline?: BaselineLines;
 }
 
 /** Left and right margins around the plot, in pixels (the y axis and its label sit left). */
