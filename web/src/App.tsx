@@ -4,7 +4,7 @@
 // it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
-import { PRESETS } from './scenario/presets';
+import { DEFAULT_PRESET_ID, PRESETS, presetById } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
 import { downloadText, resultCsv, summaryJson } from './export/export';
@@ -20,6 +20,7 @@ import { LESSONS } from './lessons/catalog';
 import { useLessonUrl } from './lessons/useLessonUrl';
 import { useViewHighlight, type HighlightRequest } from './lessons/highlight';
 import { VIEWS, type View } from './lessons/format';
+import { useUrlState } from './share/useUrlState';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -31,6 +32,8 @@ const LESSON_NOTE_ID = 'lesson-view-note';
 const DEBUG = new URLSearchParams(window.location.search).get('debug') === '1';
 
 const STEP_COUNTS = LESSONS.map((l) => l.lesson.steps.length);
+
+const PRESET_LOOKUP = { text: (id: string) => presetById(id)?.text, defaultId: DEFAULT_PRESET_ID };
 
 /** "about 2 minutes": a duration for people. */
 function aboutDuration(s: number): string {
@@ -56,6 +59,21 @@ export function App() {
     const marks: TimeMark[] = (result?.path?.events ?? []).map((e) => ({ t: e.t_s, kind: e.kind }));
     return { cursor, marks };
   }, [view, result, cursor]);
+
+  const url = useUrlState({
+    text,
+    presetId,
+    coreVersion,
+    resultScenario: result || sweepRows ? resultScenario : null,
+    pending: running || state.autoRun !== null || costPrompt !== null,
+    presets: PRESET_LOOKUP,
+    pick: (id: string) => {
+      const p = presetById(id);
+      if (p) actions.pick(p);
+    },
+    edit: actions.edit,
+    runLink: () => actions.runWhenValid('link'),
+  });
 
   const base = (scenario?.name ?? 'orbitcp').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
 
@@ -115,7 +133,7 @@ export function App() {
             <button type="button" onClick={actions.cancel} disabled={!running} data-testid="cancel">
               Cancel
             </button>
-            <button type="button" onClick={() => void actions.share()} disabled={!scenario} data-testid="share">
+            <button type="button" onClick={() => void actions.share(url.shareUrl())} disabled={!scenario} data-testid="share">
               Copy link
             </button>
             <button type="button" disabled={!result} onClick={() => result && downloadText(`${base}.json`, summaryJson(result.summary), 'application/json')}>
@@ -173,6 +191,14 @@ export function App() {
             <div className="progress" data-testid="progress">
               <progress max={1} value={phase.progress.fraction} aria-label={phase.what === 'sweep' ? 'Sweep progress' : 'Simulated time'} />
               <span>{phase.progress.label}</span>
+            </div>
+          )}
+          {url.notice && (
+            <div className="notice" role="alert" data-testid="url-notice">
+              {url.notice}
+              <button type="button" className="quiet" onClick={url.dismissNotice} aria-label="Dismiss">
+                ×
+              </button>
             </div>
           )}
           {notice && (
