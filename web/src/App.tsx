@@ -21,6 +21,7 @@ import { useLessonUrl } from './lessons/useLessonUrl';
 import { useViewHighlight, type HighlightRequest } from './lessons/highlight';
 import { VIEWS, type View } from './lessons/format';
 import { useUrlState } from './share/useUrlState';
+import { EmbedCode } from './embed/EmbedCode';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -136,6 +137,7 @@ export function App() {
             <button type="button" onClick={() => void actions.share(url.shareUrl())} disabled={!scenario} data-testid="share">
               Copy link
             </button>
+            <EmbedCode text={text} scenarioName={scenario?.name ?? ''} coreVersion={coreVersion} disabled={!scenario} />
             <button type="button" disabled={!result} onClick={() => result && downloadText(`${base}.json`, summaryJson(result.summary), 'application/json')}>
               Export JSON
             </button>

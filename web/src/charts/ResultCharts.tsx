@@ -28,32 +28,38 @@ function timeDomain(result: RunResult): [number, number] {
   return [0, end > 0 ? end : 1];
 }
 
-export function ResultCharts({ result, scenario }: { result: RunResult; scenario: Scenario | null }) {
+/** A chart's id, as the lessons and the embedded page name it (lessons/format.ts VIEWS). */
+export type ChartId = 'cwnd' | 'goodput' | 'delay' | 'delay_cdf' | 'jitter' | 'queue' | 'fairness' | 'coding' | 'capacity' | 'hops';
+
+/** `only` shows that one chart (an embedded page); nothing when this result has no such chart. */
+export function ResultCharts({ result, scenario, only }: { result: RunResult; scenario: Scenario | null; only?: ChartId }) {
   const xDomain = useMemo(() => timeDomain(result), [result]);
   const name = fileBase(result.summary.name || scenario?.name || 'orbitcp');
   const multi = result.summary.flows.length > 1;
   const coding = result.summary.flows.some((f) => f.coding);
+  const show = (id: ChartId) => only === undefined || only === id;
   if (!result.traces) {
     return (
       <div className="charts-grid" data-testid="charts">
-        {multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
-        {coding && <CapacityChart summary={result.summary} name={name} />}
+        {multi && show('fairness') && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
+        {coding && show('capacity') && <CapacityChart summary={result.summary} name={name} />}
         <p className="chart-note">This result carries no traces, so there are no time-series charts.</p>
       </div>
     );
   }
+  const traces = result.traces;
   return (
     <div className="charts-grid" data-testid="charts">
-      {result.traces.flows.some((f) => f.hops?.length) && <HopView result={result} scenario={scenario} xDomain={xDomain} name={name} />}
-      {result.traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
-      {coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
-      {coding && <CapacityChart summary={result.summary} name={name} />}
-      <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
-      <DelayChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
-      <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
-      <DelayCdfChart result={result} scenario={scenario} name={name} />
-      <JitterChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
-      {multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
+      {show('hops') && traces.flows.some((f) => f.hops?.length) && <HopView result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('cwnd') && traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('coding') && coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('capacity') && coding && <CapacityChart summary={result.summary} name={name} />}
+      {show('goodput') && <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('delay') && <DelayChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('queue') && <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('delay_cdf') && <DelayCdfChart result={result} scenario={scenario} name={name} />}
+      {show('jitter') && <JitterChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('fairness') && multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
     </div>
   );
 }
