@@ -22,6 +22,7 @@ import { useViewHighlight, type HighlightRequest } from './lessons/highlight';
 import { VIEWS, type View } from './lessons/format';
 import { useUrlState } from './share/useUrlState';
 import { EmbedCode } from './embed/EmbedCode';
+import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from './shortcuts';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -76,6 +77,8 @@ export function App() {
     runLink: () => actions.runWhenValid('link'),
   });
 
+  useRunShortcuts({ canRun: valid, running, run: actions.run, cancel: actions.cancel });
+
   const base = (scenario?.name ?? 'orbitcp').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
 
   // The lessons: their place in the URL, and the view the current step points at.
@@ -123,7 +126,7 @@ export function App() {
         </section>
         <section className="right" aria-label="Results">
           <div className="controls" role="group" aria-label="Run controls">
-            <button type="button" onClick={actions.run} disabled={!valid || running} data-testid="run">
+            <button type="button" onClick={actions.run} disabled={!valid || running} data-testid="run" title="Run (Ctrl+Enter or ⌘+Enter)" aria-keyshortcuts={RUN_KEYS}>
               Run
             </button>
             {hasSweep && (
@@ -131,7 +134,7 @@ export function App() {
                 Run sweep
               </button>
             )}
-            <button type="button" onClick={actions.cancel} disabled={!running} data-testid="cancel">
+            <button type="button" onClick={actions.cancel} disabled={!running} data-testid="cancel" title="Cancel the run (Esc)" aria-keyshortcuts={CANCEL_KEYS}>
               Cancel
             </button>
             <button type="button" onClick={() => void actions.share(url.shareUrl())} disabled={!scenario} data-testid="share">

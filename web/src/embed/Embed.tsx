@@ -78,7 +78,7 @@ export function Embed() {
         <h1 className="embed-title" title={title}>
           {title}
         </h1>
-        <button type="button" onClick={run} disabled={!valid || running || !chosen.ok} data-testid="run" title="Run (Ctrl+Enter)" aria-keyshortcuts={RUN_KEYS}>
+        <button type="button" onClick={run} disabled={!valid || running || !chosen.ok} data-testid="run" title="Run (Ctrl+Enter or ⌘+Enter)" aria-keyshortcuts={RUN_KEYS}>
           {sweepView && hasSweep ? 'Run sweep' : 'Run'}
         </button>
         {running && (
