@@ -67,10 +67,12 @@ test('the embed code opens a frame that runs by itself, shows the chosen view an
   expect(src.replace(/&amp;/g, '&')).toContain('?embed=1#s=');
 });
 
-test('an unknown view is named, and the globe view shows the globe', async ({ page }) => {
+test('an unknown view is named, a link from another core says so, and the globe view shows the globe', async ({ page }) => {
   await openEmbed(page, '#preset=default&view=nope');
   await expect(page.getByRole('alert')).toContainText('view: "nope" is not a view; use one of');
   await expect(page.getByTestId('run')).toBeDisabled();
+  await openEmbed(page, '#preset=default&v=0.0.1&view=summary');
+  await expect(page.getByTestId('url-notice')).toContainText('made with orbitcp core 0.0.1');
   await openEmbed(page, '#preset=leo-beijing-newyork-1600&view=globe');
   await expect(page.getByTestId('globe')).toBeVisible({ timeout: 60_000 });
   await expect(page.locator(VIEWS_SHOWN)).toHaveCount(1);

@@ -13,6 +13,8 @@ import { ErrorBoundary } from '../ErrorBoundary';
 import { ChartTimeContext, TimeCursor, TimeCursorContext, type ChartTime, type TimeMark } from '../timeCursor';
 import { VIEWS } from '../lessons/format';
 import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from '../shortcuts';
+import { readFragment, versionNotice } from '../share/urlState';
+import { DEFAULT_PRESET_ID, presetById } from '../scenario/presets';
 import { EMBED_PARAM, embedView } from './embed';
 import './embed.css';
 
@@ -35,6 +37,9 @@ export function Embed() {
     const marks: TimeMark[] = (result?.path?.events ?? []).map((e) => ({ t: e.t_s, kind: e.kind }));
     return { cursor, marks };
   }, [view, result, cursor]);
+  // The core that made the link, read once: the embedded page never rewrites its address.
+  const linkVersion = useMemo(() => readFragment(window.location.hash, { text: (id) => presetById(id)?.text, defaultId: DEFAULT_PRESET_ID }).version, []);
+  const versionNote = versionNotice(linkVersion, coreVersion);
   const sweepView = chosen.ok && chosen.view === 'sweep';
   const run = sweepView && hasSweep ? actions.runSweep : actions.run;
   useRunShortcuts({ canRun: valid && chosen.ok, running, run, cancel: actions.cancel });
@@ -103,6 +108,11 @@ export function Embed() {
             Not now
           </button>
         </div>
+      )}
+      {versionNote && (
+        <p className="embed-version" data-testid="url-notice">
+          {versionNote}
+        </p>
       )}
       {notice && (
         <div className="notice" role="alert" data-testid="notice">

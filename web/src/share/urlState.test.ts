@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeScenario } from './share';
-import { historyMode, readFragment, resultIsOf, runsOnOpen, sameScreen, screenHash, versionNotice, type PageScreen } from './urlState';
+import { fragmentRun, historyMode, readFragment, resultIsOf, runsOnOpen, sameScreen, screenHash, versionNotice, type PageScreen } from './urlState';
 
 const TEXTS: Record<string, string> = { default: '{"name":"default"}', other: '{"name":"other"}' };
 const presets = { text: (id: string) => TEXTS[id], defaultId: 'default' };
@@ -30,6 +30,8 @@ describe('what a fragment says', () => {
     expect(runsOnOpen(`#s=${encodeScenario(edited)}&v=0.1.0`)).toBe(false);
     expect(runsOnOpen(`#s=${encodeScenario(edited)}&v=0.1.0&run=1`)).toBe(true);
     expect(runsOnOpen(`#s=${encodeScenario(edited)}&run=0`)).toBe(false);
+    expect(fragmentRun('#s=1broken!!&run=1')).toBe(true);
+    expect(fragmentRun('#preset=other&run=0')).toBe(false);
   });
 });
 

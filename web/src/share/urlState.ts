@@ -63,6 +63,11 @@ export function readFragment(hash: string, presets: PresetLookup): FragmentScree
   return { scenario: text === undefined ? { ok: false, error: `There is no preset called "${id}".` } : { ok: true, text, presetId: id }, run, version };
 }
 
+/** Whether the fragment says results are on screen (`run=1`), without reading its scenario. */
+export function fragmentRun(hash: string): boolean {
+  return paramsOf(hash).get(RUN_PARAM) === '1';
+}
+
 /** Whether a page opened at this fragment runs its scenario by itself. */
 export function runsOnOpen(hash: string): boolean {
   const p = paramsOf(hash);

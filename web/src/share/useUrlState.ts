@@ -6,7 +6,7 @@
 // are useLessonUrl's; every write here keeps them.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { historyMode, readFragment, resultIsOf, runsOnOpen, sameScreen, screenHash, versionNotice, type PageScreen, type PresetLookup } from './urlState';
+import { fragmentRun, historyMode, readFragment, resultIsOf, runsOnOpen, sameScreen, screenHash, versionNotice, type PageScreen, type PresetLookup } from './urlState';
 
 /** Typing pauses this long before the address bar is rewritten. */
 const TYPING_DEBOUNCE_MS = 300;
@@ -55,7 +55,7 @@ export function useUrlState(input: UrlStateInput): UrlState {
 
   const shown = resultIsOf(resultScenario, text);
   // Until a pending run ends, the fragment's own `run=` stands.
-  const run = shown || (pending && readFragment(window.location.hash, presets).run);
+  const run = shown || (pending && fragmentRun(window.location.hash));
   const page: PageScreen = { text, presetId, run };
 
   /** The screen the address bar holds, to tell a change from the last one. */
