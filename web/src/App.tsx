@@ -4,7 +4,7 @@
 // it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
 import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
-import { PRESETS, type Preset } from './scenario/presets';
+import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
 import { downloadText, resultCsv, summaryJson } from './export/export';
@@ -28,6 +28,9 @@ import { FileBar } from './files/FileBar';
 import { FileDrop } from './files/FileDrop';
 import { ConfirmReplace } from './files/ConfirmReplace';
 import { DraftNotice } from './files/DraftNotice';
+import { useUrlState } from './share/useUrlState';
+import { EmbedCode } from './embed/EmbedCode';
+import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from './shortcuts';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -39,6 +42,8 @@ const LESSON_NOTE_ID = 'lesson-view-note';
 const DEBUG = new URLSearchParams(window.location.search).get('debug') === '1';
 
 const STEP_COUNTS = LESSONS.map((l) => l.lesson.steps.length);
+
+const PRESET_LOOKUP = { text: (id: string) => presetById(id)?.text, defaultId: DEFAULT_PRESET_ID };
 
 /** "about 2 minutes": a duration for people. */
 function aboutDuration(s: number): string {
@@ -65,6 +70,8 @@ export function App() {
     return { cursor, marks };
   }, [view, result, cursor]);
 
+  useRunShortcuts({ canRun: valid, running, run: actions.run, cancel: actions.cancel });
+
   const base = (scenario?.name ?? 'orbitcp').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
 
   // The lessons: their place in the URL, and the view the current step points at.
@@ -83,6 +90,28 @@ export function App() {
     pickPreset: actions.pick,
     edit: actions.edit,
   });
+  const url = useUrlState({
+    text,
+    presetId,
+    coreVersion,
+    resultScenario: result || sweepRows ? resultScenario : null,
+    pending: running || state.autoRun !== null || costPrompt !== null,
+    presets: PRESET_LOOKUP,
+    // What the address bar brings back counts as loaded, not as unsaved edits.
+    pick: (id: string) => {
+      const p = presetById(id);
+      if (p) {
+        files.markLoaded(p.text);
+        actions.pick(p);
+      }
+    },
+    edit: (t: string) => {
+      files.markLoaded(t);
+      actions.edit(t);
+    },
+    runLink: () => actions.runWhenValid('link'),
+  });
+
   const onLoadScenario = (s: object) =>
     files.guard("this lesson step's scenario", () => {
       const t = JSON.stringify(s, null, 2);
@@ -152,7 +181,7 @@ export function App() {
         </section>
         <section className="right" aria-label="Results">
           <div className="controls" role="group" aria-label="Run controls">
-            <button type="button" onClick={actions.run} disabled={!valid || running} data-testid="run">
+            <button type="button" onClick={actions.run} disabled={!valid || running} data-testid="run" title="Run (Ctrl+Enter or ⌘+Enter)" aria-keyshortcuts={RUN_KEYS}>
               Run
             </button>
             {hasSweep && (
@@ -160,12 +189,13 @@ export function App() {
                 Run sweep
               </button>
             )}
-            <button type="button" onClick={actions.cancel} disabled={!running} data-testid="cancel">
+            <button type="button" onClick={actions.cancel} disabled={!running} data-testid="cancel" title="Cancel the run (Esc)" aria-keyshortcuts={CANCEL_KEYS}>
               Cancel
             </button>
-            <button type="button" onClick={() => void actions.share()} disabled={!scenario} data-testid="share">
+            <button type="button" onClick={() => void actions.share(url.shareUrl())} disabled={!scenario} data-testid="share">
               Copy link
             </button>
+            <EmbedCode text={text} scenarioName={scenario?.name ?? ''} coreVersion={coreVersion} disabled={!scenario} />
             <button type="button" disabled={!result} onClick={() => result && downloadText(`${base}.json`, summaryJson(result.summary), 'application/json')}>
               Export JSON
             </button>
@@ -221,6 +251,14 @@ export function App() {
             <div className="progress" data-testid="progress">
               <progress max={1} value={phase.progress.fraction} aria-label={phase.what === 'sweep' ? 'Sweep progress' : 'Simulated time'} />
               <span>{phase.progress.label}</span>
+            </div>
+          )}
+          {url.notice && (
+            <div className="notice" role="alert" data-testid="url-notice">
+              {url.notice}
+              <button type="button" className="quiet" onClick={url.dismissNotice} aria-label="Dismiss">
+                ×
+              </button>
             </div>
           )}
           {notice && (

@@ -7,10 +7,11 @@ import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { CancelledError, CoreError, CrashError, SimClient, type SweepRow } from './sim/client';
 import type { Scenario } from './scenario/types.gen';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
-import { decodeScenario, encodeScenario, SHARE_PARAM } from './share/share';
+import { decodeScenario, SHARE_PARAM } from './share/share';
 import { withParams } from './share/fragment';
+import { runsOnOpen } from './share/urlState';
 import { hasGlobe } from './globe/source';
-import { DEFAULT_GLOBE_SPAN_S, derive, initialSimState, needsCostPrompt, simReducer, type InitialScenario, type JobKind } from './simulation';
+import { DEFAULT_GLOBE_SPAN_S, derive, initialSimState, needsCostPrompt, simReducer, type AutoRunSource, type InitialScenario, type JobKind } from './simulation';
 
 /** Typing pauses this long before the core validates the text. */
 const VALIDATE_DEBOUNCE_MS = 150;
@@ -40,16 +41,16 @@ function initialScenario(): InitialScenario {
   const shared = hash.get(SHARE_PARAM);
   if (shared !== null) {
     const decoded = decodeScenario(shared);
-    if (decoded.ok) return { text: decoded.text, fromUrl: true };
+    if (decoded.ok) return { text: decoded.text, fromUrl: runsOnOpen(window.location.hash) };
     return { text: fallback.text, presetId: fallback.id, notice: `This link's scenario could not be opened: ${decoded.error}. The default scenario is loaded instead.`, fromUrl: false };
   }
   const presetId = hash.get(PRESET_PARAM);
   if (presetId !== null) {
     const p = presetById(presetId);
-    if (p) return { text: p.text, presetId: p.id, fromUrl: false };
+    if (p) return { text: p.text, presetId: p.id, fromUrl: runsOnOpen(window.location.hash) };
     return { text: fallback.text, presetId: fallback.id, notice: `There is no preset called "${presetId}". The default scenario is loaded instead.`, fromUrl: false };
   }
-  return { text: fallback.text, presetId: fallback.id, fromUrl: false };
+  return { text: fallback.text, presetId: fallback.id, fromUrl: runsOnOpen(window.location.hash) };
 }
 
 export function useSimulation() {
@@ -164,19 +165,17 @@ export function useSimulation() {
       },
       /** Runs the editor's text once it is valid, through the same path as a shared link: a
        * costly run is put to the user first. After `load` in the same event, it runs the new text. */
-      runWhenValid: () => dispatch({ type: 'run-when-valid', source: 'lesson' }),
+      runWhenValid: (source: AutoRunSource = 'lesson') => dispatch({ type: 'run-when-valid', source }),
       dismissNotice: () => dispatch({ type: 'notice-dismissed' }),
       /** The cost prompt's answer: run the shared scenario anyway, or not now. */
       answerCostPrompt: (runIt: boolean) => {
         dispatch({ type: 'cost-prompt-closed' });
         if (runIt) start(hasSweep ? 'sweep' : 'run');
       },
-      share: async () => {
-        // The scenario joins what the fragment holds (a lesson step stays in the link).
-        replaceParams({ [SHARE_PARAM]: encodeScenario(text), [PRESET_PARAM]: null });
-        const url = new URL(window.location.href);
+      /** Copies `url`, the link to this screen (share/useUrlState.ts writes it). */
+      share: async (url: string) => {
         try {
-          await navigator.clipboard.writeText(url.toString());
+          await navigator.clipboard.writeText(url);
           dispatch({ type: 'status', status: 'Link copied to the clipboard.' });
         } catch {
           dispatch({ type: 'status', status: 'Link is in the address bar (the clipboard was not available).' });
@@ -194,7 +193,7 @@ export function useSimulation() {
         }
       },
     }),
-    [start, hasSweep, text],
+    [start, hasSweep],
   );
 
   return { state, valid, running, globeSpanS, scenario, hasSweep, actions };

@@ -105,7 +105,7 @@ function Bars({ summary, paper, paperJain, width }: { summary: RunSummary; paper
                 {typeof p === 'number' && (
                   <g data-testid="paper-mark" data-series={flowName(f)} data-value={p}>
                     <line x1={x - 4} x2={x + xs.bandwidth() + 4} y1={ys(p)} y2={ys(p)} stroke={PAPER_COLOR} strokeWidth={2} strokeDasharray="5 2" />
-                    <path d={`M${x + xs.bandwidth() + 4},${ys(p) - 5} l5,5 l-5,5 l-5,-5 Z`} fill="#fff" stroke={PAPER_COLOR} strokeWidth={1.6} />
+                    <path d={`M${x + xs.bandwidth() + 4},${ys(p) - 5} l5,5 l-5,5 l-5,-5 Z`} style={{ fill: 'var(--chart-bg)' }} stroke={PAPER_COLOR} strokeWidth={1.6} />
                   </g>
                 )}
                 <rect x={x - (xs.step() - xs.bandwidth()) / 2} width={xs.step()} y={0} height={PLOT_H} fill="transparent" className={NO_EXPORT} />
@@ -123,12 +123,12 @@ function Bars({ summary, paper, paperJain, width }: { summary: RunSummary; paper
             Jain's fairness index: {fmt(jain)}
             {paperJain !== null ? ` (paper ${fmt(paperJain)})` : ''}
           </text>
-          <rect x={js(1 / Math.max(1, n))} width={js(1) - js(1 / Math.max(1, n))} y={22} height={12} fill="#eaeef2" />
-          <text className="ref-label" x={js(1 / Math.max(1, n))} y={18} textAnchor="middle" fill="#57606a">
+          <rect x={js(1 / Math.max(1, n))} width={js(1) - js(1 / Math.max(1, n))} y={22} height={12} style={{ fill: 'var(--grid)' }} />
+          <text className="ref-label" x={js(1 / Math.max(1, n))} y={18} textAnchor="middle" style={{ fill: 'var(--muted)' }}>
             1/n
           </text>
-          <rect x={0} width={Math.max(0, js(jain))} y={24} height={8} fill="#1b1f24" data-testid="jain-bar" data-value={jain} />
-          {paperJain !== null && <path d={`M${js(paperJain)},${21} l6,7 l-6,7 l-6,-7 Z`} fill="#fff" stroke={PAPER_COLOR} strokeWidth={1.8} data-testid="paper-jain" />}
+          <rect x={0} width={Math.max(0, js(jain))} y={24} height={8} style={{ fill: 'var(--fg)' }} data-testid="jain-bar" data-value={jain} />
+          {paperJain !== null && <path d={`M${js(paperJain)},${21} l6,7 l-6,7 l-6,-7 Z`} style={{ fill: 'var(--chart-bg)' }} stroke={PAPER_COLOR} strokeWidth={1.8} data-testid="paper-jain" />}
           <g className="axis" ref={gjRef} transform="translate(0,36)" />
         </g>
       </svg>

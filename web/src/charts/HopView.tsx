@@ -318,13 +318,13 @@ function Strip({ model, snapshot, layout, at }: { model: PathModel; snapshot: Pa
           <g key={k} data-testid="hop-link" data-hop={k} data-from={h.from} data-to={h.to} data-rate={paced}>
             <line x1={x0} x2={x1} y1={NODE_Y} y2={NODE_Y} stroke={LINK_COLOR} strokeWidth={linkW(paced)} strokeLinecap="butt" />
             <path d={`M${x1},${NODE_Y - 5}L${x1 + 6},${NODE_Y}L${x1},${NODE_Y + 5}Z`} fill={LINK_COLOR} />
-            <text className="hop-link-label" x={cx} y={NODE_Y - MAX_LINK_W / 2 - 6} textAnchor="middle" fill={PACED_COLOR}>
+            <text className="hop-link-label hop-paced" x={cx} y={NODE_Y - MAX_LINK_W / 2 - 6} textAnchor="middle" fill={PACED_COLOR}>
               {fmt(paced)} Mbit/s
             </text>
-            <text className="hop-link-label" x={cx} y={NODE_Y + MAX_LINK_W / 2 + 12} textAnchor="middle" fill={ADVERTISED_COLOR}>
+            <text className="hop-link-label hop-advertised" x={cx} y={NODE_Y + MAX_LINK_W / 2 + 12} textAnchor="middle" fill={ADVERTISED_COLOR}>
               asked {fmt(s.advertisedMbps)}
             </text>
-            <text className="hop-link-label" x={cx} y={NODE_Y + MAX_LINK_W / 2 + 26} textAnchor="middle" fill={RTX_COLOR} data-testid="hop-link-rtx">
+            <text className="hop-link-label hop-rtx" x={cx} y={NODE_Y + MAX_LINK_W / 2 + 26} textAnchor="middle" fill={RTX_COLOR} data-testid="hop-link-rtx">
               {s.retransmissions > 0 ? `${s.retransmissions.toLocaleString('en')} re-requests` : ''}
             </text>
           </g>

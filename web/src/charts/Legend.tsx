@@ -43,7 +43,7 @@ export function Legend({ layout, x, y }: { layout: LegendLayout; x: number; y: n
           {item.kind === 'swatch' ? (
             <rect x={0} y={3} width={20} height={9} fill={item.color} />
           ) : item.kind === 'marker' ? (
-            <path d="M10,2 L15,7.5 L10,13 L5,7.5 Z" fill="#fff" stroke={item.color} strokeWidth={1.6} />
+            <path d="M10,2 L15,7.5 L10,13 L5,7.5 Z" style={{ fill: 'var(--chart-bg)' }} stroke={item.color} strokeWidth={1.6} />
           ) : (
             <line x1={0} x2={20} y1={7.5} y2={7.5} stroke={item.color} strokeWidth={2} strokeDasharray={item.dash} strokeOpacity={item.opacity} />
           )}

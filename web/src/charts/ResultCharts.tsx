@@ -32,7 +32,21 @@ function timeDomain(result: RunResult): [number, number] {
 
 export type { BaselineRun } from './baselineRun';
 
-export function ResultCharts({ result, scenario, baseline = null }: { result: RunResult; scenario: Scenario | null; baseline?: BaselineRun | null }) {
+/** A chart's id, as the lessons and the embedded page name it (lessons/format.ts VIEWS). */
+export type ChartId = 'cwnd' | 'goodput' | 'delay' | 'delay_cdf' | 'jitter' | 'queue' | 'fairness' | 'coding' | 'capacity' | 'hops';
+
+/** `only` shows that one chart (an embedded page); nothing when this result has no such chart. */
+export function ResultCharts({
+  result,
+  scenario,
+  baseline = null,
+  only,
+}: {
+  result: RunResult;
+  scenario: Scenario | null;
+  baseline?: BaselineRun | null;
+  only?: ChartId;
+}) {
   // With a baseline the time axis covers both runs, so neither is cut short.
   const xDomain = useMemo((): [number, number] => {
     const own = timeDomain(result);
@@ -41,27 +55,29 @@ export function ResultCharts({ result, scenario, baseline = null }: { result: Ru
   const name = fileBase(result.summary.name || scenario?.name || 'orbitcp');
   const multi = result.summary.flows.length > 1;
   const coding = result.summary.flows.some((f) => f.coding);
+  const show = (id: ChartId) => only === undefined || only === id;
   if (!result.traces) {
     return (
       <div className="charts-grid" data-testid="charts">
-        {multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
-        {coding && <CapacityChart summary={result.summary} name={name} />}
+        {multi && show('fairness') && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
+        {coding && show('capacity') && <CapacityChart summary={result.summary} name={name} />}
         <p className="chart-note">This result carries no traces, so there are no time-series charts.</p>
       </div>
     );
   }
+  const traces = result.traces;
   return (
     <div className="charts-grid" data-testid="charts">
-      {result.traces.flows.some((f) => f.hops?.length) && <HopView result={result} scenario={scenario} xDomain={xDomain} name={name} />}
-      {result.traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />}
-      {coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
-      {coding && <CapacityChart summary={result.summary} name={name} />}
-      <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />
-      <DelayChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />
-      <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
-      <DelayCdfChart result={result} scenario={scenario} name={name} />
-      <JitterChart result={result} scenario={scenario} xDomain={xDomain} name={name} />
-      {multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
+      {show('hops') && traces.flows.some((f) => f.hops?.length) && <HopView result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('cwnd') && traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />}
+      {show('coding') && coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('capacity') && coding && <CapacityChart summary={result.summary} name={name} />}
+      {show('goodput') && <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />}
+      {show('delay') && <DelayChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />}
+      {show('queue') && <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('delay_cdf') && <DelayCdfChart result={result} scenario={scenario} name={name} />}
+      {show('jitter') && <JitterChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
+      {show('fairness') && multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
     </div>
   );
 }

@@ -386,7 +386,7 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
                         fill="none"
                       />
                     )}
-                    {Number.isFinite(p.mean) && <path transform={`translate(${x},${y})`} d={marker(info.shape, 3.6)} fill={info.color} stroke="#fff" strokeWidth={0.8} />}
+                    {Number.isFinite(p.mean) && <path transform={`translate(${x},${y})`} d={marker(info.shape, 3.6)} fill={info.color} style={{ stroke: 'var(--chart-bg)' }} strokeWidth={0.8} />}
                   </g>
                 );
               })}
@@ -397,7 +397,7 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
               key={k}
               transform={`translate(${xs(plotX(p.x))},${ys(p.y)})`}
               d={marker('diamond', 5.5)}
-              fill="#fff"
+              style={{ fill: 'var(--chart-bg)' }}
               stroke={p.match?.color ?? PAPER_COLOR}
               strokeWidth={2}
               data-testid="paper-point"
@@ -416,7 +416,7 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
           </text>
           {hp && (
             <g className={NO_EXPORT} pointerEvents="none">
-              <circle cx={hx} cy={ys(hp.mean)} r={7} fill="none" stroke="#1b1f24" strokeWidth={1.2} />
+              <circle cx={hx} cy={ys(hp.mean)} r={7} fill="none" style={{ stroke: 'var(--fg)' }} strokeWidth={1.2} />
             </g>
           )}
           <rect className={`overlay ${NO_EXPORT}`} width={innerW} height={PLOT_H} fill="transparent" onPointerMove={onMove} onPointerLeave={() => setHover(null)} />

@@ -24,7 +24,13 @@ const STYLE_PROPS = [
 /** Elements marked with this class (hover read-outs, focus rings) are left out of exports. */
 export const NO_EXPORT = 'no-export';
 
-/** The SVG document text of `svg`, with computed styles inlined and a white background. */
+/** The background a chart is drawn on (dark in the dark scheme), for its exported file. */
+export function chartBackground(svg: SVGSVGElement): string {
+  const bg = getComputedStyle(svg.closest('.chart') ?? document.body).backgroundColor;
+  return bg && bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent' ? bg : '#ffffff';
+}
+
+/** The SVG document text of `svg`, with computed styles inlined and the chart's background. */
 export function serializeSvg(svg: SVGSVGElement): string {
   const clone = svg.cloneNode(true) as SVGSVGElement;
   const src = [svg, ...svg.querySelectorAll('*')];
@@ -48,7 +54,7 @@ export function serializeSvg(svg: SVGSVGElement): string {
   const bg = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
   bg.setAttribute('width', '100%');
   bg.setAttribute('height', '100%');
-  bg.setAttribute('fill', '#ffffff');
+  bg.setAttribute('fill', chartBackground(svg));
   clone.insertBefore(bg, clone.firstChild);
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
 }
@@ -77,6 +83,7 @@ export function downloadSvg(svg: SVGSVGElement, name: string) {
 export function svgToPng(svg: SVGSVGElement, scale = 2): Promise<Blob> {
   const text = serializeSvg(svg);
   const { width, height } = svg.getBoundingClientRect();
+  const background = chartBackground(svg);
   const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
   return new Promise<Blob>((resolve, reject) => {
     const img = new Image();
@@ -90,7 +97,7 @@ export function svgToPng(svg: SVGSVGElement, scale = 2): Promise<Blob> {
         reject(new Error('no 2D canvas'));
         return;
       }
-      ctx.fillStyle = '#ffffff';
+      ctx.fillStyle = background;
       ctx.fillRect(0, 0, canvas.width, canvas.height);
       ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
       URL.revokeObjectURL(url);

@@ -178,7 +178,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
             <g ref={nodes.hover} className={NO_EXPORT} visibility="hidden" pointerEvents="none">
               <line className="hover-rule" x1={0} x2={0} y1={0} y2={panelsH} />
               {[...series, ...lowerSeries].map((s) => (
-                <circle key={s.key} r={3.5} fill={s.color} stroke="#fff" strokeWidth={1} />
+                <circle key={s.key} r={3.5} fill={s.color} style={{ stroke: 'var(--chart-bg)' }} strokeWidth={1} />
               ))}
             </g>
             <rect ref={nodes.overlay} className={`overlay ${NO_EXPORT}`} width={innerW} height={panelsH} fill="transparent" />

@@ -47,7 +47,7 @@ export function Markers({ markers, paths }: { markers: MarkerSeries[]; paths: { 
         <path
           key={m.key}
           d={paths[k].d}
-          fill="#fff"
+          style={{ fill: 'var(--chart-bg)' }}
           stroke={m.color}
           strokeWidth={1.3}
           data-testid={m.testid ?? 'markers'}

@@ -47,7 +47,7 @@ export function PaperMark({ mark: m, xs, ys, innerW, plotH }: { mark: ClaimMark;
   const left = x > (innerW * 2) / 3;
   return (
     <g {...common}>
-      <path d={`M${x},${y - r}l${r},${r}l${-r},${r}l${-r},${-r}Z`} fill="#fff" stroke={PAPER_COLOR} strokeWidth={2} />
+      <path d={`M${x},${y - r}l${r},${r}l${-r},${r}l${-r},${-r}Z`} style={{ fill: 'var(--chart-bg)' }} stroke={PAPER_COLOR} strokeWidth={2} />
       <text className="ref-label" x={left ? x - r - 3 : x + r + 3} y={y + 4} textAnchor={left ? 'end' : 'start'} fill={PAPER_COLOR}>
         {m.label}
       </text>
