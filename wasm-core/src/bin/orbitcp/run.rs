@@ -11,21 +11,37 @@ use std::path::{Path, PathBuf};
 /// Events between two looks at the clock and at Ctrl-C: well under a millisecond of work.
 const CHUNK: u32 = 4096;
 
-pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>) -> Outcome {
+/// `pcap`: the directory for the capture files and the capture's packet limit.
+pub fn cmd_run(
+    path: &str,
+    summary: bool,
+    compare: bool,
+    csv: Option<PathBuf>,
+    pcap: Option<(PathBuf, u64)>,
+) -> Outcome {
     let (name, text) = read_file(path)?;
     let sc = parse_scenario(&name, &text)?;
     // After reading: a Ctrl-C while standard input is awaited ends the program the usual way.
     interrupt::install();
     if let Some(dir) = &csv {
-        check_writable_dir(dir)?;
+        check_writable_dir("--csv", dir)?;
+    }
+    if let Some((dir, _)) = &pcap {
+        check_writable_dir("--pcap", dir)?;
     }
     if interrupt::requested() {
         return Err(Failure::Interrupted("before the run started".into()));
     }
     let with_traces = !summary || csv.is_some();
     let mut session = Session::new(&sc, sc.seed)?;
+    if let Some((_, limit)) = &pcap {
+        session.enable_capture(*limit);
+    }
     drive(&mut session, &mut Progress::on_terminal());
     let mut result = session.result(with_traces)?;
+    if let Some((dir, limit)) = &pcap {
+        write_pcap(dir, *limit, &session.pcap())?;
+    }
     if let Some(dir) = &csv {
         write_csv_traces(dir, &result)?;
         if summary {
@@ -74,12 +90,28 @@ fn drive(session: &mut Session, progress: &mut Progress) {
 
 /// Creates `dir` if needed and checks that a file can be written in it, so that a run does not
 /// end by failing to save its traces.
-fn check_writable_dir(dir: &Path) -> Result<(), String> {
+fn check_writable_dir(flag: &str, dir: &Path) -> Result<(), String> {
     let shown = dir.display();
-    std::fs::create_dir_all(dir).map_err(|e| format!("--csv {shown}: {e}"))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{flag} {shown}: {e}"))?;
     let probe = dir.join(format!(".orbitcp-write-check-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| format!("--csv {shown}: cannot write there: {e}"))?;
+    std::fs::write(&probe, b"").map_err(|e| format!("{flag} {shown}: cannot write there: {e}"))?;
     let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Writes the capture's files into `dir`, and says on standard error if the limit cut it short
+/// (the files then end at the limit: a reader sees the run's beginning).
+fn write_pcap(dir: &Path, limit: u64, cap: &runner::PcapCapture) -> Result<(), String> {
+    for f in &cap.files {
+        let p = dir.join(&f.name);
+        std::fs::write(&p, &f.bytes).map_err(|e| format!("--pcap {}: {e}", p.display()))?;
+    }
+    if cap.missed > 0 {
+        eprintln!(
+            "orbitcp: --pcap kept the first {} packets (--pcap-limit {limit}); {} later packets are not in the files",
+            cap.packets, cap.missed
+        );
+    }
     Ok(())
 }
 
