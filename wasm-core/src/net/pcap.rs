@@ -319,3 +319,126 @@ fn intcp_header(h: &mut Vec<u8>, cmd: u8, wnd_or_rate: u16, ts: SimTime, sn: u64
     h.extend_from_slice(&(start as u32).to_be_bytes());
     h.extend_from_slice(&(end as u32).to_be_bytes());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TCP: FlowWire = FlowWire { id: 2, transport: Transport::Tcp, from: 0, to: 3, mss: 1448 };
+
+    fn record(pkt: &Packet, flow: &FlowWire) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_record(&mut out, SimTime(1_500_000_123), pkt, 1, flow, 7);
+        out
+    }
+
+    fn pkt(dst_node: NodeId, size: u32, body: Body) -> Packet {
+        Packet { flow: 0, dst_node, dst_agent: 0, size, body }
+    }
+
+    /// A checksum over bytes that include their own correct checksum folds to zero.
+    fn verifies(acc: u32, bytes: &[u8]) -> bool {
+        fold(sum16(acc, bytes)) == 0
+    }
+
+    #[test]
+    fn the_file_header_is_nanosecond_pcap_of_raw_ip() {
+        let h = file_header();
+        assert_eq!(h.len(), 24);
+        assert_eq!(&h[..4], &[0x4d, 0x3c, 0xb2, 0xa1]);
+        assert_eq!(u32::from_le_bytes(h[20..24].try_into().unwrap()), 101);
+    }
+
+    #[test]
+    fn a_data_segment_has_its_bytes_sequence_number_and_correct_checksums() {
+        let p = pkt(
+            3,
+            1500,
+            Body::TcpData { seq: 2896, len: 1448, digest: 0, first_sent: SimTime::ZERO, ts_echo: SimTime(40_000_000) },
+        );
+        let r = record(&p, &TCP);
+        // Record header: 1.500000123 s, 128 bytes kept of 1500.
+        assert_eq!(u32::from_le_bytes(r[0..4].try_into().unwrap()), 1);
+        assert_eq!(u32::from_le_bytes(r[4..8].try_into().unwrap()), 500_000_123);
+        assert_eq!(u32::from_le_bytes(r[8..12].try_into().unwrap()), SNAPLEN);
+        assert_eq!(u32::from_le_bytes(r[12..16].try_into().unwrap()), 1500);
+        let ip = &r[16..];
+        assert_eq!(u16::from_be_bytes([ip[2], ip[3]]), 1500);
+        assert_eq!((&ip[12..16], &ip[16..20]), (&[10, 0, 0, 1][..], &[10, 0, 0, 4][..]));
+        assert!(verifies(0, &ip[..20]));
+        let tcp = &ip[20..];
+        assert_eq!(u16::from_be_bytes([tcp[0], tcp[1]]), CLIENT_PORT_BASE + 2);
+        assert_eq!(u16::from_be_bytes([tcp[2], tcp[3]]), TCP_PORT);
+        assert_eq!(u32::from_be_bytes(tcp[4..8].try_into().unwrap()), 2897);
+        assert_eq!(tcp[12] >> 4, 8, "20 bytes + the 12-byte timestamp option");
+        // The full segment's checksum: pseudo-header, header and 1448 zero bytes.
+        let mut seg = tcp[..32].to_vec();
+        seg.resize(1480, 0);
+        let pseudo = sum16(sum16(0, &ip[12..16]), &ip[16..20]) + 6 + 1480;
+        assert!(verifies(pseudo, &seg));
+    }
+
+    #[test]
+    fn an_ack_carries_the_dsack_then_the_receivers_blocks_and_its_window() {
+        let mut sack = SackBlocks::default();
+        sack.push((5000, 6000));
+        sack.push((8000, 9000));
+        let p = pkt(
+            0,
+            52 + 28,
+            Body::TcpAck { ack: 4000, sack, dsack: Some((100, 200)), wnd: 100_000, ts: SimTime(7_000_000) },
+        );
+        let r = record(&p, &TCP);
+        let ip = &r[16..];
+        assert_eq!(u16::from_be_bytes([ip[2], ip[3]]) as u32, p.size, "the model's size");
+        let tcp = &ip[20..];
+        assert_eq!((&tcp[0..2], &tcp[2..4]), (&[0xb7, 0x98][..], &[0x27, 0x12][..]), "47000 → 10002");
+        assert_eq!(u32::from_be_bytes(tcp[8..12].try_into().unwrap()), 4001);
+        assert_eq!(u16::from_be_bytes([tcp[14], tcp[15]]), 7, "100000 bytes in 16 KiB units, rounded up");
+        let opts = &tcp[20..(tcp[12] >> 4) as usize * 4];
+        assert_eq!(&opts[..4], &[1, 1, 8, 10]);
+        assert_eq!(u32::from_be_bytes(opts[4..8].try_into().unwrap()), 7, "TSval in ms");
+        assert_eq!(&opts[12..16], &[1, 1, 5, 26]);
+        let edges: Vec<u32> = opts[16..].chunks(4).map(|c| u32::from_be_bytes(c.try_into().unwrap())).collect();
+        assert_eq!(edges, [101, 201, 5001, 6001, 8001, 9001]);
+        let pseudo = sum16(sum16(0, &ip[12..16]), &ip[16..20]) + 6 + tcp.len() as u32;
+        assert!(verifies(pseudo, tcp));
+    }
+
+    #[test]
+    fn intcp_packets_go_from_the_hop_and_carry_the_23_byte_header() {
+        let flow = FlowWire { id: 0, transport: Transport::Intcp, from: 0, to: 2, mss: 1449 };
+        let p = pkt(0, 51, Body::IntcpInterest { sn: 9, start: 1449, end: 2898, rate: 250, ts: SimTime(3_000) });
+        let r = record(&p, &flow);
+        let ip = &r[16..];
+        assert_eq!(u32::from_le_bytes(r[12..16].try_into().unwrap()), 51);
+        assert_eq!(&ip[12..16], &[10, 0, 0, 2], "from the hop's node 1");
+        let udp = &ip[20..];
+        assert_eq!(u16::from_be_bytes([udp[2], udp[3]]), INTCP_PORT);
+        assert_eq!(u16::from_be_bytes([udp[4], udp[5]]), 31);
+        let h = &udp[8..];
+        assert_eq!(h[0], INTCP_INTEREST);
+        assert_eq!(u16::from_be_bytes([h[1], h[2]]), 250);
+        assert_eq!(u32::from_be_bytes(h[3..7].try_into().unwrap()), 3, "µs");
+        assert_eq!(u32::from_be_bytes(h[7..11].try_into().unwrap()), 9);
+        assert_eq!(u32::from_be_bytes(h[15..19].try_into().unwrap()), 1449);
+        assert_eq!(u32::from_be_bytes(h[19..23].try_into().unwrap()), 2898);
+        assert!(verifies(0, &ip[..20]));
+    }
+
+    #[test]
+    fn a_ctcp_ack_has_per_block_fields_only_when_the_model_counts_them() {
+        let flow = FlowWire { id: 1, transport: Transport::Ctcp, from: 0, to: 1, mss: 1445 };
+        let body = Body::CtcpAck { ackno: 5, block: 2, dofs: 3, pkt_block: 4, pkt_dofs: 6, ts_echo: SimTime(9_000) };
+        for (size, flags, header) in [(48, 0, 18), (54, 1, 24)] {
+            let r = record(&pkt(0, size, body.clone()), &flow);
+            let udp = &r[16 + 20..];
+            assert_eq!(u16::from_be_bytes([udp[0], udp[1]]), CTCP_PORT, "from the receiver to the sender");
+            assert_eq!(&udp[8..10], &[CTCP_ACK, flags]);
+            if flags == 1 {
+                assert_eq!(u32::from_be_bytes(udp[8 + 18..8 + 22].try_into().unwrap()), 4);
+            }
+            assert!(size as usize >= 28 + header);
+        }
+    }
+}
