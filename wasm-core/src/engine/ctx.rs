@@ -59,10 +59,7 @@ pub fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at:
         return;
     };
     // The copy is taken before the link takes the packet, and kept only if the link transmits it.
-    let copy = match &net.capture {
-        None => None,
-        Some(c) => Some((!c.full()).then(|| crate::net::Capture::copy_of(&pkt))),
-    };
+    let copy = net.capture.as_ref().map(|c| (!c.full()).then(|| crate::net::Capture::copy_of(&pkt)));
     let link = &mut net.links[l as usize];
     let due = link.enqueue(now, pkt);
     if let (Some(copy), Some(cap), Some(at)) = (copy, &mut net.capture, link.tx_start) {
