@@ -108,6 +108,26 @@ else
   echo "skip: $msg (not needed by this command)"
 fi
 
+# --- tshark for the pcap test (wasm-core/tests-node/pcap.test.mjs): Debian's package --------
+# The test fails without it, so a machine that cannot install it says so here.
+if command -v tshark >/dev/null 2>&1; then
+  ok "tshark"
+elif [[ "$(id -u)" == 0 ]]; then
+  wait_for_process -x 'apt(-get)?|dpkg' "apt/dpkg"
+  if command -v tshark >/dev/null 2>&1; then
+    ok "tshark (installed by the other apt run)"
+  else
+    installing "tshark (apt-get install, ~1 min)"
+    # Preseeded: the package asks whether non-root users may capture; we only read files.
+    echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+    apt-get -o DPkg::Lock::Timeout=600 update -qq || die "apt-get update"
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq tshark >/dev/null || die "apt-get install -y tshark"
+    command -v tshark >/dev/null 2>&1 || die "tshark installed but not on PATH"
+  fi
+else
+  echo "skip: tshark is missing and we are not root; install it with: sudo apt-get update && sudo apt-get install -y tshark (the pcap test needs it)"
+fi
+
 # --- npm packages: only once package.json declares some ---------------------------------
 command -v node >/dev/null 2>&1 || die "node not found (Node 20 is expected on our machines)"
 command -v npm >/dev/null 2>&1 || die "npm not found"

@@ -150,6 +150,47 @@ impl SteppedRun {
     }
 }
 
+/// A run's packet capture (docs/pcap.md): one pcap file per link, the bytes `orbitcp run
+/// --pcap` writes.
+#[wasm_bindgen]
+pub struct PcapFiles {
+    capture: runner::PcapCapture,
+}
+
+#[wasm_bindgen]
+impl PcapFiles {
+    /// Runs the scenario's base point (with `seed`, decimal text, if given) keeping at most
+    /// `limit` packets (the CLI's default when absent), and returns its capture.
+    #[wasm_bindgen(constructor)]
+    pub fn new(json: &str, seed: Option<String>, limit: Option<f64>) -> Result<PcapFiles, JsValue> {
+        let mut run = SteppedRun::new(json, seed)?;
+        let limit = limit.map_or(runner::DEFAULT_PCAP_LIMIT, |l| l.max(0.0) as u64);
+        run.session.enable_capture(limit);
+        while run.session.step() {}
+        run.session.result(false).map_err(run_error)?;
+        Ok(PcapFiles { capture: run.session.pcap() })
+    }
+
+    pub fn count(&self) -> u32 {
+        self.capture.files.len() as u32
+    }
+
+    /// The file name of link file `i` (`link-K-nA-nB.pcap`), empty past the end.
+    pub fn name(&self, i: u32) -> String {
+        self.capture.files.get(i as usize).map_or(String::new(), |f| f.name.clone())
+    }
+
+    /// The bytes of file `i`, empty past the end.
+    pub fn bytes(&self, i: u32) -> Vec<u8> {
+        self.capture.files.get(i as usize).map_or(Vec::new(), |f| f.bytes.clone())
+    }
+
+    /// Packets transmitted after the limit was reached, which no file holds.
+    pub fn missed(&self) -> f64 {
+        self.capture.missed as f64
+    }
+}
+
 /// The sweep's runs as JSON: `[{ "point": [[path, value], ...], "run": r, "seed": "…" }]`, in
 /// the same order as `orbitcp sweep`; job `i` runs with `SteppedRun::sweep_job(json, i)`.
 #[wasm_bindgen]

@@ -7,7 +7,7 @@ import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
-import { downloadText, resultCsv, summaryJson } from './export/export';
+import { downloadBytes, downloadText, pcapDownload, resultCsv, summaryJson } from './export/export';
 import { ResultCharts } from './charts/ResultCharts';
 import { SweepChart } from './charts/SweepChart';
 import { SummaryTable } from './SummaryTable';
@@ -205,6 +205,15 @@ export function App() {
               } else if (result) downloadText(`${base}.csv`, resultCsv(result), 'text/csv');
             }}>
               Export CSV
+            </button>
+            <button type="button" disabled={!result || !!sweepRows} data-testid="download-pcap" title="Every packet of each link, for Wireshark (docs/pcap.md)" onClick={() => {
+              void actions.pcap().then((cap) => {
+                if (!cap || cap.files.length === 0) return;
+                const d = pcapDownload(base, cap.files);
+                downloadBytes(d.name, d.bytes, d.mime);
+              });
+            }}>
+              Download pcap
             </button>
             {DEBUG && (
               <details className="crash-tests">

@@ -5,6 +5,7 @@
 
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { CancelledError, CoreError, CrashError, SimClient, type SweepRow } from './sim/client';
+import type { PcapFile } from './sim/protocol';
 import type { Scenario } from './scenario/types.gen';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { decodeScenario, SHARE_PARAM } from './share/share';
@@ -116,6 +117,8 @@ export function useSimulation() {
 
   /** The text of the last sweep started: the core expands it again to write its CSV. */
   const sweepTextRef = useRef('');
+  /** The text of the last run started: its pcap export runs it again with a capture. */
+  const runTextRef = useRef('');
 
   const start = useCallback(
     (what: JobKind) => {
@@ -129,6 +132,7 @@ export function useSimulation() {
         dispatch({ type: 'job-failed', job, reason: e instanceof CancelledError ? 'cancelled' : e instanceof CrashError ? 'crash' : 'error', message: e.message });
       if (what === 'run') {
         const handle = client.run(text, onProgress);
+        runTextRef.current = text;
         cancelRef.current = handle.cancel;
         handle.promise.then((result) => dispatch({ type: 'run-finished', job, result, scenario: sc }), fail);
       } else {
@@ -184,6 +188,16 @@ export function useSimulation() {
       crashTest: (when: 'now' | 'next-run' | 'oom') => void clientRef.current?.crash(when),
       /** The last sweep's rows as CSV, written by the core (the bytes `orbitcp sweep` prints);
        * undefined without a client, and a failure becomes the page's notice. */
+      /** The last run's packet capture (docs/pcap.md), the files `orbitcp run --pcap` writes;
+       * undefined without a client, and a failure becomes the page's notice. */
+      pcap: async (): Promise<{ files: PcapFile[]; missed: number } | undefined> => {
+        try {
+          return await clientRef.current?.pcap(runTextRef.current);
+        } catch (e) {
+          dispatch({ type: 'export-failed', message: (e as Error).message });
+          return undefined;
+        }
+      },
       sweepCsv: async (rows: SweepRow[]): Promise<string | undefined> => {
         try {
           return await clientRef.current?.sweepCsv(sweepTextRef.current, rows);

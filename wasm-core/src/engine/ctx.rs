@@ -58,7 +58,14 @@ pub fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at:
         net.unrouted += 1;
         return;
     };
-    if let Some(t) = net.links[l as usize].enqueue(now, pkt) {
+    // The copy is taken before the link takes the packet, and kept only if the link transmits it.
+    let copy = net.capture.as_ref().map(|c| (!c.full()).then(|| crate::net::Capture::copy_of(&pkt)));
+    let link = &mut net.links[l as usize];
+    let due = link.enqueue(now, pkt);
+    if let (Some(copy), Some(cap), Some(at)) = (copy, &mut net.capture, link.tx_start) {
+        cap.record(l, at, copy);
+    }
+    if let Some(t) = due {
         queue.schedule(t, Event::Arrive { link: l });
     }
 }

@@ -289,6 +289,10 @@ pub struct Link {
     last_arrival: SimTime,
     /// Time of the arrival event currently scheduled for this link, if any.
     pub(crate) arrival_event_at: Option<SimTime>,
+    /// When the packet last offered started (or will start) transmission; None if the link
+    /// dropped it before its transmitter (buffer, ingress loss, route change). A capture reads
+    /// it right after `enqueue`.
+    pub(crate) tx_start: Option<SimTime>,
     offered: u64,
     /// Every packet handed to the link, whatever became of it.
     pub offered_pkts: u64,
@@ -328,6 +332,7 @@ impl Link {
             pipeline: VecDeque::new(),
             last_arrival: SimTime::ZERO,
             arrival_event_at: None,
+            tx_start: None,
             offered: 0,
             offered_pkts: 0,
             delivered_pkts: 0,
@@ -400,6 +405,7 @@ impl Link {
     /// this link's arrival event, if a new one is needed.
     pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Option<SimTime> {
         self.offered_pkts += 1;
+        self.tx_start = None;
         self.release_started(now);
         if self.cfg.loss_at == LossAt::Ingress {
             let index = self.offered;
@@ -434,6 +440,7 @@ impl Link {
             self.idle_bits += self.cfg.rate.bits_between(self.free_at, now);
         }
         self.free_at = start + tx;
+        self.tx_start = Some(start);
         let data = pkt.body.is_data();
         let t = self.tally_mut(pkt.flow);
         t.accepted_pkts += 1;

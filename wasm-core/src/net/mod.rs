@@ -1,11 +1,14 @@
 //! Links, loss models, packets, and the topology that routes packets between nodes.
 
+pub mod capture;
 pub mod link;
 pub mod loss;
 pub mod moving;
 pub mod packet;
+pub mod pcap;
 
 use crate::sim::SimTime;
+pub use capture::Capture;
 pub use link::{
     Buffer, Drops, FlowTally, Link, LinkConfig, LinkUsage, LossAt, Motion, MotionSample, Outages, RateSchedule,
 };
@@ -24,6 +27,8 @@ pub struct Network {
     pub moving: Option<MovingRoutes>,
     /// Packets dropped at a node that had no route for them.
     pub unrouted: u64,
+    /// What the links transmitted, when the run asked for a capture (docs/pcap.md).
+    pub capture: Option<Box<Capture>>,
 }
 
 impl Network {
@@ -60,12 +65,12 @@ impl Network {
                 frontier = next;
             }
         }
-        Network { node_count, links, next_link, moving: None, unrouted: 0 }
+        Network { node_count, links, next_link, moving: None, unrouted: 0, capture: None }
     }
 
     /// A network whose routes change with time.
     pub fn moving(node_count: u32, links: Vec<Link>, routes: MovingRoutes) -> Network {
-        Network { node_count, links, next_link: Vec::new(), moving: Some(routes), unrouted: 0 }
+        Network { node_count, links, next_link: Vec::new(), moving: Some(routes), unrouted: 0, capture: None }
     }
 
     pub fn next_link(&self, now: SimTime, at: NodeId, dst: NodeId) -> Option<u32> {

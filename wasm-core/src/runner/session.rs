@@ -38,6 +38,19 @@ impl Session {
         Ok(Session { runs, current: 0 })
     }
 
+    /// Makes every simulation keep the packets its links transmit, `limit` packets at most in
+    /// each (docs/pcap.md); call before the first step.
+    pub fn enable_capture(&mut self, limit: u64) {
+        for run in &mut self.runs {
+            run.enable_capture(limit);
+        }
+    }
+
+    /// The capture as pcap files, one per link; flows run alone share their links' files.
+    pub fn pcap(&self) -> super::PcapCapture {
+        super::pcap::pcap_files(&self.runs)
+    }
+
     /// Stops every simulation not yet over at its current event (Ctrl-C in the CLI); the
     /// result then reports what was done, unfinished flows saying where they were stopped.
     pub fn interrupt(&mut self) {

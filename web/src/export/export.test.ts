@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseResult, type RunResult, type RunSummary } from '../sim/results';
-import { RESULT_CSV_HEADER, resultCsv, summaryJson } from './export';
+import { unzipSync } from 'fflate';
+import { pcapDownload, RESULT_CSV_HEADER, resultCsv, summaryJson } from './export';
 
 const summary = {
   name: 'test',
@@ -85,5 +86,27 @@ describe('summaryJson', () => {
     expect(text.indexOf('"name"')).toBeLessThan(text.indexOf('"seed"'));
     expect(text.indexOf('"seed"')).toBeLessThan(text.indexOf('"end_s"'));
     expect(JSON.parse(text).summary.end_s).toBe(1);
+  });
+});
+
+describe('pcapDownload', () => {
+  const pcap = (n: number) => new Uint8Array([0x4d, 0x3c, 0xb2, 0xa1, n]);
+
+  it('gives a single link its file, named after the run', () => {
+    const d = pcapDownload('run', [{ name: 'link-0-n0-n1.pcap', bytes: pcap(1) }]);
+    expect(d.name).toBe('run-link-0-n0-n1.pcap');
+    expect(Array.from(d.bytes)).toEqual([0x4d, 0x3c, 0xb2, 0xa1, 1]);
+  });
+
+  it('zips several links, each file unchanged under its own name', () => {
+    const d = pcapDownload('run', [
+      { name: 'link-0-n0-n1.pcap', bytes: pcap(1) },
+      { name: 'link-1-n1-n2.pcap', bytes: pcap(2) },
+    ]);
+    expect(d.name).toBe('run-pcap.zip');
+    expect(d.mime).toBe('application/zip');
+    const files = unzipSync(d.bytes);
+    expect(Object.keys(files).sort()).toEqual(['link-0-n0-n1.pcap', 'link-1-n1-n2.pcap']);
+    expect(Array.from(files['link-1-n1-n2.pcap'])).toEqual([0x4d, 0x3c, 0xb2, 0xa1, 2]);
   });
 });

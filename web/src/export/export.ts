@@ -1,12 +1,34 @@
 // Result exports: a file download for any text and a run's traces as one long-format CSV. A
 // sweep's CSV is the core's (`SimClient.sweepCsv`), the bytes `orbitcp sweep` prints.
 
+import { zipSync } from 'fflate';
+import type { PcapFile } from '../sim/protocol';
 import type { Columns, RunResult, RunSummary } from '../sim/results';
 import { csvField } from './csv';
 
 /** Saves `text` as a file called `name` (Blob + object URL, revoked once the click is handled). */
 export function downloadText(name: string, text: string, mime: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: `${mime};charset=utf-8` }));
+  downloadBlob(name, new Blob([text], { type: `${mime};charset=utf-8` }));
+}
+
+/**
+ * A run's pcap files as one download: the file itself for a single link, else a zip of them
+ * all (stored, not compressed again: pcap of zero payloads is small already). Returns its name.
+ */
+export function pcapDownload(base: string, files: PcapFile[]): { name: string; bytes: Uint8Array; mime: string } {
+  if (files.length === 1) return { name: `${base}-${files[0].name}`, bytes: files[0].bytes, mime: 'application/vnd.tcpdump.pcap' };
+  const entries: Record<string, [Uint8Array, { level: 0 }]> = {};
+  for (const f of files) entries[f.name] = [f.bytes, { level: 0 }];
+  return { name: `${base}-pcap.zip`, bytes: zipSync(entries), mime: 'application/zip' };
+}
+
+/** Saves bytes as a file called `name`. */
+export function downloadBytes(name: string, bytes: Uint8Array, mime: string): void {
+  downloadBlob(name, new Blob([bytes as BlobPart], { type: mime }));
+}
+
+function downloadBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

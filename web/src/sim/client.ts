@@ -2,7 +2,7 @@
 // scenarios and sweeps on them, reports progress, cancels at once (by replacing the worker),
 // and replaces a worker whose core crashed, telling the UI what happened.
 
-import { assertNever, type CostEstimate, type FieldError, type FromWorker, type SweepJob, type ToWorker } from './protocol';
+import { assertNever, type CostEstimate, type FieldError, type FromWorker, type PcapFile, type SweepJob, type ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
 import type { ConstellationView } from './constellation';
 
@@ -79,6 +79,7 @@ class WorkerSlot {
         case 'view':
         case 'estimate':
         case 'csv':
+        case 'pcap':
         case 'armed':
           this.settle(msg.id, msg);
           return;
@@ -179,6 +180,14 @@ export class SimClient {
     const msg = await this.slots[0].request({ type: 'sweepCsv', id: this.id(), scenario, results });
     if (msg.type !== 'csv') throw new Error(`unexpected reply ${msg.type}`);
     return msg.csv;
+  }
+
+  /** The scenario's packet capture, one pcap file per link: the files `orbitcp run --pcap`
+   * writes for it. */
+  async pcap(scenario: string): Promise<{ files: PcapFile[]; missed: number }> {
+    const msg = await this.slots[0].request({ type: 'pcap', id: this.id(), scenario });
+    if (msg.type !== 'pcap') throw new Error(`unexpected reply ${msg.type}`);
+    return { files: msg.files, missed: msg.missed };
   }
 
   /** Runs a scenario with traces. `cancel()` stops it at once. */

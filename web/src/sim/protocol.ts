@@ -28,6 +28,12 @@ export interface CostEstimate {
   browser_seconds: number;
 }
 
+/** One link's capture: `link-K-nA-nB.pcap` and its bytes, as `orbitcp run --pcap` writes them. */
+export interface PcapFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
 export type ToWorker =
   /** With `job`, `scenario` is a sweep's text and the run is that job of it. */
   | { type: 'run'; id: number; scenario: string; seed?: string; job?: number; withTraces: boolean }
@@ -39,6 +45,8 @@ export type ToWorker =
   /** A sweep's CSV, written by the core as `orbitcp sweep` writes it: `results` is the JSON
    * array of the runs' summaries in job order. */
   | { type: 'sweepCsv'; id: number; scenario: string; results: string }
+  /** Runs the scenario again with a packet capture (docs/pcap.md): one pcap file per link. */
+  | { type: 'pcap'; id: number; scenario: string }
   /** Makes the core fail, to exercise crash recovery: panic now, panic inside the next run, or
    * run out of memory. */
   | { type: 'panic'; id: number; when: 'now' | 'next-run' | 'oom' };
@@ -53,6 +61,8 @@ export type FromWorker =
   | { type: 'view'; id: number; view: ConstellationView }
   | { type: 'estimate'; id: number; estimate: CostEstimate }
   | { type: 'csv'; id: number; csv: string }
+  /** `missed`: packets transmitted after the capture's limit, which no file holds. */
+  | { type: 'pcap'; id: number; files: PcapFile[]; missed: number }
   /** The next run will panic. */
   | { type: 'armed'; id: number }
   /** The core refused (`path`: the scenario field at fault, '' for none; `message`: what is

@@ -3,6 +3,7 @@
 // `crashed` and the SimClient replaces it.
 
 import init, {
+  PcapFiles,
   SteppedRun,
   constellation_view,
   core_version,
@@ -124,6 +125,16 @@ async function handle(msg: ToWorker) {
       case 'sweepCsv':
         post({ type: 'csv', id: msg.id, csv: sweep_csv(msg.scenario, msg.results, false) });
         break;
+      case 'pcap': {
+        const cap = new PcapFiles(msg.scenario, undefined, undefined);
+        try {
+          const files = Array.from({ length: cap.count() }, (_, i) => ({ name: cap.name(i), bytes: cap.bytes(i) }));
+          post({ type: 'pcap', id: msg.id, files, missed: cap.missed() }, files.map((f) => f.bytes.buffer));
+        } finally {
+          cap.free();
+        }
+        break;
+      }
       case 'panic':
         if (msg.when === 'now') debug_panic();
         else if (msg.when === 'next-run') {

@@ -55,7 +55,14 @@ enum Command {
         /// Also write every trace as CSV files into DIR (created if missing; checked before the run)
         #[arg(long, value_name = "DIR")]
         csv: Option<PathBuf>,
-        /// With flows_alone, how many of the flows' simulations run at once
+        /// Also write a pcap file per link into DIR (created if missing; checked before the run): every
+        /// packet each link transmitted, both directions in one file (docs/pcap.md)
+        #[arg(long, value_name = "DIR")]
+        pcap: Option<PathBuf>,
+        /// With --pcap: keep at most N packets in all; later ones are counted, not written
+        #[arg(long, value_name = "N", default_value_t = orbitcp_core::runner::DEFAULT_PCAP_LIMIT, requires = "pcap")]
+        pcap_limit: u64,
+        /// With flows_alone, how many of the flows' simulations run at once (one with --pcap)
         #[command(flatten)]
         threads: ThreadsArg,
     },
@@ -179,8 +186,8 @@ fn emit(s: &str) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { scenario, summary, compare, csv, threads } => {
-            run::cmd_run(&scenario.path, summary, compare, csv, threads.get())
+        Command::Run { scenario, summary, compare, csv, pcap, pcap_limit, threads } => {
+            run::cmd_run(&scenario.path, summary, compare, csv, pcap.map(|dir| (dir, pcap_limit)), threads.get())
         }
         Command::Sweep { scenario, aggregate, threads } => sweep::cmd_sweep(&scenario.path, aggregate, threads.get()),
         Command::Validate { scenario } => cmd_validate(&scenario.path),

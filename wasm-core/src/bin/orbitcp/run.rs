@@ -14,19 +14,39 @@ use std::time::Duration;
 /// Events between two looks at the clock and at Ctrl-C: well under a millisecond of work.
 const CHUNK: u32 = 4096;
 
-pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>, threads: usize) -> Outcome {
+/// `pcap`: the directory for the capture files and the capture's packet limit.
+pub fn cmd_run(
+    path: &str,
+    summary: bool,
+    compare: bool,
+    csv: Option<PathBuf>,
+    pcap: Option<(PathBuf, u64)>,
+    threads: usize,
+) -> Outcome {
     let (name, text) = read_file(path)?;
     let sc = parse_scenario(&name, &text)?;
     // After reading: a Ctrl-C while standard input is awaited ends the program the usual way.
     interrupt::install();
     if let Some(dir) = &csv {
-        check_writable_dir(dir)?;
+        check_writable_dir("--csv", dir)?;
+    }
+    if let Some((dir, _)) = &pcap {
+        check_writable_dir("--pcap", dir)?;
     }
     if interrupt::requested() {
         return Err(Failure::Interrupted("before the run started".into()));
     }
     let with_traces = !summary || csv.is_some();
-    let (mut result, interrupted) = run_simulations(&sc, with_traces, threads, &mut Progress::on_terminal())?;
+    let (mut result, interrupted, capture) = run_simulations(
+        &sc,
+        with_traces,
+        threads,
+        pcap.as_ref().map(|(_, limit)| *limit),
+        &mut Progress::on_terminal(),
+    )?;
+    if let (Some((dir, limit)), Some(capture)) = (&pcap, &capture) {
+        write_pcap(dir, *limit, capture)?;
+    }
     if let Some(dir) = &csv {
         write_csv_traces(dir, &result)?;
         if summary {
@@ -55,16 +75,38 @@ struct Standing {
     events: u64,
 }
 
-/// The scenario's result and whether Ctrl-C cut it short. Its simulations (one, or one per flow
-/// with `flows_alone`) run on up to `threads` threads, each built and stepped on its own thread,
-/// and are reported together in scenario order, so the result is the same for any `threads`.
+/// The scenario's result, whether Ctrl-C cut it short, and with `capture` (a packet limit) its
+/// pcap files. Its simulations (one, or one per flow with `flows_alone`) run on up to `threads`
+/// threads, each built and stepped on its own thread, and are reported together in scenario
+/// order, so the result is the same for any `threads`. A capture puts every simulation's packets
+/// into one set of files, so with one it runs them one after another in one session.
 fn run_simulations(
     sc: &Scenario,
     with_traces: bool,
     threads: usize,
+    capture: Option<u64>,
     progress: &mut Progress,
-) -> Result<(RunResult, bool), RunError> {
+) -> Result<(RunResult, bool, Option<runner::PcapCapture>), RunError> {
     let parts = runner::simulations(sc);
+    if parts.len() == 1 || threads <= 1 || capture.is_some() {
+        let mut session = Session::new(sc, sc.seed)?;
+        if let Some(limit) = capture {
+            session.enable_capture(limit);
+        }
+        drive(&mut session, |s| {
+            if progress.due() {
+                progress.show(&progress::run_line(
+                    s.progress_s(),
+                    s.total_s(),
+                    s.events_processed(),
+                    progress.elapsed(),
+                ));
+            }
+        });
+        progress.clear();
+        let result = session.result(with_traces)?;
+        return Ok((result, session.interrupted(), capture.map(|_| session.pcap())));
+    }
     let standings = Mutex::new(vec![Standing::default(); parts.len()]);
     let next = AtomicUsize::new(0);
     type Outcome = Result<(RunResult, bool), RunError>;
@@ -119,12 +161,12 @@ fn run_simulations(
         results.push(result);
         interrupted |= cut;
     }
-    Ok((runner::combine(results)?, interrupted))
+    Ok((runner::combine(results)?, interrupted, None))
 }
 
 /// Steps `session` to its end, or until Ctrl-C stops it at the current event (the way its event
 /// budget would), telling `report` where it stands as it goes.
-fn drive(session: &mut Session, report: impl Fn(&Session)) {
+fn drive(session: &mut Session, mut report: impl FnMut(&Session)) {
     'run: loop {
         for _ in 0..CHUNK {
             if !session.step() {
@@ -142,12 +184,28 @@ fn drive(session: &mut Session, report: impl Fn(&Session)) {
 
 /// Creates `dir` if needed and checks that a file can be written in it, so that a run does not
 /// end by failing to save its traces.
-fn check_writable_dir(dir: &Path) -> Result<(), String> {
+fn check_writable_dir(flag: &str, dir: &Path) -> Result<(), String> {
     let shown = dir.display();
-    std::fs::create_dir_all(dir).map_err(|e| format!("--csv {shown}: {e}"))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{flag} {shown}: {e}"))?;
     let probe = dir.join(format!(".orbitcp-write-check-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(|e| format!("--csv {shown}: cannot write there: {e}"))?;
+    std::fs::write(&probe, b"").map_err(|e| format!("{flag} {shown}: cannot write there: {e}"))?;
     let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Writes the capture's files into `dir`, and says on standard error if the limit cut it short
+/// (the files then end at the limit: a reader sees the run's beginning).
+fn write_pcap(dir: &Path, limit: u64, cap: &runner::PcapCapture) -> Result<(), String> {
+    for f in &cap.files {
+        let p = dir.join(&f.name);
+        std::fs::write(&p, &f.bytes).map_err(|e| format!("--pcap {}: {e}", p.display()))?;
+    }
+    if cap.missed > 0 {
+        eprintln!(
+            "orbitcp: --pcap kept the first {} packets (--pcap-limit {limit}); {} later packets are not in the files",
+            cap.packets, cap.missed
+        );
+    }
     Ok(())
 }
 
