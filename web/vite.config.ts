@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
-import { precachePlugin } from './src/offline/precache';
+import { precachePlugin } from './src/offline/precache.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
