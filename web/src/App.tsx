@@ -1,5 +1,5 @@
 // The page: the lessons, the preset gallery and the editor on the left; run controls, the
-// summary and the charts on the right. The scenario's JSON text is the one piece of state everything derives
+// summary and the charts on the right (before anything has run, the landing's cards). The scenario's JSON text is the one piece of state everything derives
 // from; the core validates it (in a worker) and the URL can carry it. The state and what moves
 // it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
@@ -28,6 +28,9 @@ import { FileBar } from './files/FileBar';
 import { FileDrop } from './files/FileDrop';
 import { ConfirmReplace } from './files/ConfirmReplace';
 import { DraftNotice } from './files/DraftNotice';
+import { Landing } from './landing/Landing';
+import { landingCards } from './landing/cards';
+import { reduce as lessonReduce } from './lessons/state';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -39,6 +42,8 @@ const LESSON_NOTE_ID = 'lesson-view-note';
 const DEBUG = new URLSearchParams(window.location.search).get('debug') === '1';
 
 const STEP_COUNTS = LESSONS.map((l) => l.lesson.steps.length);
+
+const LANDING_CARDS = landingCards(PRESETS, LESSONS);
 
 /** "about 2 minutes": a duration for people. */
 function aboutDuration(s: number): string {
@@ -95,6 +100,20 @@ export function App() {
       files.markLoaded(p.text);
       actions.pick(p);
     });
+
+  // The landing's cards: a preset runs (its sweep if it has one, as a shared link does); a lesson
+  // opens at its first step and runs it, with the focus on the step's heading.
+  const onCardPreset = (p: Preset) => {
+    onPick(p);
+    files.afterGuard(() => actions.runWhenValid('preset'));
+  };
+  const onCardLesson = (i: number) => {
+    lessons.setState(lessonReduce(lessons.state, { type: 'open', lesson: i }, STEP_COUNTS));
+    onLoadScenario(LESSONS[i].scenarios[0]);
+    onLessonRun();
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="step-title"]')?.focus());
+  };
+  const showLanding = !result && !sweepRows && !running && lessons.state.lesson === null && state.autoRun === null && !costPrompt;
 
   // The pinned run the next runs are compared with (not against itself).
   const compare = useBaseline();
@@ -200,7 +219,7 @@ export function App() {
           {costPrompt && (
             <div className="notice" role="alertdialog" aria-labelledby="cost-prompt-text" data-testid="cost-prompt">
               <span id="cost-prompt-text">
-                {costPrompt.source === 'lesson' ? 'This lesson step was not started' : 'This shared scenario was not started'}: it would take {aboutDuration(costPrompt.estimate.browser_seconds)} in this browser (
+                {costPrompt.source === 'lesson' ? 'This lesson step was not started' : costPrompt.source === 'preset' ? 'This preset was not started' : 'This shared scenario was not started'}: it would take {aboutDuration(costPrompt.estimate.browser_seconds)} in this browser (
                 {aboutCount(costPrompt.estimate.events)} events{costPrompt.estimate.runs > 1 ? `, ${costPrompt.estimate.runs.toLocaleString('en')} runs` : ''}). Run it
                 anyway?
               </span>{' '}
@@ -234,6 +253,7 @@ export function App() {
           <p className="status" role="status" data-testid="status">
             {status}
           </p>
+          {showLanding && <Landing cards={LANDING_CARDS} onRunPreset={onCardPreset} onStartLesson={onCardLesson} />}
           {view && (
             <ErrorBoundary resetKey={view}>
               <Suspense fallback={<p className="status">Loading the globe…</p>}>

@@ -10,7 +10,7 @@ import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/
 import { decodeScenario, encodeScenario, SHARE_PARAM } from './share/share';
 import { withParams } from './share/fragment';
 import { hasGlobe } from './globe/source';
-import { DEFAULT_GLOBE_SPAN_S, derive, initialSimState, needsCostPrompt, simReducer, type InitialScenario, type JobKind } from './simulation';
+import { DEFAULT_GLOBE_SPAN_S, derive, initialSimState, needsCostPrompt, simReducer, type AutoRunSource, type InitialScenario, type JobKind } from './simulation';
 
 /** Typing pauses this long before the core validates the text. */
 const VALIDATE_DEBOUNCE_MS = 150;
@@ -164,7 +164,7 @@ export function useSimulation() {
       },
       /** Runs the editor's text once it is valid, through the same path as a shared link: a
        * costly run is put to the user first. After `load` in the same event, it runs the new text. */
-      runWhenValid: () => dispatch({ type: 'run-when-valid', source: 'lesson' }),
+      runWhenValid: (source: AutoRunSource = 'lesson') => dispatch({ type: 'run-when-valid', source }),
       dismissNotice: () => dispatch({ type: 'notice-dismissed' }),
       /** The cost prompt's answer: run the shared scenario anyway, or not now. */
       answerCostPrompt: (runIt: boolean) => {
