@@ -51,6 +51,8 @@ test('the landing shows a card per lesson and paper preset, each with a thumbnai
   // One click anywhere on the card (here its middle, over the thumbnail) runs the preset.
   const id = 'winds-table5-reno-x2';
   await page.getByTestId(`card-preset-${id}`).click();
+  // The card goes with the landing; the focus goes to the results, not to the page's start.
+  await expect(page.getByRole('region', { name: 'Results' })).toBeFocused();
   await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
   expect(await summaryText(page)).toHaveLength(scenario(id).flows.length);
   await expect(page.getByTestId('chart-goodput')).toBeVisible();

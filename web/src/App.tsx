@@ -102,10 +102,13 @@ export function App() {
     });
 
   // The landing's cards: a preset runs (its sweep if it has one, as a shared link does); a lesson
-  // opens at its first step and runs it, with the focus on the step's heading.
+  // opens at its first step and runs it. The card goes with the landing, so the focus moves to
+  // the results pane or to the step's heading.
+  const resultsPane = useRef<HTMLElement>(null);
   const onCardPreset = (p: Preset) => {
     onPick(p);
     files.afterGuard(() => actions.runWhenValid('preset'));
+    resultsPane.current?.focus();
   };
   const onCardLesson = (i: number) => {
     lessons.setState(lessonReduce(lessons.state, { type: 'open', lesson: i }, STEP_COUNTS));
@@ -169,7 +172,7 @@ export function App() {
             <ScenarioEditor text={text} errors={errors} onChange={actions.edit} />
           </FileDrop>
         </section>
-        <section className="right" aria-label="Results">
+        <section className="right" aria-label="Results" ref={resultsPane} tabIndex={-1}>
           <div className="controls" role="group" aria-label="Run controls">
             <button type="button" onClick={actions.run} disabled={!valid || running} data-testid="run">
               Run
