@@ -59,5 +59,6 @@ describe('describeThumbnail', () => {
   it('names what is drawn', () => {
     expect(describeThumbnail(thumb({ series: [{ label: 'a', points: [] }, { label: 'b', points: [] }] }))).toBe('Goodput over time, 2 flows');
     expect(describeThumbnail(thumb({ kind: 'sweep', x: 'topology.links[1].loss.p', series: [{ label: 'a', points: [] }] }))).toBe('Mean goodput against p');
+    expect(describeThumbnail(THUMBNAILS['ctcp-fig2-tcp'])).toBe('Mean goodput against p, 7 series (at delay_ms=250)');
   });
 });

@@ -72,7 +72,7 @@ export function describeThumbnail(t: Thumbnail): string {
     case 'time':
       return `Goodput over time${n > 1 ? `, ${n} flows` : ''}`;
     case 'sweep':
-      return `Mean goodput against ${t.x.replace(/^.*\./, '')}${n > 1 ? `, ${n} series` : ''}`;
+      return `Mean goodput against ${t.x.replace(/^.*\./, '')}${n > 1 ? `, ${n} series` : ''}${t.fixed ? ` (at ${t.fixed})` : ''}`;
     case 'bars':
       return `Mean goodput of each of ${t.series[0]?.points.length ?? 0} sweep points`;
   }
