@@ -14,6 +14,11 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
+    // The service worker's source (the build prepends its manifest: web/src/offline/precache.ts).
+    files: ['web/src/offline/sw.js'],
+    languageOptions: { globals: globals.serviceworker },
+  },
+  {
     // Playwright fixtures call `use`, which is not a React hook.
     files: ['e2e/**/*.ts'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },

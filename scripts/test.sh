@@ -72,6 +72,8 @@ step_python() {
 step_web_types() {
   # The TypeScript scenario and result types must be what the Rust schemas generate today.
   node scripts/gen-types.mjs --check
+  # The landing's thumbnails: one per preset, generated from the preset's current text.
+  node scripts/gen-thumbnails.mjs --check
 }
 
 step_typecheck() {

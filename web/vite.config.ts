@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { precachePlugin } from './src/offline/precache.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -37,7 +38,7 @@ export default defineConfig({
   base: './',
   // Static assets live in the repository's top-level public/.
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
-  plugins: [react(), contentSecurityPolicy],
+  plugins: [react(), contentSecurityPolicy, precachePlugin()],
   worker: { format: 'es' },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1024 },
   server: {

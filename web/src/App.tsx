@@ -1,5 +1,5 @@
 // The page: the lessons, the preset gallery and the editor on the left; run controls, the
-// summary and the charts on the right. The scenario's JSON text is the one piece of state everything derives
+// summary and the charts on the right (before anything has run, the landing's cards). The scenario's JSON text is the one piece of state everything derives
 // from; the core validates it (in a worker) and the URL can carry it. The state and what moves
 // it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
@@ -31,6 +31,9 @@ import { DraftNotice } from './files/DraftNotice';
 import { useUrlState } from './share/useUrlState';
 import { EmbedCode } from './embed/EmbedCode';
 import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from './shortcuts';
+import { Landing } from './landing/Landing';
+import { landingCards } from './landing/cards';
+import { reduce as lessonReduce } from './lessons/state';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -44,6 +47,7 @@ const DEBUG = new URLSearchParams(window.location.search).get('debug') === '1';
 const STEP_COUNTS = LESSONS.map((l) => l.lesson.steps.length);
 
 const PRESET_LOOKUP = { text: (id: string) => presetById(id)?.text, defaultId: DEFAULT_PRESET_ID };
+const LANDING_CARDS = landingCards(PRESETS, LESSONS);
 
 /** "about 2 minutes": a duration for people. */
 function aboutDuration(s: number): string {
@@ -125,6 +129,23 @@ export function App() {
       actions.pick(p);
     });
 
+  // The landing's cards: a preset runs (its sweep if it has one, as a shared link does); a lesson
+  // opens at its first step and runs it. The card goes with the landing, so the focus moves to
+  // the results pane or to the step's heading.
+  const resultsPane = useRef<HTMLElement>(null);
+  const onCardPreset = (p: Preset) => {
+    onPick(p);
+    files.afterGuard(() => actions.runWhenValid('preset'));
+    resultsPane.current?.focus();
+  };
+  const onCardLesson = (i: number) => {
+    lessons.setState(lessonReduce(lessons.state, { type: 'open', lesson: i }, STEP_COUNTS));
+    onLoadScenario(LESSONS[i].scenarios[0]);
+    onLessonRun();
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="step-title"]')?.focus());
+  };
+  const showLanding = !result && !sweepRows && !running && lessons.state.lesson === null && state.autoRun === null && !costPrompt;
+
   // The pinned run the next runs are compared with (not against itself).
   const compare = useBaseline();
   const against = compare.baseline && result && compare.baseline.result !== result ? compare.baseline : null;
@@ -179,7 +200,7 @@ export function App() {
             <ScenarioEditor text={text} errors={errors} onChange={actions.edit} />
           </FileDrop>
         </section>
-        <section className="right" aria-label="Results">
+        <section className="right" aria-label="Results" ref={resultsPane} tabIndex={-1}>
           <div className="controls" role="group" aria-label="Run controls">
             <button type="button" onClick={actions.run} disabled={!valid || running} data-testid="run" title="Run (Ctrl+Enter or ⌘+Enter)" aria-keyshortcuts={RUN_KEYS}>
               Run
@@ -239,7 +260,7 @@ export function App() {
           {costPrompt && (
             <div className="notice" role="alertdialog" aria-labelledby="cost-prompt-text" data-testid="cost-prompt">
               <span id="cost-prompt-text">
-                {costPrompt.source === 'lesson' ? 'This lesson step was not started' : 'This shared scenario was not started'}: it would take {aboutDuration(costPrompt.estimate.browser_seconds)} in this browser (
+                {costPrompt.source === 'lesson' ? 'This lesson step was not started' : costPrompt.source === 'preset' ? 'This preset was not started' : 'This shared scenario was not started'}: it would take {aboutDuration(costPrompt.estimate.browser_seconds)} in this browser (
                 {aboutCount(costPrompt.estimate.events)} events{costPrompt.estimate.runs > 1 ? `, ${costPrompt.estimate.runs.toLocaleString('en')} runs` : ''}). Run it
                 anyway?
               </span>{' '}
@@ -281,6 +302,7 @@ export function App() {
           <p className="status" role="status" data-testid="status">
             {status}
           </p>
+          {showLanding && <Landing cards={LANDING_CARDS} onRunPreset={onCardPreset} onStartLesson={onCardLesson} />}
           {view && (
             <ErrorBoundary resetKey={view}>
               <Suspense fallback={<p className="status">Loading the globe…</p>}>

@@ -216,6 +216,19 @@ describe("a lesson step's run", () => {
   });
 });
 
+describe("a preset card's run", () => {
+  const preset = '{"name":"preset"}';
+
+  it('runs the picked preset once valid, asks first when costly naming the card, and an edit calls it off', () => {
+    const picked = play(ready(), { type: 'picked', text: preset, presetId: 'p' }, { type: 'run-when-valid', source: 'preset' });
+    expect(derive(play(picked, { type: 'validated', text: preset, errors: [], estimate: estimate(1) })).autoRunDue).toBe(true);
+    const costly = play(picked, { type: 'validated', text: preset, errors: [], estimate: estimate(COST_PROMPT_S * 3) }, { type: 'auto-run-decided', prompt: estimate(COST_PROMPT_S * 3) });
+    expect(costly.costPrompt).toEqual({ estimate: estimate(COST_PROMPT_S * 3), source: 'preset' });
+    expect(play(picked, { type: 'edited', text: '{"name":"mine"}' }).autoRun).toBeNull();
+    expect(play(picked, { type: 'picked', text: '{"name":"other"}', presetId: 'o' }).autoRun).toBeNull();
+  });
+});
+
 describe('the globe', () => {
   it("spans the run's end once there is one, else the scenario's duration", () => {
     const view = { view: {} as never, spanS: 600 };

@@ -23,8 +23,9 @@ export const DEFAULT_GLOBE_SPAN_S = 600;
 export type JobKind = 'run' | 'sweep';
 
 /** Who asked for a scenario to run by itself once it is valid: a shared link the page was
- * opened with, or a lesson step's "Run this step". Either way a costly run is put to the user. */
-export type AutoRunSource = 'link' | 'lesson';
+ * opened with, a lesson step's "Run this step", or a preset's card on the landing. Either way a
+ * costly run is put to the user. */
+export type AutoRunSource = 'link' | 'lesson' | 'preset';
 
 /** A run the page did not start because of its estimated cost, until the user decides. */
 export interface CostPrompt {
@@ -154,19 +155,25 @@ function jobKind(s: SimState, job: number): JobKind | null {
   return null;
 }
 
+/** A pending run the user asked for (a lesson step, a preset's card) was for the text as it
+ * was: a new text calls it off. A shared link's stays: the page was opened to run it. */
+function calledOff(autoRun: AutoRunSource | null): AutoRunSource | null {
+  return autoRun === 'link' ? autoRun : null;
+}
+
 export function simReducer(s: SimState, a: SimAction): SimState {
   switch (a.type) {
     case 'edited': {
       // The same text (an edit undone) needs no new validation; it is no longer the preset all the same.
       // A lesson step's pending run was for the step's text: an edit calls it off.
-      const autoRun = s.autoRun === 'lesson' ? null : s.autoRun;
+      const autoRun = calledOff(s.autoRun);
       return a.text === s.text ? { ...s, presetId: undefined, autoRun } : { ...s, text: a.text, presetId: undefined, validated: false, autoRun };
     }
     case 'picked':
-      return { ...s, text: a.text, presetId: a.presetId, validated: a.text === s.text && s.validated, notice: null, autoRun: s.autoRun === 'lesson' ? null : s.autoRun };
+      return { ...s, text: a.text, presetId: a.presetId, validated: a.text === s.text && s.validated, notice: null, autoRun: calledOff(s.autoRun) };
     case 'loaded':
       // The same text keeps its validation, so a step run twice starts at once.
-      return { ...s, text: a.text, presetId: undefined, validated: a.text === s.text && s.validated, notice: null, autoRun: s.autoRun === 'lesson' ? null : s.autoRun };
+      return { ...s, text: a.text, presetId: undefined, validated: a.text === s.text && s.validated, notice: null, autoRun: calledOff(s.autoRun) };
     case 'run-when-valid':
       return { ...s, autoRun: a.source, costPrompt: null };
     case 'validated':
