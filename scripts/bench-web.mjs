@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'web', 'dist');
 const cli = process.env.ORBITCP_CLI ?? join(root, 'target', 'release', 'orbitcp');
-const port = 4190;
+// BENCH_PORT: another checkout's benchmark may hold the default port.
+const port = Number(process.env.BENCH_PORT ?? 4190);
 const skipSweep = process.argv.includes('--skip-sweep');
 
 function distFiles() {
@@ -56,7 +57,7 @@ function sizes(fetched) {
 }
 
 async function main() {
-  const server = spawn('npx', ['vite', 'preview', '--config', 'web/vite.config.ts', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+  const server = spawn('npx', ['vite', 'preview', '--config', 'web/vite.config.ts', '--configLoader', 'runner', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     cwd: root,
     stdio: 'ignore',
   });
