@@ -62,7 +62,13 @@ async function main() {
     stdio: 'ignore',
   });
   try {
-    await new Promise((r) => setTimeout(r, 2500));
+    // Until the server answers: on a loaded machine vite takes more than a few seconds to start.
+    for (let waited = 0; ; waited += 250) {
+      const up = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false);
+      if (up) break;
+      if (waited > 60_000) throw new Error(`vite preview did not answer on port ${port} within 60 s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
     const browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic'],
