@@ -60,6 +60,7 @@ async function main() {
   const server = spawn('npx', ['vite', 'preview', '--config', 'web/vite.config.ts', '--configLoader', 'runner', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     cwd: root,
     stdio: 'ignore',
+    detached: true,
   });
   try {
     // Until the server answers: on a loaded machine vite takes more than a few seconds to start.
@@ -110,7 +111,8 @@ async function main() {
     }
     await browser.close();
   } finally {
-    server.kill();
+    // The whole group: killing npx alone left vite serving on the port.
+    process.kill(-server.pid);
   }
 }
 
