@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['web/dist', 'web/src/wasm/pkg', 'node_modules', 'target', 'test-results', 'playwright-report', 'out', '.venv', 'python/target', 'wasm-core/fuzz/target'] },
+  { ignores: ['web/dist', 'web/src/wasm/pkg', 'web/src/wasm/pkg-orbit', 'node_modules', 'target', 'test-results', 'playwright-report', 'out', '.venv', 'python/target', 'wasm-core/fuzz/target'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

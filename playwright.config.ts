@@ -32,7 +32,7 @@ export default defineConfig({
     acceptDownloads: true,
   },
   webServer: {
-    command: `npx vite preview --config web/vite.config.ts --host 127.0.0.1 --port ${PORT} --strictPort`,
+    command: `npx vite preview --config web/vite.config.ts --configLoader runner --host 127.0.0.1 --port ${PORT} --strictPort`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

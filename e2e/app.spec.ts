@@ -15,6 +15,23 @@ test('the app loads with a clean console and shows the preset gallery', async ({
   expect(consoleErrors).toEqual([]);
 });
 
+test('the default page runs without fetching the orbit module; a constellation preset fetches it', async ({ page, consoleErrors }) => {
+  void consoleErrors;
+  const fetched: string[] = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname.split('/').pop() ?? ''));
+  const wasm = (name: RegExp) => fetched.filter((f) => name.test(f) && f.endsWith('.wasm'));
+  await open(page, '#preset=default');
+  await runAndWait(page);
+  // Once per worker of the pool.
+  expect(wasm(/^orbitcp_core_bg/).length).toBeGreaterThan(0);
+  expect(wasm(/^orbitcp_core_orbit/), 'the orbit module, on a chain without a place').toEqual([]);
+
+  await page.goto('about:blank');
+  await open(page, '#preset=leo-beijing-newyork-1600');
+  await expect(page.getByTestId('globe-canvas')).toHaveAttribute('data-satellites', '1600', { timeout: 60_000 });
+  await expect.poll(() => wasm(/^orbitcp_core_orbit_bg/).length).toBeGreaterThan(0);
+});
+
 test('a two-flow preset charts one line per flow with plausible point counts', async ({ page, consoleErrors }) => {
   await open(page, '#preset=winds-table5-reno-x2');
   await runAndWait(page);

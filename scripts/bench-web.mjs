@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'web', 'dist');
 const cli = process.env.ORBITCP_CLI ?? join(root, 'target', 'release', 'orbitcp');
-const port = 4190;
+// BENCH_PORT: another checkout's benchmark may hold the default port.
+const port = Number(process.env.BENCH_PORT ?? 4190);
 const skipSweep = process.argv.includes('--skip-sweep');
 
 function distFiles() {
@@ -56,12 +57,19 @@ function sizes(fetched) {
 }
 
 async function main() {
-  const server = spawn('npx', ['vite', 'preview', '--config', 'web/vite.config.ts', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+  const server = spawn('npx', ['vite', 'preview', '--config', 'web/vite.config.ts', '--configLoader', 'runner', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
     cwd: root,
     stdio: 'ignore',
+    detached: true,
   });
   try {
-    await new Promise((r) => setTimeout(r, 2500));
+    // Until the server answers: on a loaded machine vite takes more than a few seconds to start.
+    for (let waited = 0; ; waited += 250) {
+      const up = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.ok, () => false);
+      if (up) break;
+      if (waited > 60_000) throw new Error(`vite preview did not answer on port ${port} within 60 s`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
     const browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic'],
@@ -103,7 +111,8 @@ async function main() {
     }
     await browser.close();
   } finally {
-    server.kill();
+    // The whole group: killing npx alone left vite serving on the port.
+    process.kill(-server.pid);
   }
 }
 

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# Builds the core for the browser (wasm-pack --target web) into web/src/wasm/pkg.
-# Skips the build when the inputs hash to the same value as the last successful build,
-# because even a no-op wasm-pack run re-runs wasm-bindgen and costs time on 2 cores.
+# Builds the core for the browser (wasm-pack --target web) as two modules:
+#   web/src/wasm/pkg        without the orbit code: the site's first load, every chain scenario;
+#   web/src/wasm/pkg-orbit  with it (the "orbits" feature): loaded only for constellation
+#                           scenarios and the globe (web/src/wasm/cores.ts).
+# Each module is skipped when its inputs hash to the same value as its last successful build,
+# because even a no-op wasm-pack run re-runs wasm-bindgen and costs time on 2 cores. Both share
+# the target directory, so the second build reuses the first's compiled dependencies.
 # Usage: scripts/build-wasm.sh [--force]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
-PKG_DIR="web/src/wasm/pkg"
-WASM="$PKG_DIR/orbitcp_core_bg.wasm"
-STAMP="$PKG_DIR/.build-stamp"
-
 export PATH="$HOME/.cargo/bin:$PATH"
 
 # Everything that can change the .wasm: the crate (minus the Node tests, which only read it),
-# the lock file, the workspace manifest (release profile), and the tool versions.
+# the lock file, the workspace manifest (release profile), the tool versions and the features.
 inputs_hash() {
   {
     find wasm-core -path wasm-core/tests-node -prune -o -path wasm-core/target -prune \
@@ -25,33 +25,47 @@ inputs_hash() {
       if [[ -f "$f" ]]; then sha256sum "$f"; fi
     done
     rustc --version
-    wasm-pack --version
-    echo "script-v3 simd128 strip"
+    wasm-pack --version 2>/dev/null || echo "no wasm-pack"
+    echo "script-v4 simd128 strip features=$1"
   } | sha256sum | cut -d' ' -f1
 }
 
-hash="$(inputs_hash)"
-if [[ "${1:-}" != "--force" && -f "$WASM" && -f "$STAMP" && "$(cat "$STAMP")" == "$hash" ]]; then
-  echo "ok: wasm build is up to date ($WASM)"
-  exit 0
-fi
+# build OUT_DIR NAME FEATURES: one module, NAME.js and NAME_bg.wasm; FEATURES is a
+# comma-separated list (may be empty).
+build() {
+  local out="$1" name="$2" features="$3"
+  local wasm="$out/${name}_bg.wasm" stamp="$out/.build-stamp"
+  local hash
+  hash="$(inputs_hash "$name $features")"
+  if [[ "$FORCE" != 1 && -f "$wasm" && -f "$stamp" && "$(cat "$stamp")" == "$hash" ]]; then
+    echo "ok: wasm build is up to date ($wasm)"
+    return 0
+  fi
+  if ! command -v wasm-pack >/dev/null 2>&1; then
+    echo "error: wasm-pack is not installed; run: bash scripts/setup.sh" >&2
+    exit 1
+  fi
+  echo "building: $wasm (wasm-pack --release --target web, features: ${features:-none}; the first build also installs wasm-bindgen-cli, ~3 min)"
+  rm -f "$stamp"
+  local feature_args=()
+  if [[ -n "$features" ]]; then feature_args=(--features "$features"); fi
+  # simd128: the GF(256) region kernels use wasm SIMD (every current browser and Node 20 have it).
+  # GF arithmetic is exact and no float code is reassociated, so results stay equal to native.
+  # strip: without it the module carries a section of function names (150 KB, 32 KB gzipped)
+  # that only a debugger reads; panic messages do not need it.
+  CARGO_PROFILE_RELEASE_STRIP=symbols RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
+    wasm-pack build wasm-core --release --target web --out-dir "../$out" --out-name "$name" --no-default-features \
+    ${feature_args[@]+"${feature_args[@]}"}
+  if [[ ! -f "$wasm" ]]; then
+    echo "error: wasm-pack finished but $wasm is missing" >&2
+    exit 1
+  fi
+  echo "$hash" > "$stamp"
+  echo "ok: built $wasm ($(wc -c < "$wasm") bytes)"
+}
 
-if ! command -v wasm-pack >/dev/null 2>&1; then
-  echo "error: wasm-pack is not installed; run: bash scripts/setup.sh" >&2
-  exit 1
-fi
-
-echo "building: wasm (wasm-pack --release --target web; the first build also installs wasm-bindgen-cli, ~3 min)"
-rm -f "$STAMP"
-# simd128: the GF(256) region kernels use wasm SIMD (every current browser and Node 20 have it).
-# GF arithmetic is exact and no float code is reassociated, so results stay equal to native.
-# strip: without it the module carries a section of function names (150 KB, 32 KB gzipped) that
-# only a debugger reads; panic messages do not need it.
-CARGO_PROFILE_RELEASE_STRIP=symbols RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
-  wasm-pack build wasm-core --release --target web --out-dir ../web/src/wasm/pkg --no-default-features
-if [[ ! -f "$WASM" ]]; then
-  echo "error: wasm-pack finished but $WASM is missing" >&2
-  exit 1
-fi
-echo "$hash" > "$STAMP"
-echo "ok: built $WASM ($(wc -c < "$WASM") bytes)"
+FORCE=0
+if [[ "${1:-}" == "--force" ]]; then FORCE=1; fi
+# Distinct names, so that the site's assets (and what a page fetched) tell the two apart.
+build web/src/wasm/pkg orbitcp_core ""
+build web/src/wasm/pkg-orbit orbitcp_core_orbit orbits

@@ -43,6 +43,10 @@ step_clippy() {
   RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
     cargo clippy -p orbitcp-core --lib --target wasm32-unknown-unknown --no-default-features \
     -- -D warnings
+  # The second wasm module, with the orbit code (scripts/build-wasm.sh builds both).
+  RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
+    cargo clippy -p orbitcp-core --lib --target wasm32-unknown-unknown --no-default-features \
+    --features orbits -- -D warnings
 }
 
 step_cargo_test() {
@@ -53,6 +57,7 @@ step_cargo_test() {
 step_wasm() {
   bash scripts/build-wasm.sh
   node scripts/check-wasm-imports.mjs web/src/wasm/pkg/orbitcp_core_bg.wasm
+  node scripts/check-wasm-imports.mjs web/src/wasm/pkg-orbit/orbitcp_core_orbit_bg.wasm
 }
 
 step_node_determinism() {
@@ -100,7 +105,10 @@ step_web_unit() {
 }
 
 step_web_build() {
-  npx vite build --config web/vite.config.ts
+  # --configLoader runner: the default loader bundles the config into node_modules/.vite-temp,
+  # and in a git worktree whose node_modules links to another checkout's, the config's
+  # import.meta.url (and so the root it sets) would then be that checkout's.
+  npx vite build --config web/vite.config.ts --configLoader runner
 }
 
 step_e2e() {

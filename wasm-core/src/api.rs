@@ -241,8 +241,23 @@ pub fn debug_exhaust_memory() -> usize {
     }
 }
 
+/// Whether this module has the orbit code (the `orbits` feature): the site's first-load module
+/// has not, the second module has (scripts/build-wasm.sh).
+#[wasm_bindgen]
+pub fn has_orbit_code() -> bool {
+    cfg!(feature = "orbits")
+}
+
+/// Whether a scenario (JSON text) needs the orbit code (`scenario::needs_orbit_code`): the
+/// worker asks the first-load module this before it validates, runs or views a scenario.
+#[wasm_bindgen]
+pub fn needs_orbit_code(json: &str) -> bool {
+    crate::scenario::needs_orbit_code(json)
+}
+
 /// What the globe draws for a constellation scenario, as JSON (`orbit::view::ConstellationView`:
 /// satellites with their elements, ground stations, +Grid pairs, the epoch).
+#[cfg(feature = "orbits")]
 #[wasm_bindgen]
 pub fn constellation_view(scenario_json: &str) -> Result<String, JsValue> {
     let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(scenario_error)?;
@@ -252,6 +267,7 @@ pub fn constellation_view(scenario_json: &str) -> Result<String, JsValue> {
 /// ECEF positions (km) of every satellite of a constellation scenario at each orbit time of `times_json` (a JSON array of seconds), as JSON:
 /// one flat `[x0, y0, z0, x1, …]` per time, `null` where SGP4 fails. For the agreement test of
 /// the globe's propagation against the core's (wasm-core/tests-node/).
+#[cfg(feature = "orbits")]
 #[wasm_bindgen]
 pub fn constellation_positions(scenario_json: &str, times_json: &str) -> Result<String, JsValue> {
     let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(scenario_error)?;

@@ -37,7 +37,8 @@ test('run-time errors cross as {path, message} objects naming the field', async 
     path: 'seed',
     message: '"twelve" is not a 64-bit seed',
   });
-  assert.deepEqual(thrown(() => api.constellation_view(JSON.stringify(SMALL))), {
+  const orbit = await wasm('pkg-orbit');
+  assert.deepEqual(thrown(() => orbit.constellation_view(JSON.stringify(SMALL))), {
     path: 'topology',
     message: 'a chain without a place has nothing to show on the globe',
   });
@@ -64,4 +65,43 @@ test('a 64-bit seed comes back exact, as text', async () => {
   } finally {
     run.free();
   }
+});
+
+test('the first-load build leaves the orbit code out, says so by field, and still checks ranges', async () => {
+  const [chain, orbit] = [await wasm('pkg'), await wasm('pkg-orbit')];
+  assert.equal(chain.constellation_view, undefined, 'the globe export is in the first-load build');
+  assert.equal(typeof orbit.constellation_view, 'function');
+  const leo = {
+    ...SMALL,
+    topology: {
+      kind: 'constellation',
+      constellation: { walker: { altitude_km: 550, inclination_deg: 53, planes: 4, sats_per_plane: 4 } },
+      src: 'Beijing',
+      dst: 'New York',
+    },
+  };
+  const sweepTo = (grid) => JSON.stringify({ ...SMALL, sweep: { grid } });
+  assert.equal(chain.needs_orbit_code(JSON.stringify(leo)), true);
+  assert.equal(chain.needs_orbit_code(sweepTo({ topology: [SMALL.topology, leo.topology] })), true);
+  assert.equal(chain.needs_orbit_code(sweepTo({ 'topology.kind': ['chain', 'constellation'] })), true);
+  assert.equal(chain.needs_orbit_code(sweepTo({ 'topology.links[0].delay_ms': [1, 2] })), false);
+  assert.equal(chain.needs_orbit_code(JSON.stringify(SMALL)), false);
+  assert.equal(chain.needs_orbit_code('{not json'), false);
+
+  const e = thrown(() => new chain.SteppedRun(JSON.stringify(leo)));
+  assert.equal(e.path, 'topology');
+  assert.match(e.message, /^this build has no orbit code/);
+  // The orbit build runs what the first-load build refused.
+  const run = new orbit.SteppedRun(JSON.stringify(leo));
+  try {
+    while (!run.advance(100000));
+    assert.equal(JSON.parse(run.result(false)).flows.length, 1);
+  } finally {
+    run.free();
+  }
+  // Range problems are found without the orbit code, as the orbit build finds them.
+  const bad = JSON.stringify({ ...leo, topology: { ...leo.topology, min_elevation_deg: 95 } });
+  const paths = (api) => JSON.parse(api.validate_scenario(bad)).map((p) => p.path);
+  assert.deepEqual(paths(chain), ['topology.min_elevation_deg']);
+  assert.deepEqual(paths(orbit), ['topology.min_elevation_deg']);
 });

@@ -1,6 +1,9 @@
 // The same scenario must give the same result natively and in wasm, and twice in wasm:
 // the browser shows what `orbitcp run` prints, bit for bit (architecture.md, "The core has no
-// I/O"). Run by scripts/test.sh after `cargo build --release` and scripts/build-wasm.sh.
+// I/O"), whichever of its two wasm builds runs it: a chain preset gives the same bytes from the
+// first-load build, the orbit build and the CLI; a constellation preset from the orbit build and
+// the CLI, and the first-load build refuses it by name. Run by scripts/test.sh after
+// `cargo build --release` and scripts/build-wasm.sh.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -8,13 +11,18 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { wasm } from './wasm.mjs';
+import { BUILDS, wasm } from './wasm.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const scenarioDir = join(root, 'scenarios');
 const cli =
   process.env.ORBITCP_CLI ??
   join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'release', 'orbitcp');
+
+/** What the first-load build says of a constellation (`scenario::NO_ORBIT_CODE`). */
+const NO_ORBIT_CODE =
+  'this build has no orbit code: a constellation scenario needs the orbit module ' +
+  '(orbitcp-core\'s "orbits" feature; the web app loads it for constellation scenarios)';
 
 const scenarioFiles = existsSync(scenarioDir)
   ? readdirSync(scenarioDir)
@@ -69,22 +77,44 @@ function comparable(file) {
   return { text: short, path };
 }
 
+/** A build's summary of a scenario: the same text twice (it must repeat itself), parsed. */
+function wasmSummary(api, build, text) {
+  const first = api.run_scenario(text, false);
+  assert.equal(api.run_scenario(text, false), first, `two runs of the same scenario in ${build} differ`);
+  return parse(first, `${build} run_scenario`);
+}
+
 for (const file of scenarioFiles) {
   const name = relative(root, file);
-  test(`${name}: native CLI and wasm agree, and wasm repeats itself`, async () => {
+  test(`${name}: native CLI and every wasm build that runs it agree, and each repeats itself`, async () => {
     const { text, path } = comparable(file);
-    const api = await wasm();
-    const first = api.run_scenario(text, false);
-    const second = api.run_scenario(text, false);
-    assert.equal(second, first, 'two wasm runs of the same scenario differ');
+    const constellation = JSON.parse(text).topology?.kind === 'constellation';
+    const chainCore = await wasm('pkg');
+    // The worker picks the build by asking the first-load one (web/src/wasm/cores.ts).
+    assert.equal(chainCore.needs_orbit_code(text), constellation, 'needs_orbit_code disagrees with the topology');
     const native = runNative(path);
-    // The wasm boundary sends the 64-bit seed as decimal text (a JS number cannot hold every
-    // u64); the presets' seeds are small, so the CLI's number reads back exactly.
-    const { seed: wasmSeed, ...wasmRest } = parse(first, 'wasm run_scenario');
     const { seed: nativeSeed, ...nativeRest } = parse(native, `orbitcp run --summary ${name}`);
-    assert.equal(typeof wasmSeed, 'string', 'the wasm boundary sends the seed as text');
     assert.ok(Number.isSafeInteger(nativeSeed), `preset seed ${nativeSeed} is not exact in JS`);
-    assert.equal(wasmSeed, String(nativeSeed), 'native and wasm seeds differ');
-    assert.deepStrictEqual(wasmRest, nativeRest, 'native and wasm results differ');
+    // A chain runs on both builds (the orbit build is a superset the worker may hold);
+    // the first-load build refuses a constellation.
+    const builds = constellation ? ['pkg-orbit'] : BUILDS;
+    for (const build of builds) {
+      const api = await wasm(build);
+      assert.equal(api.has_orbit_code(), build === 'pkg-orbit', `${build}: has_orbit_code`);
+      // The wasm boundary sends the 64-bit seed as decimal text (a JS number cannot hold every
+      // u64); the presets' seeds are small, so the CLI's number reads back exactly.
+      const { seed: wasmSeed, ...wasmRest } = wasmSummary(api, build, text);
+      assert.equal(typeof wasmSeed, 'string', 'the wasm boundary sends the seed as text');
+      assert.equal(wasmSeed, String(nativeSeed), `native and ${build} seeds differ`);
+      assert.deepStrictEqual(wasmRest, nativeRest, `native and ${build} results differ`);
+    }
+    if (constellation) {
+      const refused = { path: 'topology', message: NO_ORBIT_CODE };
+      assert.throws(() => chainCore.run_scenario(text, false), (e) => {
+        assert.deepEqual(e, refused);
+        return true;
+      });
+      assert.deepEqual(JSON.parse(chainCore.validate_scenario(text)), [refused]);
+    }
   });
 }

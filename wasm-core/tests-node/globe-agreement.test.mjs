@@ -53,7 +53,7 @@ function scenarioOf(topology) {
 }
 
 async function maxDifference(config, times) {
-  const api = await wasm();
+  const api = await wasm('pkg-orbit');
   const { Propagator } = await globe();
   const view = JSON.parse(api.constellation_view(scenarioOf(config)));
   const core = JSON.parse(api.constellation_positions(scenarioOf(config), JSON.stringify(times)));

@@ -3,13 +3,11 @@
 // from; the core validates it (in a worker) and the URL can carry it. The state and what moves
 // it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
-import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
 import { downloadBytes, downloadText, pcapDownload, resultCsv, summaryJson } from './export/export';
-import { ResultCharts } from './charts/ResultCharts';
-import { SweepChart } from './charts/SweepChart';
 import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ChartTimeContext, TimeCursor, TimeCursorContext, type ChartTime, type TimeMark } from './timeCursor';
@@ -37,6 +35,13 @@ import { reduce as lessonReduce } from './lessons/state';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
+
+// The charts and d3: a chunk of their own, fetched when a run starts (so it is there when the
+// result is), not with the page: the first load is what it takes to edit and start a run.
+const loadCharts = () => import('./charts/ResultCharts');
+const loadSweepChart = () => import('./charts/SweepChart');
+const ResultCharts = lazy(() => loadCharts().then((m) => ({ default: m.ResultCharts })));
+const SweepChart = lazy(() => loadSweepChart().then((m) => ({ default: m.SweepChart })));
 
 /** The note that a highlighted view's aria-describedby names. */
 const LESSON_NOTE_ID = 'lesson-view-note';
@@ -66,6 +71,10 @@ function aboutCount(n: number): string {
 export function App() {
   const { state, valid, running, globeSpanS, scenario, hasSweep, actions } = useSimulation();
   const { text, presetId, errors, validated, estimate, coreVersion, phase, result, sweepRows, resultScenario, notice, status, costPrompt, view } = state;
+  const starting = phase.kind === 'running' ? phase.what : null;
+  useEffect(() => {
+    if (starting !== null) void (starting === 'sweep' ? loadSweepChart() : loadCharts());
+  }, [starting]);
   // One time cursor for the globe, the hop view and the charts (an external store: see timeCursor.ts).
   const cursor = useMemo(() => new TimeCursor(), []);
   const chartTime = useMemo<ChartTime | null>(() => {
@@ -315,7 +324,9 @@ export function App() {
           <div data-testid="results" data-run-state={runStateAttribute(phase)}>
             {sweepRows && (
               <ErrorBoundary resetKey={sweepRows}>
-                <SweepChart rows={sweepRows} scenario={resultScenario} />
+                <Suspense fallback={<p className="status">Loading the charts…</p>}>
+                  <SweepChart rows={sweepRows} scenario={resultScenario} />
+                </Suspense>
               </ErrorBoundary>
             )}
             {result && !sweepRows && (
@@ -324,7 +335,9 @@ export function App() {
                 <SummaryTable summary={result.summary} scenario={resultScenario} />
                 {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} />}
                 <ErrorBoundary resetKey={result}>
-                  <ResultCharts result={result} scenario={resultScenario} baseline={against} />
+                  <Suspense fallback={<p className="status">Loading the charts…</p>}>
+                    <ResultCharts result={result} scenario={resultScenario} baseline={against} />
+                  </Suspense>
                 </ErrorBoundary>
               </>
             )}

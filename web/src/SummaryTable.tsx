@@ -3,7 +3,7 @@
 
 import type { RunSummary } from './sim/results';
 import type { Scenario } from './scenario/types.gen';
-import { CAPACITY_LABELS, capacityShares, roundedPercents } from './charts/CapacityChart';
+import { CAPACITY_LABELS, capacityShares, roundedPercents } from './charts/capacity';
 
 const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 

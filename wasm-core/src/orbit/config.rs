@@ -3,10 +3,14 @@
 //! which ground stations, how links and routes are found, and how the transports see a route
 //! change. The core gets TLE text from the caller (no I/O here: the CLI reads `tle_file`).
 
-use super::elements::{self, Constellation, WalkerShell};
+#[cfg(feature = "orbits")]
+use super::elements::{self, Constellation};
 use super::ground::{self, GroundStation};
 use super::links::LinkModel;
-use super::route::{Attachment, IslMode, RouteConfig, DEFAULT_MIN_ELEVATION_DEG, DEFAULT_STEP_S};
+pub use super::params::{Attachment, DEFAULT_MIN_ELEVATION_DEG, DEFAULT_STEP_S};
+#[cfg(feature = "orbits")]
+use super::route::{IslMode, RouteConfig};
+use super::walker::WalkerShell;
 use super::OrbitError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -182,6 +186,7 @@ impl Place {
 }
 
 /// What [`ConstellationTopology::build`] returns.
+#[cfg(feature = "orbits")]
 pub struct Built {
     pub constellation: Constellation,
     pub src: GroundStation,
@@ -200,6 +205,7 @@ impl ConstellationTopology {
     }
 
     /// Builds the constellation and routing parameters for `duration_s` seconds of simulation.
+    #[cfg(feature = "orbits")]
     pub fn build(&self, duration_s: f64) -> Result<Built, OrbitError> {
         let mut c = Constellation::default();
         for s in self.constellation.walker.as_slice() {

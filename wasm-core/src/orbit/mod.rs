@@ -4,30 +4,40 @@
 //! Sources first: docs/links-and-orbits.md §3 (geometry), §7.4 (link budget), §7.5 (time-varying topology),
 //! docs/links-and-orbits.md §6-§9 (circular orbits, Walker-delta, shells, +Grid). Submodules:
 //! - [`geometry`]: spherical Earth (R = 6378.135 km), ECEF, elevation, slant range;
-//! - [`elements`]: Walker shells, GEO, TLE/OMM parsing, SGP4 propagation;
+//! - [`walker`]: Walker shell parameters; [`params`]: routing defaults and the attachment policy;
+//! - `elements`: Walker shells, GEO, TLE/OMM parsing, SGP4 propagation;
 //! - [`ground`]: ground stations and a city table;
 //! - [`links`]: FSPL, link budget, Shannon, per-link-type capacity and loss;
-//! - [`route`]: visibility, attachment, +Grid ISLs, Dijkstra, the path timeline;
+//! - `route`: visibility, attachment, +Grid ISLs, Dijkstra, the path timeline;
 //! - [`config`]: the JSON configuration of `orbitcp route` (see README.md here);
-//! - [`view`]: what the browser's globe draws (elements, ground stations, +Grid pairs).
+//! - `view`: what the browser's globe draws (elements, ground stations, +Grid pairs).
 //!
-//! No I/O and no clocks: the CLI reads files and passes text in.
+//! `elements`, `route`, `view` and [`config::ConstellationTopology::build`] need the `orbits`
+//! feature (SGP4 and routing); the rest is the scenario format and its range checks, which every
+//! build parses. No I/O and no clocks: the CLI reads files and passes text in.
 
 pub mod config;
+#[cfg(feature = "orbits")]
 pub mod elements;
 pub mod geometry;
 pub mod ground;
 pub mod links;
 pub mod math;
+pub mod params;
+#[cfg(feature = "orbits")]
 pub mod route;
+#[cfg(feature = "orbits")]
 pub mod view;
+pub mod walker;
 
-pub use elements::{Constellation, ElementSource, Orbit, Satellite, SourcedElements, WalkerShell};
+#[cfg(feature = "orbits")]
+pub use elements::{Constellation, ElementSource, Orbit, Satellite, SourcedElements};
 pub use ground::GroundStation;
 pub use links::{Capacity, LinkBudget, LinkModel, LinkType, Loss};
-pub use route::{
-    path_timeline, Attachment, End, EventKind, Hop, IslMode, Node, PathStep, RouteConfig, Router, Timeline,
-};
+pub use params::Attachment;
+#[cfg(feature = "orbits")]
+pub use route::{path_timeline, End, EventKind, Hop, IslMode, Node, PathStep, RouteConfig, Router, Timeline};
+pub use walker::WalkerShell;
 
 /// Everything that can be wrong with orbit input. Messages say where and what.
 #[derive(Debug, Clone, PartialEq)]

@@ -18,15 +18,11 @@ use super::geometry::{self, Vec3, C_KM_S};
 use super::ground::GroundStation;
 use super::links::LinkModel;
 use super::math;
+pub use super::params::{Attachment, DEFAULT_MIN_ELEVATION_DEG, DEFAULT_STEP_S};
 use super::OrbitError;
 use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-/// Default elevation mask, ° (Starlink in Hypatia and StarPerf) [docs/links-and-orbits.md §3].
-pub const DEFAULT_MIN_ELEVATION_DEG: f64 = 25.0;
-/// Default routing step, s (the default; Hypatia uses 0.1 s) [docs/links-and-orbits.md §5].
-pub const DEFAULT_STEP_S: f64 = 1.0;
 
 /// Inter-satellite links.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -38,17 +34,6 @@ pub enum IslMode {
     /// No ISLs: bent pipe, satellite → ground relay → satellite (Hypatia's
     /// "free_one_only_gs_relays").
     None,
-}
-
-/// Which visible satellite a ground station uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Attachment {
-    /// The satellite with the highest elevation, re-chosen every step.
-    #[default]
-    HighestElevation,
-    /// Keep the satellite until it drops below the mask, then take the highest.
-    StayUntilLost,
 }
 
 /// Everything routing needs besides the constellation and the endpoints.

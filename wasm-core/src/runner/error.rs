@@ -1,7 +1,7 @@
 //! Why a run, a sweep or a cost estimate could not be made.
 
 use crate::orbit::OrbitError;
-use crate::scenario::{topology_error, FieldError, ScenarioError};
+use crate::scenario::{topology_error, FieldError, ScenarioError, NO_ORBIT_CODE};
 
 /// Why a run, a sweep or a cost estimate could not be made. Each names the scenario field at
 /// fault where there is one ([`RunError::field_errors`]); the CLI prints the [`Display`] text,
@@ -20,6 +20,9 @@ pub enum RunError {
     TooManyRuns,
     /// A constellation's orbits or path could not be built (validation reports the same first).
     Topology(OrbitError),
+    /// A constellation scenario in a build without the `orbits` feature (the site's first-load
+    /// wasm module): the caller must use a build with it.
+    NoOrbitCode,
     /// A flow delivered a wrong or missing byte: the simulator's end-to-end check failed.
     Delivery(String),
     /// A result without any flow (a `flows_alone` scenario of none).
@@ -41,6 +44,7 @@ impl RunError {
             RunError::NoSuchJob { index, jobs } => one("sweep", format!("no job {index} (the sweep has {jobs})")),
             RunError::TooManyRuns => one("sweep.grid", "too many runs".into()),
             RunError::Topology(e) => vec![topology_error(e.clone())],
+            RunError::NoOrbitCode => one("topology", NO_ORBIT_CODE.into()),
             RunError::Delivery(e) => one("", format!("delivery check failed: {e}")),
             RunError::NoFlows => one("flows", "the scenario has no flows".into()),
             RunError::Output(e) => one("", format!("the result could not be written as JSON: {e}")),

@@ -1,7 +1,8 @@
 //! Running scenarios: the entry points shared by the CLI, the wasm boundary and the tests.
 //!
 //! A [`Run`] is one simulation built from a scenario: `chain.rs` builds a chain's network,
-//! `constellation.rs` a constellation's, and `build_tcp.rs`, `build_ctcp.rs` and
+//! `constellation.rs` a constellation's (with the `orbits` feature only; `path.rs` has what
+//! results say about a path), and `build_tcp.rs`, `build_ctcp.rs` and
 //! `build_intcp.rs` each transport's agents. `report.rs` turns a finished run into the
 //! [`RunResult`] (`result.rs`, with its time series in `traces.rs`). A [`Session`]
 //! (`session.rs`) steps the runs of one scenario; `sweep.rs` enumerates a sweep's runs and
@@ -11,10 +12,12 @@ mod build_ctcp;
 mod build_intcp;
 mod build_tcp;
 mod chain;
+#[cfg(feature = "orbits")]
 pub mod constellation;
 pub mod cost;
 mod error;
 mod pcap;
+pub mod path;
 mod report;
 mod result;
 mod session;
@@ -37,7 +40,7 @@ use build_ctcp::add_ctcp_flow;
 use build_intcp::{add_intcp_flow, SharedCaches};
 use build_tcp::add_tcp_flow;
 use chain::chain_network;
-use constellation::PathResult;
+use path::PathResult;
 use report::FlowParts;
 
 /// A simulation built from a scenario, with what is needed to report on it.
@@ -82,13 +85,16 @@ impl Run {
         let points = sc.trace.max_points as usize;
         let (net, last_node, path, traced_links) = match &sc.topology {
             Topology::Chain(Chain { links, place }) => {
-                let path = place.as_ref().map(|pl| constellation::fixed_geo_path(pl, sc.duration_s));
+                let path = place.as_ref().map(|pl| path::fixed_geo_path(pl, sc.duration_s));
                 (chain_network(links, seed, points), links.len() as u32, path, 2 * links.len() as u32)
             }
+            #[cfg(feature = "orbits")]
             Topology::Constellation(c) => {
                 let built = constellation::build(c, sc.duration_s, seed, points).map_err(RunError::Topology)?;
                 (built.net, 1, Some(built.path), built.access_links)
             }
+            #[cfg(not(feature = "orbits"))]
+            Topology::Constellation(_) => return Err(RunError::NoOrbitCode),
         };
         let moving_nodes = net.moving.is_some().then_some(net.node_count);
         let mut sim = Simulation::new(net, SimTime::from_secs_f64(sc.duration_s));
@@ -201,6 +207,7 @@ pub fn schema_json() -> String {
 /// Everything the core reports to a front end, gathered in one type so that one JSON Schema
 /// describes it all (`orbitcp schema --results`, from which the web app's result types are
 /// generated). Never built.
+#[cfg(feature = "orbits")]
 #[derive(schemars::JsonSchema)]
 #[allow(dead_code)]
 struct CoreOutputs {
@@ -212,6 +219,7 @@ struct CoreOutputs {
 
 /// The JSON Schema of what the core reports (the run result with its traces and path
 /// timeline, and the constellation view), generated from the Rust types.
+#[cfg(feature = "orbits")]
 pub fn results_schema_json() -> String {
     serde_json::to_string_pretty(&schemars::schema_for!(CoreOutputs)).unwrap_or_default()
 }

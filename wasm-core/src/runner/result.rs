@@ -1,7 +1,7 @@
 //! What a run reports: per flow, per link, and the run as a whole. Serialized as the JSON the
 //! CLI prints and the browser draws.
 
-use super::constellation::PathResult;
+use super::path::PathResult;
 use super::traces::{HopRole, Traces};
 use crate::metrics::DelaySummary;
 use schemars::JsonSchema;

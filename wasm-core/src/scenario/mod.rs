@@ -43,7 +43,7 @@ pub use sweep::Sweep;
 pub use tcp_flow::{TcpFlow, TcpProfile, TcpSettings};
 pub use topology::{Chain, ChainPlace, Topology};
 pub use trace::TraceSpec;
-pub use validate_topology::topology_error;
+pub use validate_topology::{needs_orbit_code, topology_error, NO_ORBIT_CODE};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -48,7 +48,9 @@ fn deeper_error(root: &Value, path: &str) -> Option<(String, String)> {
     fn inner<T: serde::de::DeserializeOwned>(v: &Value, tag: &str, prefix: &str) -> Option<(String, String)> {
         let mut obj = v.as_object()?.clone();
         obj.remove(tag);
-        let e = serde_path_to_error::deserialize::<_, T>(Value::Object(obj)).err()?;
+        // By reference, as `check_value` deserializes: an owned `Value` would instantiate every
+        // flow and topology type's deserializer a second time (tens of KB of wasm).
+        let e = serde_path_to_error::deserialize::<_, T>(&Value::Object(obj)).err()?;
         let p = e.path().to_string();
         let full = if p == "." { prefix.to_string() } else { format!("{prefix}.{p}") };
         Some((full, explain(e.inner().to_string())))

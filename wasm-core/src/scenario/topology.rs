@@ -44,7 +44,7 @@ impl ChainPlace {
             src,
             dst,
             min_elevation_deg: 0.0,
-            step_s: crate::orbit::route::DEFAULT_STEP_S,
+            step_s: crate::orbit::config::DEFAULT_STEP_S,
             start_s: 0.0,
             isl: IslChoice::None,
             max_isl_km: None,

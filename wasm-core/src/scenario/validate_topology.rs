@@ -189,9 +189,38 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
     if !p.0.is_empty() {
         return;
     }
+    #[cfg(feature = "orbits")]
     if let Err(e) = c.build(duration_s) {
         p.0.push(topology_error(e));
     }
+    // Element sets and routes are checked by building them, which needs the orbit code.
+    #[cfg(not(feature = "orbits"))]
+    p.push("topology".to_string(), NO_ORBIT_CODE);
+}
+
+/// Why a build without the `orbits` feature refuses a constellation scenario.
+pub const NO_ORBIT_CODE: &str = "this build has no orbit code: a constellation scenario needs the orbit module \
+     (orbitcp-core's \"orbits\" feature; the web app loads it for constellation scenarios)";
+
+/// Whether a scenario (JSON text) needs the orbit code: its topology is a constellation, or its
+/// sweep sets `topology` or `topology.kind` to one. The web app asks the first-load module this
+/// to know when to load the orbit module; text that is not JSON needs no orbits to be refused.
+pub fn needs_orbit_code(json: &str) -> bool {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+        return false;
+    };
+    let is_constellation = |t: &serde_json::Value| t.get("kind").and_then(|k| k.as_str()) == Some("constellation");
+    let swept = |values: &serde_json::Value, hit: &dyn Fn(&serde_json::Value) -> bool| {
+        values.as_array().is_some_and(|a| a.iter().any(hit))
+    };
+    is_constellation(&v["topology"])
+        || v["sweep"]["grid"].as_object().is_some_and(|grid| {
+            grid.iter().any(|(path, values)| match path.as_str() {
+                "topology" => swept(values, &is_constellation),
+                "topology.kind" => swept(values, &|k| k.as_str() == Some("constellation")),
+                _ => false,
+            })
+        })
 }
 
 /// A constellation that could not be built, as a problem of the scenario field at fault.
@@ -215,5 +244,54 @@ pub fn topology_error(e: OrbitError) -> FieldError {
         OrbitError::Geo(problem) => FieldError::new("topology.constellation.geo_longitudes_deg", problem),
         OrbitError::Ground(problem) => FieldError::new("topology.relays", problem),
         OrbitError::Config { field, problem } => FieldError::new(format!("topology.{field}"), problem),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CHAIN: &str = r#"{"kind": "chain", "links": [{"rate_mbps": 10, "delay_ms": 10}]}"#;
+    const LEO: &str = r#"{"kind": "constellation", "constellation": {"walker": {"altitude_km": 550,
+        "inclination_deg": 53, "planes": 4, "sats_per_plane": 4}}, "src": "Beijing", "dst": "New York"}"#;
+
+    fn scenario(topology: &str, sweep: &str) -> String {
+        format!(r#"{{"version": 1, "name": "t", "duration_s": 5, "topology": {topology}, "flows": []{sweep}}}"#)
+    }
+
+    #[test]
+    fn only_a_constellation_or_a_sweep_to_one_needs_the_orbit_code() {
+        assert!(!needs_orbit_code(&scenario(CHAIN, "")));
+        assert!(needs_orbit_code(&scenario(LEO, "")));
+        let sweep = |grid: &str| scenario(CHAIN, &format!(r#", "sweep": {{"grid": {grid}}}"#));
+        assert!(needs_orbit_code(&sweep(&format!(r#"{{"topology": [{CHAIN}, {LEO}]}}"#))));
+        assert!(needs_orbit_code(&sweep(r#"{"topology.kind": ["chain", "constellation"]}"#)));
+        assert!(!needs_orbit_code(&sweep(&format!(r#"{{"topology": [{CHAIN}]}}"#))));
+        assert!(!needs_orbit_code(&sweep(r#"{"topology.links[0].delay_ms": [1, 2]}"#)));
+        // Not JSON: the first-load build refuses it as well as the orbit build would.
+        assert!(!needs_orbit_code("{\"topology\": {\"kind\": \"constellation\""));
+    }
+
+    #[test]
+    fn this_build_builds_a_constellation_when_checking_it() {
+        // With the orbit code a bad element set is found by building; without it, the one
+        // problem is that the build cannot.
+        let bad_tle = LEO.replace(
+            r#""walker": {"altitude_km": 550,
+        "inclination_deg": 53, "planes": 4, "sats_per_plane": 4}"#,
+            r#""tle": "not a TLE""#,
+        );
+        let Topology::Constellation(c) = serde_json::from_str::<Topology>(&bad_tle).unwrap() else {
+            unreachable!("a constellation topology")
+        };
+        let mut p = Problems(Vec::new());
+        constellation_problems(&c, 5.0, &mut p);
+        let paths: Vec<&str> = p.0.iter().map(|e| e.path.as_str()).collect();
+        if cfg!(feature = "orbits") {
+            assert_eq!(paths, ["topology.constellation.tle"], "{:?}", p.0);
+        } else {
+            assert_eq!(paths, ["topology"]);
+            assert_eq!(p.0[0].message, NO_ORBIT_CODE);
+        }
     }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CapacitySummary } from '../sim/results';
-import { capacityShares, describeShares, roundedPercents } from './CapacityChart';
+import { capacityShares, describeShares, roundedPercents } from './capacity';
 
 const capacity = (over: Partial<CapacitySummary> = {}): CapacitySummary => ({
   link: 2,

@@ -11,8 +11,8 @@ import { VIEWS } from './format';
 import { parseText } from './text';
 
 async function coreValidate(): Promise<(json: string) => { path: string; message: string }[]> {
-  const glue = await import('../wasm/pkg/orbitcp_core.js');
-  glue.initSync({ module: readFileSync(fileURLToPath(new URL('../wasm/pkg/orbitcp_core_bg.wasm', import.meta.url))) });
+  const glue = await import('../wasm/pkg-orbit/orbitcp_core_orbit.js');
+  glue.initSync({ module: readFileSync(fileURLToPath(new URL('../wasm/pkg-orbit/orbitcp_core_orbit_bg.wasm', import.meta.url))) });
   return (json) => JSON.parse(glue.validate_scenario(json));
 }
 

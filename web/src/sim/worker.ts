@@ -1,22 +1,9 @@
-// The simulation worker: owns one instance of the wasm core and runs what the UI asks, in
-// slices, reporting progress. A panic in the core traps the instance; the worker then reports
-// `crashed` and the SimClient replaces it.
+// The simulation worker: owns the wasm core (the first-load build, and the orbit build once a
+// request needs it: ../wasm/cores.ts) and runs what the UI asks, in slices, reporting progress.
+// A panic in the core traps the instance; the worker then reports `crashed` and the SimClient
+// replaces it.
 
-import init, {
-  PcapFiles,
-  SteppedRun,
-  constellation_view,
-  core_version,
-  debug_exhaust_memory,
-  debug_panic,
-  estimate_cost,
-  install_panic_hook,
-  last_panic,
-  sweep_csv,
-  sweep_jobs,
-  validate_scenario,
-} from '../wasm/pkg/orbitcp_core.js';
-import wasmUrl from '../wasm/pkg/orbitcp_core_bg.wasm?url';
+import { chainCore, coreFor, loadOrbitCore, type Loaded } from '../wasm/cores';
 import { assertNever, type CostEstimate, type FieldError, type FromWorker, type SweepJob, type ToWorker } from './protocol';
 import { parseResult, transferables } from './results';
 import { trapMessage } from './trap';
@@ -28,12 +15,7 @@ const post = (msg: FromWorker, transfer: Transferable[] = []) => self.postMessag
 const SLICE_EVENTS = 50_000;
 const PROGRESS_EVERY_MS = 50;
 
-let memory: WebAssembly.Memory | undefined;
-const ready = init({ module_or_path: wasmUrl }).then((wasm) => {
-  memory = wasm.memory;
-  install_panic_hook();
-  post({ type: 'ready', coreVersion: core_version() });
-});
+const ready = chainCore.then(({ core }) => post({ type: 'ready', coreVersion: core.core_version() }));
 
 /** Set once the core has trapped: its state is then undefined (a borrow may be held, memory
  * half-written), so every later request fails as a crash and the client replaces the worker. */
@@ -48,7 +30,9 @@ function coreError(e: unknown): FieldError | null {
   return typeof path === 'string' && typeof message === 'string' ? { path, message } : null;
 }
 
-function describe(e: unknown): { path: string; message: string; crashed: boolean } {
+/** `from`: the core that was called, the one to ask for a panic's message after a trap (none
+ * when loading it failed). */
+function describe(e: unknown, from: Loaded | undefined): { path: string; message: string; crashed: boolean } {
   const refused = coreError(e);
   if (refused && trapped === null) return { ...refused, crashed: false };
   // A Rust panic or an aborted allocation surfaces as a WebAssembly RuntimeError
@@ -57,11 +41,11 @@ function describe(e: unknown): { path: string; message: string; crashed: boolean
   if (e instanceof WebAssembly.RuntimeError && trapped === null) {
     let panic = '';
     try {
-      panic = last_panic();
+      panic = from?.core.last_panic() ?? '';
     } catch {
       // The instance may be too broken to answer; the trap itself is the report.
     }
-    trapped = trapMessage(panic, error, memory?.buffer.byteLength ?? 0);
+    trapped = trapMessage(panic, error, from?.memory.buffer.byteLength ?? 0);
   }
   if (trapped !== null) return { path: '', message: trapped, crashed: true };
   return { path: '', message: error, crashed: false };
@@ -69,8 +53,16 @@ function describe(e: unknown): { path: string; message: string; crashed: boolean
 
 const yieldToEvents = () => new Promise<void>((r) => setTimeout(r, 0));
 
-async function run(id: number, scenario: string, seed: string | undefined, job: number | undefined, withTraces: boolean) {
-  const sim = job === undefined ? new SteppedRun(scenario, seed) : SteppedRun.sweep_job(scenario, job);
+async function run(
+  loaded: Loaded,
+  id: number,
+  scenario: string,
+  seed: string | undefined,
+  job: number | undefined,
+  withTraces: boolean,
+) {
+  const { core } = loaded;
+  const sim = job === undefined ? new core.SteppedRun(scenario, seed) : core.SteppedRun.sweep_job(scenario, job);
   try {
     let last = 0;
     for (let slice = 0; ; slice++) {
@@ -91,7 +83,7 @@ async function run(id: number, scenario: string, seed: string | undefined, job: 
     if (withTraces) post({ type: 'result', id, result }, transferables(result));
     else post({ type: 'summary', id, summary: result.summary });
   } catch (e) {
-    describe(e);
+    describe(e, loaded);
     throw e;
   } finally {
     // After a trap the object may still be borrowed, and free() would throw over the real
@@ -100,33 +92,45 @@ async function run(id: number, scenario: string, seed: string | undefined, job: 
   }
 }
 
+/** The core that answers `msg`: the orbit build for the globe's view, whatever the scenario. */
+async function coreOf(msg: ToWorker): Promise<Loaded> {
+  if (msg.type === 'view') return loadOrbitCore();
+  if (msg.type === 'panic') return chainCore;
+  return coreFor(msg.scenario);
+}
+
 async function handle(msg: ToWorker) {
   await ready;
+  let loaded: Loaded | undefined;
   try {
     if (trapped !== null) throw new Error(trapped);
+    loaded = await coreOf(msg);
+    const { core } = loaded;
     switch (msg.type) {
       case 'run':
-        await run(msg.id, msg.scenario, msg.seed, msg.job, msg.withTraces);
+        await run(loaded, msg.id, msg.scenario, msg.seed, msg.job, msg.withTraces);
         break;
       case 'validate':
-        post({ type: 'validated', id: msg.id, errors: JSON.parse(validate_scenario(msg.scenario)) as FieldError[] });
+        post({ type: 'validated', id: msg.id, errors: JSON.parse(core.validate_scenario(msg.scenario)) as FieldError[] });
         break;
       case 'expandSweep': {
-        const jobs = JSON.parse(sweep_jobs(msg.scenario)) as SweepJob[];
+        const jobs = JSON.parse(core.sweep_jobs(msg.scenario)) as SweepJob[];
         post({ type: 'sweepJobs', id: msg.id, jobs });
         break;
       }
       case 'estimate':
-        post({ type: 'estimate', id: msg.id, estimate: JSON.parse(estimate_cost(msg.scenario)) as CostEstimate });
+        post({ type: 'estimate', id: msg.id, estimate: JSON.parse(core.estimate_cost(msg.scenario)) as CostEstimate });
         break;
-      case 'view':
-        post({ type: 'view', id: msg.id, view: JSON.parse(constellation_view(msg.scenario)) as ConstellationView });
+      case 'view': {
+        const { core: orbit } = await loadOrbitCore();
+        post({ type: 'view', id: msg.id, view: JSON.parse(orbit.constellation_view(msg.scenario)) as ConstellationView });
         break;
+      }
       case 'sweepCsv':
-        post({ type: 'csv', id: msg.id, csv: sweep_csv(msg.scenario, msg.results, false) });
+        post({ type: 'csv', id: msg.id, csv: core.sweep_csv(msg.scenario, msg.results, false) });
         break;
       case 'pcap': {
-        const cap = new PcapFiles(msg.scenario, undefined, undefined);
+        const cap = new core.PcapFiles(msg.scenario, undefined, undefined);
         try {
           const files = Array.from({ length: cap.count() }, (_, i) => ({ name: cap.name(i), bytes: cap.bytes(i) }));
           post({ type: 'pcap', id: msg.id, files, missed: cap.missed() }, files.map((f) => f.bytes.buffer));
@@ -136,17 +140,17 @@ async function handle(msg: ToWorker) {
         break;
       }
       case 'panic':
-        if (msg.when === 'now') debug_panic();
+        if (msg.when === 'now') core.debug_panic();
         else if (msg.when === 'next-run') {
           panicNextRun = true;
           post({ type: 'armed', id: msg.id });
-        } else debug_exhaust_memory();
+        } else core.debug_exhaust_memory();
         break;
       default:
         assertNever(msg);
     }
   } catch (e) {
-    post({ type: 'failed', id: msg.id, ...describe(e) });
+    post({ type: 'failed', id: msg.id, ...describe(e, loaded) });
   }
 }
 
