@@ -13,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'web', 'dist');
 const cli = process.env.ORBITCP_CLI ?? join(root, 'target', 'release', 'orbitcp');
-// BENCH_PORT: another checkout's benchmark may hold the default port.
-const port = Number(process.env.BENCH_PORT ?? 4190);
+// BENCH_PORT: another checkout's benchmark may hold the default port. (Not 4190: fetch refuses it,
+// as one of the ports browsers block.)
+const port = Number(process.env.BENCH_PORT ?? 4180);
 const skipSweep = process.argv.includes('--skip-sweep');
 
 function distFiles() {
