@@ -4,6 +4,7 @@
 //! 130 a run or sweep stopped by Ctrl-C (what was done is printed).
 
 mod interrupt;
+mod parquet_out;
 mod progress;
 mod run;
 mod sweep;
@@ -55,6 +56,9 @@ enum Command {
         /// Also write every trace as CSV files into DIR (created if missing; checked before the run)
         #[arg(long, value_name = "DIR")]
         csv: Option<PathBuf>,
+        /// The traces' format with --csv: csv, or parquet (.parquet files, the same columns)
+        #[arg(long, value_enum, default_value = "csv", requires = "csv")]
+        format: Format,
     },
     /// Runs every grid point and run of the scenario's sweep and prints CSV
     #[command(long_about = "Runs every grid point and run of the scenario's sweep on all cores and prints CSV, one \
@@ -77,6 +81,9 @@ enum Command {
         /// Write the table to FILE instead of standard output
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// The table's format (parquet needs -o FILE)
+        #[arg(long, value_enum, default_value = "csv", requires_if("parquet", "output"))]
+        format: Format,
         #[command(flatten)]
         threads: ThreadsArg,
     },
@@ -96,6 +103,9 @@ enum Command {
         /// Write the table to FILE instead of standard output
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// The table's format (parquet needs -o FILE)
+        #[arg(long, value_enum, default_value = "csv", requires_if("parquet", "output"))]
+        format: Format,
     },
     /// Prints each job of the scenario's sweep as a scenario of its own, one JSON per line
     #[command(long_about = "Prints each job of the scenario's sweep (with --shard K/N, the jobs of that shard) as \
@@ -144,6 +154,14 @@ struct ScenarioArg {
     /// The scenario JSON file, or - for standard input
     #[arg(value_name = "SCENARIO")]
     path: String,
+}
+
+/// How a table is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Csv,
+    /// The same columns and values as the CSV, with the provenance also as key-value metadata
+    Parquet,
 }
 
 #[derive(Args)]
@@ -218,11 +236,20 @@ fn emit(s: &str) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { scenario, summary, compare, csv } => run::cmd_run(&scenario.path, summary, compare, csv),
-        Command::Sweep { scenario, aggregate, shard, output, threads } => {
-            sweep::cmd_sweep(&scenario.path, aggregate, shard, output.as_deref(), threads.get())
+        Command::Run { scenario, summary, compare, csv, format } => {
+            run::cmd_run(&scenario.path, summary, compare, csv, format == Format::Parquet)
         }
-        Command::Merge { shards, aggregate, output } => sweep::cmd_merge(&shards, aggregate, output.as_deref()),
+        Command::Sweep { scenario, aggregate, shard, output, format, threads } => sweep::cmd_sweep(
+            &scenario.path,
+            aggregate,
+            shard,
+            output.as_deref(),
+            format == Format::Parquet,
+            threads.get(),
+        ),
+        Command::Merge { shards, aggregate, output, format } => {
+            sweep::cmd_merge(&shards, aggregate, output.as_deref(), format == Format::Parquet)
+        }
         Command::Jobs { scenario, shard } => sweep::cmd_jobs(&scenario.path, shard),
         Command::Validate { scenario } => cmd_validate(&scenario.path),
         Command::Schema { results } => {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// Events between two looks at the clock and at Ctrl-C: well under a millisecond of work.
 const CHUNK: u32 = 4096;
 
-pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>) -> Outcome {
+pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>, parquet: bool) -> Outcome {
     let (name, text) = read_file(path)?;
     let sc = parse_scenario(&name, &text)?;
     // After reading: a Ctrl-C while standard input is awaited ends the program the usual way.
@@ -27,7 +27,7 @@ pub fn cmd_run(path: &str, summary: bool, compare: bool, csv: Option<PathBuf>) -
     drive(&mut session, &mut Progress::on_terminal());
     let mut result = session.result(with_traces)?;
     if let Some(dir) = &csv {
-        write_csv_traces(dir, &result)?;
+        write_csv_traces(dir, &result, parquet)?;
         if summary {
             result.traces = None;
         }
@@ -108,22 +108,32 @@ fn compare_table(sc: &Scenario, r: &RunResult) -> String {
     out
 }
 
-/// Writes every trace of `r` as CSV files into `dir`: one per flow and kind, one per link.
-fn write_csv_traces(dir: &Path, r: &RunResult) -> Result<(), String> {
+/// Writes every trace of `r` as CSV files (or with `parquet`, Parquet files of the same
+/// columns, the run's provenance as their metadata) into `dir`: one per flow and kind, one per
+/// link.
+fn write_csv_traces(dir: &Path, r: &RunResult, parquet: bool) -> Result<(), String> {
     let Some(t) = &r.traces else { return Ok(()) };
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let meta = [("core_version", r.core_version.as_str()), ("scenario_hash", r.scenario_hash.as_str())];
     let write = |name: String, cols: &runner::Columns| -> Result<(), String> {
-        let p = dir.join(name);
-        std::fs::write(&p, columns_csv(cols)).map_err(|e| format!("{}: {e}", p.display()))
+        let text = columns_csv(cols);
+        let (p, bytes) = if parquet {
+            let p = dir.join(format!("{name}.parquet"));
+            let bytes = crate::parquet_out::from_csv(&text, &meta).map_err(|e| format!("{}: {e}", p.display()))?;
+            (p, bytes)
+        } else {
+            (dir.join(format!("{name}.csv")), text.into_bytes())
+        };
+        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))
     };
     for f in &t.flows {
-        write(format!("flow{}_sender.csv", f.id), &f.sender)?;
-        write(format!("flow{}_owd.csv", f.id), &f.owd)?;
-        write(format!("flow{}_goodput.csv", f.id), &f.goodput)?;
-        write(format!("flow{}_jitter.csv", f.id), &f.jitter)?;
+        write(format!("flow{}_sender", f.id), &f.sender)?;
+        write(format!("flow{}_owd", f.id), &f.owd)?;
+        write(format!("flow{}_goodput", f.id), &f.goodput)?;
+        write(format!("flow{}_jitter", f.id), &f.jitter)?;
     }
     for l in &t.links {
-        write(format!("link{}_queue.csv", l.id), &l.queue)?;
+        write(format!("link{}_queue", l.id), &l.queue)?;
     }
     Ok(())
 }

@@ -73,7 +73,14 @@ pub fn run_parallel(
     results.into_iter().take(finished).flatten().collect::<Result<_, _>>().map_err(String::from)
 }
 
-pub fn cmd_sweep(path: &str, aggregate: bool, shard: Option<Shard>, output: Option<&Path>, threads: usize) -> Outcome {
+pub fn cmd_sweep(
+    path: &str,
+    aggregate: bool,
+    shard: Option<Shard>,
+    output: Option<&Path>,
+    parquet: bool,
+    threads: usize,
+) -> Outcome {
     let (name, text) = read_file(path)?;
     let base = parse_scenario(&name, &text)?;
     interrupt::install();
@@ -95,7 +102,7 @@ pub fn cmd_sweep(path: &str, aggregate: bool, shard: Option<Shard>, output: Opti
     for (&job, r) in jobs.iter().zip(&results) {
         table.push(&plan, &base, job, SweepRunRow::from(r));
     }
-    write_output(output, &table.csv(aggregate))?;
+    write_table(output, &table, aggregate, parquet)?;
     if results.len() < jobs.len() {
         return Err(Failure::Interrupted(format!(
             "{} of {} runs done; the rows written are theirs",
@@ -106,7 +113,7 @@ pub fn cmd_sweep(path: &str, aggregate: bool, shard: Option<Shard>, output: Opti
     Ok(())
 }
 
-pub fn cmd_merge(paths: &[std::path::PathBuf], aggregate: bool, output: Option<&Path>) -> Outcome {
+pub fn cmd_merge(paths: &[std::path::PathBuf], aggregate: bool, output: Option<&Path>, parquet: bool) -> Outcome {
     let mut shards = Vec::with_capacity(paths.len());
     for p in paths {
         let name = p.display().to_string();
@@ -114,7 +121,7 @@ pub fn cmd_merge(paths: &[std::path::PathBuf], aggregate: bool, output: Option<&
         shards.push(runner::parse_sweep_csv(&name, &text).map_err(Failure::Invalid)?);
     }
     let table = runner::merge_sweep_csv(shards).map_err(Failure::Invalid)?;
-    write_output(output, &table.csv(aggregate))
+    write_table(output, &table, aggregate, parquet)
 }
 
 pub fn cmd_jobs(path: &str, shard: Option<Shard>) -> Outcome {
@@ -151,12 +158,23 @@ fn check_writable(path: &Path) -> Result<(), String> {
         .map_err(|e| format!("--output {}: {e}", path.display()))
 }
 
-/// To the file, or to standard output.
-fn write_output(path: Option<&Path>, text: &str) -> Outcome {
+/// To the file (as CSV or Parquet), or as CSV to standard output (clap requires a file for
+/// Parquet).
+fn write_table(path: Option<&Path>, table: &SweepTable, aggregate: bool, parquet: bool) -> Outcome {
+    let text = table.csv(aggregate);
     match path {
-        Some(p) => std::fs::write(p, text).map_err(|e| Failure::Runtime(format!("{}: {e}", p.display()))),
+        Some(p) => {
+            let bytes = if parquet {
+                let meta =
+                    [("core_version", table.core_version.as_str()), ("scenario_hash", table.scenario_hash.as_str())];
+                crate::parquet_out::from_csv(&text, &meta).map_err(|e| format!("{}: {e}", p.display()))?
+            } else {
+                text.into_bytes()
+            };
+            std::fs::write(p, bytes).map_err(|e| Failure::Runtime(format!("{}: {e}", p.display())))
+        }
         None => {
-            emit(text);
+            emit(&text);
             Ok(())
         }
     }
