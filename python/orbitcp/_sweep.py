@@ -47,8 +47,8 @@ def _plan(text: str) -> Any:
     return plan
 
 
-def run_job(text: str, index: int) -> list[tuple]:
-    """One sweep job on a worker: the figures of each flow of run ``index``."""
+def run_job(text: str, index: int) -> tuple:
+    """One sweep job on a worker: the figures of run ``index`` and of each of its flows."""
     return _plan(text).run_job(index)
 
 

@@ -17,9 +17,9 @@ use serde_json::Value;
 use std::fmt::Display;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use table::FlowFigures;
+use table::JobFigures;
 
-type JobOutcome = Result<Vec<FlowFigures>, String>;
+type JobOutcome = Result<JobFigures, String>;
 
 fn value_error(e: impl Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -131,20 +131,21 @@ impl Plan {
         self.plan.runs()
     }
 
-    /// Runs job `i` and returns its flows' figures, the ones the sweep table is made of.
-    fn run_job(&self, py: Python<'_>, i: usize) -> PyResult<Vec<FlowFigures>> {
+    /// Runs job `i` and returns its figures (the run's and its flows'), the ones the sweep table
+    /// is made of.
+    fn run_job(&self, py: Python<'_>, i: usize) -> PyResult<JobFigures> {
         py.detach(|| self.job(i)).map_err(value_error)
     }
 
     /// Runs every job on `threads` threads of this process and returns their figures in job
     /// order; the first error (in job order) if any failed.
-    fn run_all(&self, py: Python<'_>, threads: usize) -> PyResult<Vec<Vec<FlowFigures>>> {
+    fn run_all(&self, py: Python<'_>, threads: usize) -> PyResult<Vec<JobFigures>> {
         py.detach(|| self.run_parallel(threads)).map_err(value_error)
     }
 
     /// The sweep's CSV text, as `orbitcp sweep` (`--aggregate`) writes it, from every job's
     /// figures in job order.
-    fn table(&self, results: Vec<Vec<FlowFigures>>, aggregate: bool) -> PyResult<String> {
+    fn table(&self, results: Vec<JobFigures>, aggregate: bool) -> PyResult<String> {
         if results.len() != self.plan.len() {
             return Err(value_error(format!(
                 "sweep: {} results for a sweep of {} runs",
@@ -164,7 +165,7 @@ impl Plan {
     }
 
     /// Jobs are taken in index order by whichever thread is free, as the CLI's sweep does.
-    fn run_parallel(&self, threads: usize) -> Result<Vec<Vec<FlowFigures>>, String> {
+    fn run_parallel(&self, threads: usize) -> Result<Vec<JobFigures>, String> {
         let total = self.plan.len();
         let next = AtomicUsize::new(0);
         let results: Mutex<Vec<Option<JobOutcome>>> = Mutex::new(vec![None; total]);

@@ -211,7 +211,8 @@ pub fn sweep_jobs(json: &str) -> Result<String, JsValue> {
 
 /// A sweep's results as CSV, the bytes `orbitcp sweep` prints (`runner::sweep_csv`): `json` is
 /// the sweep's scenario, `results_json` a JSON array of its runs' results in job order (as
-/// `SteppedRun::result` gave them; only `flows` is read), `aggregate` as `--aggregate`.
+/// `SteppedRun::result` gave them; only `flows`, `fairness_jain` and `unrouted_pkts` are read),
+/// `aggregate` as `--aggregate`.
 #[wasm_bindgen]
 pub fn sweep_csv(json: &str, results_json: &str, aggregate: bool) -> Result<String, JsValue> {
     runner::sweep_csv_json(json, results_json, aggregate).map_err(run_error)

@@ -35,10 +35,74 @@ pub fn value(v: &Value) -> Cow<'_, str> {
     }
 }
 
+/// Splits CSV as this module writes it into lines of cells (RFC 4180: a quoted cell may hold
+/// commas, quotes and line breaks). Each cell is kept as written, quotes and formula guard
+/// included, so that joining a line's cells with commas gives back its bytes.
+pub fn parse(s: &str) -> Result<Vec<Vec<String>>, String> {
+    let mut rows = Vec::new();
+    let mut row = Vec::new();
+    let mut cell = String::new();
+    let mut chars = s.chars().peekable();
+    let mut line = 1;
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if cell.is_empty() => {
+                cell.push('"');
+                loop {
+                    match chars.next() {
+                        Some('"') if chars.peek() == Some(&'"') => {
+                            chars.next();
+                            cell.push_str("\"\"");
+                        }
+                        Some('"') => {
+                            cell.push('"');
+                            if !matches!(chars.peek(), None | Some(',') | Some('\n')) {
+                                return Err(format!("line {line}: text after a closing quote"));
+                            }
+                            break;
+                        }
+                        Some(ch) => {
+                            if ch == '\n' {
+                                line += 1;
+                            }
+                            cell.push(ch);
+                        }
+                        None => return Err(format!("line {line}: a quoted cell is not closed")),
+                    }
+                }
+            }
+            ',' => row.push(std::mem::take(&mut cell)),
+            '\n' => {
+                row.push(std::mem::take(&mut cell));
+                rows.push(std::mem::take(&mut row));
+                line += 1;
+            }
+            _ => cell.push(c),
+        }
+    }
+    if !cell.is_empty() || !row.is_empty() {
+        row.push(cell);
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn parsing_splits_cells_and_keeps_them_as_written() {
+        let cells = ["a, \"b\"", "=1", "x\ny", "", "plain"];
+        let row: Vec<String> = cells.iter().map(|c| text(c).into_owned()).collect();
+        let written = format!("{}\n{}\n", row.join(","), row.join(","));
+        let rows = parse(&written).unwrap();
+        assert_eq!(rows, [row.clone(), row]);
+        assert_eq!(parse("-2,1\n").unwrap(), [["-2", "1"]], "a number stays as written");
+        assert_eq!(parse("a,\"b").unwrap_err(), "line 1: a quoted cell is not closed");
+        assert_eq!(parse("\"a\"b,c").unwrap_err(), "line 1: text after a closing quote");
+    }
 
     #[test]
     fn text_that_could_start_a_formula_gets_a_quote_mark() {

@@ -228,9 +228,103 @@ pub fn mean_std(x: &[f64]) -> (f64, f64) {
     (m, var.sqrt())
 }
 
+/// Half-width of the two-sided 95 % confidence interval of the mean of `x` (Student's t):
+/// `t(0.975, n − 1) · s / √n`, with `s` the sample standard deviation (divisor `n − 1`) and
+/// `t(0.975, ν)` [`student_t_975`]. `None` below two values, where it is undefined.
+pub fn ci95_half_width(x: &[f64]) -> Option<f64> {
+    if x.len() < 2 {
+        return None;
+    }
+    let (_, s) = mean_std(x);
+    Some(student_t_975(x.len() as u32 - 1) * s / (x.len() as f64).sqrt())
+}
+
+/// The 0.975 quantile of Student's t with `df` degrees of freedom (`df` ≥ 1): the `t` with
+/// P(T ≤ t) = 0.975, i.e. `I_x(df/2, 1/2) = 0.05` for `x = df / (df + t²)` (`I` the regularized
+/// incomplete beta). Found by bisection, with `libm`'s functions so the native and wasm builds
+/// give the same bits.
+pub fn student_t_975(df: u32) -> f64 {
+    let nu = f64::from(df.max(1));
+    let tail = |t: f64| incomplete_beta(nu / 2.0, 0.5, nu / (nu + t * t));
+    // The tail shrinks as t grows; t(0.975, 1) ≈ 12.7 is the largest.
+    let (mut lo, mut hi) = (0.0f64, 64.0f64);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if mid == lo || mid == hi {
+            break;
+        }
+        if tail(mid) > 0.05 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The regularized incomplete beta function `I_x(a, b)`, by its continued fraction (Lentz's
+/// method), on the side of `x` where the fraction converges fast.
+fn incomplete_beta(a: f64, b: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
+    let front =
+        libm::exp(libm::lgamma(a + b) - libm::lgamma(a) - libm::lgamma(b) + a * libm::log(x) + b * libm::log(1.0 - x));
+    if x < (a + 1.0) / (a + b + 2.0) {
+        front * beta_fraction(a, b, x) / a
+    } else {
+        1.0 - front * beta_fraction(b, a, 1.0 - x) / b
+    }
+}
+
+fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    let nonzero = |v: f64| if v.abs() < TINY { TINY } else { v };
+    let mut c = 1.0;
+    let mut d = 1.0 / nonzero(1.0 - (a + b) * x / (a + 1.0));
+    let mut h = d;
+    for m in 1..=500 {
+        let m = f64::from(m);
+        let even = m * (b - m) * x / ((a - 1.0 + 2.0 * m) * (a + 2.0 * m));
+        d = 1.0 / nonzero(1.0 + even * d);
+        c = nonzero(1.0 + even / c);
+        h *= d * c;
+        let odd = -(a + m) * (a + b + m) * x / ((a + 2.0 * m) * (a + 1.0 + 2.0 * m));
+        d = 1.0 / nonzero(1.0 + odd * d);
+        c = nonzero(1.0 + odd / c);
+        let step = d * c;
+        h *= step;
+        if (step - 1.0).abs() < 1e-16 {
+            break;
+        }
+    }
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn student_t_quantiles_match_the_tables() {
+        // Two-sided 95 % critical values as printed in statistics tables (six decimals).
+        for (df, t) in [(1, 12.706205), (2, 4.302653), (4, 2.776445), (9, 2.262157), (29, 2.045230), (1000, 1.962339)] {
+            let got = student_t_975(df);
+            assert!((got - t).abs() < 5e-6, "df {df}: {got} against {t}");
+        }
+    }
+
+    #[test]
+    fn the_confidence_half_width_is_t_times_s_over_root_n() {
+        // 1, 2, 3, 4: mean 2.5, s = sqrt(5/3); t(0.975, 3) = 3.182446.
+        let h = ci95_half_width(&[1.0, 2.0, 3.0, 4.0]).unwrap();
+        assert!((h - 3.182446 * (5.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-5, "{h}");
+        assert_eq!(ci95_half_width(&[7.0]), None, "one value has no interval");
+        assert_eq!(ci95_half_width(&[2.0, 2.0, 2.0]), Some(0.0));
+    }
 
     #[test]
     fn jain_index_matches_the_reference_vectors() {

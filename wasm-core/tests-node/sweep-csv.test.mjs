@@ -63,11 +63,20 @@ test("the browser's sweep CSV is the CLI's, byte for byte", async () => {
   writeFileSync(file, text);
   const native = execFileSync(cli, ['sweep', '--threads', '2', file], { encoding: 'utf8' });
   const api = await wasm();
-  const browser = api.sweep_csv(text, JSON.stringify(browserSummaries(api, text)), false);
+  const summaries = JSON.stringify(browserSummaries(api, text));
+  const browser = api.sweep_csv(text, summaries, false);
   assert.equal(browser, native);
+  const nativeAggregate = execFileSync(cli, ['sweep', '--aggregate', '--threads', '2', file], { encoding: 'utf8' });
+  assert.equal(api.sweep_csv(text, summaries, true), nativeAggregate);
   const lines = native.trimEnd().split('\n');
   assert.equal(lines.length, 1 + 2 * 2 * 2, 'a header and one row per point, run and flow');
-  assert.ok(lines[0].endsWith(',paper_goodput_mbps'), lines[0]);
-  assert.ok(lines[1].startsWith('"a, ""quoted"" flow",reno,0.001,0,'), lines[1]);
-  assert.ok(lines[1].endsWith(',4.5') && lines[lines.length - 1].endsWith(',1.25'), native);
+  assert.ok(lines[0].endsWith(',fairness_jain,paper_goodput_mbps,sweep_jobs,core_version,scenario_hash'), lines[0]);
+  assert.ok(lines[1].startsWith('"a, ""quoted"" flow",reno,0.001,0,0,'), lines[1]);
+  // The paper's value, the sweep's size, the core's version and the scenario's hash, the same
+  // on every row.
+  const tail = /,(4\.5|),8,([^,]+),(fnv1a64:[0-9a-f]{16})$/;
+  const first = lines[1].match(tail);
+  assert.ok(first && first[1] === '4.5', lines[1]);
+  assert.ok(lines[lines.length - 1].includes(',1.25,8,'), lines[lines.length - 1]);
+  for (const l of lines.slice(1)) assert.ok(l.endsWith(`,8,${first[2]},${first[3]}`), l);
 });

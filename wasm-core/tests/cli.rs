@@ -63,15 +63,20 @@ fn sweep_prints_one_row_per_point_run_and_flow_in_a_fixed_order() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "flows[0].cc,topology.links[0].loss.p,run,seed,flow,transport,cc,goodput_mbps,completion_s,delivered_bytes,retransmissions,timeouts");
+    assert_eq!(
+        lines[0],
+        "flows[0].cc,topology.links[0].loss.p,job,run,seed,flow,transport,cc,goodput_mbps,completion_s,\
+         delivered_bytes,retransmissions,timeouts,owd_ms_mean,owd_ms_p95,owd_arrival_ms_mean,owd_arrival_ms_p95,\
+         jitter_ms,coding_overhead,unrouted_pkts,fairness_jain,sweep_jobs,core_version,scenario_hash"
+    );
     assert_eq!(lines.len(), 1 + 2 * 2 * 2);
-    assert!(lines[1].starts_with("reno,0,0,1,0,tcp,reno,"));
-    assert!(lines[8].starts_with("cubic,0.02,1,"));
+    assert!(lines[1].starts_with("reno,0,0,0,1,0,tcp,reno,"));
+    assert!(lines[8].starts_with("cubic,0.02,7,1,"));
     // The same runs on one thread give the same bytes: the result does not depend on scheduling.
     let one = orbitcp(&["sweep", &f, "--threads", "1"]);
     assert_eq!(String::from_utf8(one.stdout).unwrap(), text);
     // Run r has the same seed at every grid point (common random numbers).
-    let seeds: Vec<&str> = lines[1..].iter().map(|l| l.split(',').nth(3).unwrap()).collect();
+    let seeds: Vec<&str> = lines[1..].iter().map(|l| l.split(',').nth(4).unwrap()).collect();
     assert_eq!(seeds[0], seeds[2]);
     assert_eq!(seeds[1], seeds[3]);
     assert_ne!(seeds[0], seeds[1]);
@@ -137,7 +142,7 @@ fn version_and_help_for_every_command_exit_zero() {
     let o = orbitcp(&["--version"]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), format!("orbitcp {}", env!("CARGO_PKG_VERSION")));
-    for cmd in ["run", "sweep", "validate", "schema", "bench", "route"] {
+    for cmd in ["run", "sweep", "merge", "jobs", "validate", "schema", "bench", "route"] {
         let o = orbitcp(&[cmd, "--help"]);
         assert_eq!(o.status.code(), Some(0), "{cmd} --help");
         assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("Usage: orbitcp {cmd}")), "{cmd}");
@@ -359,7 +364,7 @@ fn sweep_csv_text_cells_cannot_start_a_spreadsheet_formula() {
     let cells: Vec<&str> = text.lines().skip(1).map(|l| l.rsplit_once(",0.01,").unwrap().0).collect();
     assert_eq!(cells, ["\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"", "'+1", "'-2", "'@A1", "'\tx", "plain"]);
     // Numbers are left alone.
-    assert!(text.lines().nth(1).unwrap().contains(",0.01,0,1,0,tcp,reno,"), "{text}");
+    assert!(text.lines().nth(1).unwrap().contains(",0.01,0,0,1,0,tcp,reno,"), "{text}");
 }
 
 #[test]
@@ -413,4 +418,27 @@ fn flows_alone_run_in_parallel_give_the_result_of_one_thread_and_of_a_single_run
         got["id"] = 0.into();
         assert_eq!(got, want, "flow {i}");
     }
+}
+
+#[test]
+fn a_flows_alone_run_carries_the_hash_of_its_whole_scenario() {
+    let mut sc: serde_json::Value = serde_json::from_str(SMALL).unwrap();
+    sc.as_object_mut().unwrap().remove("sweep");
+    sc["flows"] = serde_json::json!([{"transport":"tcp","cc":"reno","bytes":100000},{"transport":"tcp","cc":"cubic","bytes":100000}]);
+    sc["flows_alone"] = true.into();
+    let alone = write_tmp("hash-alone.json", &sc.to_string());
+    sc["flows"] = serde_json::json!([{"transport":"tcp","cc":"reno","bytes":100000}]);
+    sc["flows_alone"] = false.into();
+    let first_alone = write_tmp("hash-first.json", &sc.to_string());
+    let hash = |f: &str, threads: &str| {
+        let o = orbitcp(&["run", "--summary", "--threads", threads, f]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["scenario_hash"].as_str().unwrap().to_string()
+    };
+    assert_eq!(hash(&alone, "1"), hash(&alone, "2"));
+    assert_ne!(
+        hash(&alone, "1"),
+        hash(&first_alone, "1"),
+        "the hash is of the whole scenario, not of its first flow's run"
+    );
 }

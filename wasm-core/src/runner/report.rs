@@ -3,7 +3,7 @@
 
 use super::result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
 use super::traces::{CodingTrace, Columns, FlowTrace, HopTrace, LinkTrace, Traces};
-use super::Run;
+use super::{provenance, Run};
 use crate::ctcp::receiver::CtcpReceiver;
 use crate::ctcp::sender::{CtcpSender, CTCP_SENDER_TRACE_COLUMNS};
 use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
@@ -212,6 +212,8 @@ impl Run {
         RunResult {
             name: self.scenario.name.clone(),
             seed: self.seed,
+            core_version: provenance::CORE_VERSION.to_string(),
+            scenario_hash: provenance::run_hash(&self.scenario, self.seed),
             end_s: end.as_secs_f64(),
             events: self.sim.events_processed(),
             fairness_jain: jain_index(&goodputs),

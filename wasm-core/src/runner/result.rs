@@ -12,6 +12,11 @@ use serde::Serialize;
 pub struct RunResult {
     pub name: String,
     pub seed: u64,
+    /// The version of the core that ran it (`runner::provenance`).
+    pub core_version: String,
+    /// FNV-1a 64 of the canonical JSON of the scenario run, with this seed
+    /// (`runner::provenance`).
+    pub scenario_hash: String,
     /// Simulated time at which the run stopped.
     pub end_s: f64,
     pub events: u64,

@@ -12,6 +12,8 @@ use crate::simulation::EarlyStop;
 pub struct Session {
     runs: Vec<Run>,
     current: usize,
+    /// The provenance hash of the whole scenario (its simulations' own are of their parts).
+    scenario_hash: String,
 }
 
 /// The scenarios of a session's simulations: the scenario itself, or with `flows_alone` one per
@@ -35,7 +37,7 @@ pub fn simulations(sc: &Scenario) -> Vec<Scenario> {
 impl Session {
     pub fn new(sc: &Scenario, seed: u64) -> Result<Session, RunError> {
         let runs = simulations(sc).iter().map(|s| Run::with_seed(s, seed)).collect::<Result<Vec<_>, _>>()?;
-        Ok(Session { runs, current: 0 })
+        Ok(Session { runs, current: 0, scenario_hash: super::provenance::run_hash(sc, seed) })
     }
 
     /// Makes every simulation keep the packets its links transmit, `limit` packets at most in
@@ -114,17 +116,19 @@ impl Session {
         if let Some(e) = self.delivery_error() {
             return Err(RunError::Delivery(e));
         }
-        combine(self.runs.iter().map(|r| r.result(with_traces)).collect())
+        combine(self.runs.iter().map(|r| r.result(with_traces)).collect(), &self.scenario_hash)
     }
 }
 
-/// The result of a session from its simulations' results, in the order of [`simulations`]. One
-/// is returned as is; flows alone are reported together, numbered as in the scenario, with the
-/// link counters summed and no queue traces (each simulation had its own queues).
-pub fn combine(results: Vec<RunResult>) -> Result<RunResult, RunError> {
+/// The result of a session from its simulations' results, in the order of [`simulations`], with
+/// `scenario_hash` (`provenance::run_hash` of the whole scenario and seed) as its provenance.
+/// One is returned as is; flows alone are reported together, numbered as in the scenario, with
+/// the link counters summed and no queue traces (each simulation had its own queues).
+pub fn combine(results: Vec<RunResult>, scenario_hash: &str) -> Result<RunResult, RunError> {
     let single = results.len() == 1;
     let mut results = results.into_iter();
     let mut all = results.next().ok_or(RunError::NoFlows)?;
+    all.scenario_hash = scenario_hash.to_string();
     if single {
         return Ok(all);
     }

@@ -126,6 +126,21 @@ impl SweepPlan {
         Ok(SweepJob { point: self.point(p), run, seed: self.run_seed(run), scenario: self.point_scenario(p)? })
     }
 
+    /// Job `i` as a scenario of its own: the base with the point's values and the run's seed, and
+    /// no sweep. `orbitcp jobs` prints it; run, it gives the job's result.
+    pub fn job_json(&self, i: usize) -> Result<Value, RunError> {
+        let job = self.job(i)?;
+        let mut v = self.base.clone();
+        for (path, val) in &job.point {
+            scenario::set_path(&mut v, path, val.clone())
+                .map_err(|e| ScenarioError::one(&format!("sweep.grid.\"{path}\""), e.to_string()))?;
+        }
+        if let Some(o) = v.as_object_mut() {
+            o.insert("seed".into(), Value::from(job.seed));
+        }
+        Ok(v)
+    }
+
     /// Checks every grid point; the problems of the first point that has any.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         self.check()
@@ -134,6 +149,34 @@ impl SweepPlan {
     /// Like [`SweepPlan::validate`], each problem a [`scenario::FieldError`].
     pub fn check(&self) -> Result<(), ScenarioError> {
         (0..self.points).try_for_each(|p| self.check_point(p).map(drop))
+    }
+}
+
+/// Part `k` of `n` of a sweep's jobs, `k` counted from 1 as a Slurm job array's task ids usually
+/// are: the jobs `i` with `i % n == k - 1`. Taking every `n`-th job, rather than a block, gives
+/// each shard a share of every grid point, so shards of a grid whose points differ in cost take
+/// about as long as each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub k: usize,
+    pub n: usize,
+}
+
+impl Shard {
+    /// `K/N`, with 1 ≤ K ≤ N.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("{s:?}: a shard is K/N with 1 <= K <= N, such as 2/5");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (k, n) = (k.trim().parse::<usize>().map_err(|_| bad())?, n.trim().parse::<usize>().map_err(|_| bad())?);
+        if k == 0 || n == 0 || k > n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// This shard's job indices, in increasing order, for a sweep of `total` jobs.
+    pub fn jobs(self, total: usize) -> impl Iterator<Item = usize> {
+        (self.k - 1..total).step_by(self.n)
     }
 }
 
@@ -179,6 +222,34 @@ mod tests {
         assert_eq!(plan.job(3).unwrap().point[1].1, Value::from(2));
         assert_eq!(plan.job(4).unwrap().point[0].1, Value::from("cubic"));
         assert!(plan.job(12).is_err());
+    }
+
+    #[test]
+    fn shards_split_the_jobs_every_nth_without_overlap() {
+        assert_eq!(Shard::parse("2/5"), Ok(Shard { k: 2, n: 5 }));
+        for bad in ["0/3", "4/3", "1/0", "3", "a/b", "-1/2", ""] {
+            let e = Shard::parse(bad).unwrap_err();
+            assert!(e.ends_with("a shard is K/N with 1 <= K <= N, such as 2/5"), "{bad}: {e}");
+        }
+        assert_eq!(Shard { k: 2, n: 5 }.jobs(12).collect::<Vec<_>>(), [1, 6, 11]);
+        for n in 1..=13 {
+            let mut all: Vec<usize> = (1..=n).flat_map(|k| Shard { k, n }.jobs(12)).collect();
+            all.sort();
+            assert_eq!(all, (0..12).collect::<Vec<_>>(), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn a_job_as_a_scenario_runs_to_the_jobs_result() {
+        let plan = SweepPlan::new(GRID).unwrap();
+        let v = plan.job_json(5).unwrap();
+        assert!(v.get("sweep").is_none());
+        assert_eq!(v["seed"], Value::from(plan.run_seed(1)));
+        let sc = crate::scenario::from_value(v).unwrap();
+        let job = plan.job(5).unwrap();
+        let alone = super::super::run_scenario(&sc, sc.seed, false).unwrap();
+        let in_sweep = run_job(&job).unwrap();
+        assert_eq!(serde_json::to_string(&alone).unwrap(), serde_json::to_string(&in_sweep).unwrap());
     }
 
     #[test]

@@ -1,18 +1,31 @@
-//! A sweep's results as CSV: the one writer behind `orbitcp sweep` and the browser's sweep
-//! export, so both give the same bytes. One row per (grid point, run, flow), or with
-//! `aggregate` one per (grid point, flow) with the mean and standard deviation over runs; a
-//! scenario whose `paper` has sweep points gets a `paper_goodput_mbps` column.
+//! A sweep's results as CSV: the one writer behind `orbitcp sweep`, `orbitcp merge`, the
+//! browser's sweep export and the Python package, so all of them give the same bytes.
+//!
+//! Raw tables have one row per (grid point, run, flow): the grid values, `job` (the job's index
+//! in [`SweepPlan::job`] order), `run`, `seed`, the flow, every metric of [`METRICS`], the
+//! paper's goodput if the scenario's `paper` has sweep points, then `sweep_jobs` (the jobs in the
+//! whole sweep), `core_version` and `scenario_hash` (`runner::provenance`). Floats are written
+//! in full (the shortest text that reads back as the same number), so a raw table read back
+//! gives the same numbers, which is what lets `orbitcp merge` rebuild a sweep's aggregate
+//! exactly. A metric that does not apply to a flow's transport is an empty cell.
+//!
+//! With `aggregate`, one row per (grid point, flow): `runs`, `completed_runs`, then for each
+//! metric its mean, standard deviation and 95 % confidence half-width over the point's runs
+//! (`metrics::ci95_half_width`), printed with six decimals; empty where no run has the metric,
+//! and the deviation and interval empty below two runs.
 
-use super::{FlowResult, RunError, SweepPlan};
+use super::provenance::{self, CORE_VERSION};
+use super::{FlowResult, RunError, RunResult, SweepPlan};
 use crate::csv;
-use crate::metrics::mean_std;
+use crate::metrics::{ci95_half_width, mean_std};
 use crate::scenario::{self, Scenario};
 use serde::Deserialize;
 use serde_json::Value;
 
-/// What the CSV reports of one flow of one run. Read from a result's JSON too (the browser
+/// What the table reports of one flow of one run. Read from a result's JSON too (the browser
 /// hands back the summaries it received), so only these fields are needed there.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(from = "FlowJson")]
 pub struct SweepFlowRow {
     pub id: u32,
     pub transport: String,
@@ -22,6 +35,14 @@ pub struct SweepFlowRow {
     pub delivered_bytes: u64,
     pub retransmissions: u64,
     pub timeouts: u64,
+    pub owd_ms_mean: f64,
+    pub owd_ms_p95: f64,
+    /// None for CTCP, which does not report the delay at arrival.
+    pub owd_arrival_ms_mean: Option<f64>,
+    pub owd_arrival_ms_p95: Option<f64>,
+    pub jitter_ms: f64,
+    /// CTCP only: packets sent per source packet delivered.
+    pub coding_overhead: Option<f64>,
 }
 
 impl From<&FlowResult> for SweepFlowRow {
@@ -35,98 +56,333 @@ impl From<&FlowResult> for SweepFlowRow {
             delivered_bytes: f.delivered_bytes,
             retransmissions: f.retransmissions,
             timeouts: f.timeouts,
+            owd_ms_mean: f.owd_ms.mean,
+            owd_ms_p95: f.owd_ms.p95,
+            owd_arrival_ms_mean: f.owd_arrival_ms.as_ref().map(|d| d.mean),
+            owd_arrival_ms_p95: f.owd_arrival_ms.as_ref().map(|d| d.p95),
+            jitter_ms: f.jitter_ms,
+            coding_overhead: f.coding.as_ref().map(|c| c.coded_overhead),
         }
     }
 }
 
-/// One run's flows, as a result's JSON holds them (other fields are ignored).
+/// A flow as a result's JSON holds it (other fields are ignored).
 #[derive(Deserialize)]
-struct RunRows {
-    flows: Vec<SweepFlowRow>,
+struct FlowJson {
+    id: u32,
+    transport: String,
+    cc: String,
+    goodput_mbps: f64,
+    completion_s: Option<f64>,
+    delivered_bytes: u64,
+    retransmissions: u64,
+    timeouts: u64,
+    owd_ms: DelayJson,
+    #[serde(default)]
+    owd_arrival_ms: Option<DelayJson>,
+    jitter_ms: f64,
+    #[serde(default)]
+    coding: Option<CodingJson>,
 }
 
-/// The CSV of a sweep: `runs[i]` holds the flows of job `i` (the order of
-/// [`SweepPlan::job`]); fewer runs than jobs (a sweep stopped early) give the rows of those done.
-pub fn sweep_csv(plan: &SweepPlan, base: &Scenario, runs: &[Vec<SweepFlowRow>], aggregate: bool) -> String {
-    let has_paper = base.paper.as_ref().is_some_and(|p| !p.points.is_empty());
-    let header_paths = plan.paths().iter().map(|p| csv::text(p).into_owned()).collect::<Vec<_>>().join(",");
-    let per_point = plan.runs() as usize;
-    let mut out = String::new();
-    let paper = |point: &[(String, Value)], flow: u32| {
-        if has_paper {
-            format!(",{}", paper_value(base, point, flow).map_or(String::new(), |v| v.to_string()))
-        } else {
-            String::new()
-        }
-    };
-    if aggregate {
-        out += &format!(
-            "{header_paths},flow,transport,cc,runs,goodput_mbps_mean,goodput_mbps_std,completion_s_mean,\
-             retransmissions_mean,completed_runs"
-        );
-        out += if has_paper { ",paper_goodput_mbps\n" } else { "\n" };
-        for (p, chunk) in runs.chunks(per_point).enumerate() {
-            let point = plan.point(p);
-            let vals = point.iter().map(|(_, v)| csv::value(v).into_owned()).collect::<Vec<_>>().join(",");
-            for (fi, f0) in chunk[0].iter().enumerate() {
-                let g: Vec<f64> = chunk.iter().map(|r| r[fi].goodput_mbps).collect();
-                let c: Vec<f64> = chunk.iter().filter_map(|r| r[fi].completion_s).collect();
-                let rt: Vec<f64> = chunk.iter().map(|r| r[fi].retransmissions as f64).collect();
-                let (gm, gs) = mean_std(&g);
-                out += &format!(
-                    "{vals},{},{},{},{},{gm:.6},{gs:.6},{},{:.1},{}{}\n",
-                    f0.id,
-                    f0.transport,
-                    f0.cc,
-                    chunk.len(),
-                    if c.is_empty() { String::new() } else { format!("{:.6}", mean_std(&c).0) },
-                    mean_std(&rt).0,
-                    c.len(),
-                    paper(&point, f0.id)
-                );
-            }
-        }
-    } else {
-        out += &format!(
-            "{header_paths},run,seed,flow,transport,cc,goodput_mbps,completion_s,delivered_bytes,retransmissions,\
-             timeouts"
-        );
-        out += if has_paper { ",paper_goodput_mbps\n" } else { "\n" };
-        for (i, flows) in runs.iter().enumerate() {
-            let point = plan.point(i / per_point);
-            let run = (i % per_point) as u32;
-            let vals = point.iter().map(|(_, v)| csv::value(v).into_owned()).collect::<Vec<_>>().join(",");
-            for f in flows {
-                out += &format!(
-                    "{vals},{},{},{},{},{},{:.6},{},{},{},{}{}\n",
-                    run,
-                    plan.run_seed(run),
-                    f.id,
-                    f.transport,
-                    f.cc,
-                    f.goodput_mbps,
-                    f.completion_s.map_or(String::new(), |c| format!("{c:.6}")),
-                    f.delivered_bytes,
-                    f.retransmissions,
-                    f.timeouts,
-                    paper(&point, f.id)
-                );
-            }
+#[derive(Deserialize)]
+struct DelayJson {
+    mean: f64,
+    p95: f64,
+}
+
+#[derive(Deserialize)]
+struct CodingJson {
+    coded_overhead: f64,
+}
+
+impl From<FlowJson> for SweepFlowRow {
+    fn from(f: FlowJson) -> SweepFlowRow {
+        SweepFlowRow {
+            id: f.id,
+            transport: f.transport,
+            cc: f.cc,
+            goodput_mbps: f.goodput_mbps,
+            completion_s: f.completion_s,
+            delivered_bytes: f.delivered_bytes,
+            retransmissions: f.retransmissions,
+            timeouts: f.timeouts,
+            owd_ms_mean: f.owd_ms.mean,
+            owd_ms_p95: f.owd_ms.p95,
+            owd_arrival_ms_mean: f.owd_arrival_ms.as_ref().map(|d| d.mean),
+            owd_arrival_ms_p95: f.owd_arrival_ms.as_ref().map(|d| d.p95),
+            jitter_ms: f.jitter_ms,
+            coding_overhead: f.coding.map(|c| c.coded_overhead),
         }
     }
-    out
+}
+
+/// What the table reports of one run: its flows and the run-wide figures.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct SweepRunRow {
+    pub flows: Vec<SweepFlowRow>,
+    pub fairness_jain: f64,
+    /// Absent from a result's JSON when zero.
+    #[serde(default)]
+    pub unrouted_pkts: u64,
+}
+
+impl From<&RunResult> for SweepRunRow {
+    fn from(r: &RunResult) -> SweepRunRow {
+        SweepRunRow {
+            flows: r.flows.iter().map(SweepFlowRow::from).collect(),
+            fairness_jain: r.fairness_jain,
+            unrouted_pkts: r.unrouted_pkts,
+        }
+    }
+}
+
+/// A metric's value in one row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Cell {
+    Float(f64),
+    Count(u64),
+    Empty,
+}
+
+impl Cell {
+    fn value(self) -> Option<f64> {
+        match self {
+            Cell::Float(v) => Some(v),
+            Cell::Count(n) => Some(n as f64),
+            Cell::Empty => None,
+        }
+    }
+
+    /// Full precision: Rust prints the shortest decimal that parses back to the same `f64`.
+    fn raw(self) -> String {
+        match self {
+            Cell::Float(v) => v.to_string(),
+            Cell::Count(n) => n.to_string(),
+            Cell::Empty => String::new(),
+        }
+    }
+}
+
+type Metric = (&'static str, fn(&SweepRunRow, &SweepFlowRow) -> Cell);
+
+fn opt(v: Option<f64>) -> Cell {
+    v.map_or(Cell::Empty, Cell::Float)
+}
+
+/// The metrics of the table, in column order: the flow's, then the run's (`unrouted_pkts` and
+/// Jain's index over the run's flows, the same on each of its flow rows).
+pub(crate) const METRICS: [Metric; 13] = [
+    ("goodput_mbps", |_, f| Cell::Float(f.goodput_mbps)),
+    ("completion_s", |_, f| opt(f.completion_s)),
+    ("delivered_bytes", |_, f| Cell::Count(f.delivered_bytes)),
+    ("retransmissions", |_, f| Cell::Count(f.retransmissions)),
+    ("timeouts", |_, f| Cell::Count(f.timeouts)),
+    ("owd_ms_mean", |_, f| Cell::Float(f.owd_ms_mean)),
+    ("owd_ms_p95", |_, f| Cell::Float(f.owd_ms_p95)),
+    ("owd_arrival_ms_mean", |_, f| opt(f.owd_arrival_ms_mean)),
+    ("owd_arrival_ms_p95", |_, f| opt(f.owd_arrival_ms_p95)),
+    ("jitter_ms", |_, f| Cell::Float(f.jitter_ms)),
+    ("coding_overhead", |_, f| opt(f.coding_overhead)),
+    ("unrouted_pkts", |r, _| Cell::Count(r.unrouted_pkts)),
+    ("fairness_jain", |r, _| Cell::Float(r.fairness_jain)),
+];
+
+/// One job's rows: its grid values and paper cells as written, and its figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepRecord {
+    pub job: usize,
+    /// The grid values' cells, as the table writes them.
+    pub point: Vec<String>,
+    pub run: u32,
+    pub seed: u64,
+    pub result: SweepRunRow,
+    /// The paper column's cell for each flow (parallel to `result.flows`); empty strings when
+    /// the table has no paper column.
+    pub paper: Vec<String>,
+}
+
+/// A sweep's table before it is written: what the writer needs, whether the jobs' figures come
+/// from runs or from raw tables read back (`sweep_merge`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepTable {
+    /// The swept paths' header cells.
+    pub paths: Vec<String>,
+    pub has_paper: bool,
+    /// Jobs in the whole sweep.
+    pub jobs: usize,
+    /// Runs per grid point.
+    pub runs: u32,
+    pub core_version: String,
+    pub scenario_hash: String,
+    /// In increasing job order.
+    pub records: Vec<SweepRecord>,
+}
+
+impl SweepTable {
+    /// An empty table for `plan`'s sweep of `base`.
+    pub fn new(plan: &SweepPlan, base: &Scenario) -> SweepTable {
+        SweepTable {
+            paths: plan.paths().iter().map(|p| csv::text(p).into_owned()).collect(),
+            has_paper: base.paper.as_ref().is_some_and(|p| !p.points.is_empty()),
+            jobs: plan.len(),
+            runs: plan.runs(),
+            core_version: CORE_VERSION.to_string(),
+            scenario_hash: provenance::scenario_hash(base),
+            records: Vec::new(),
+        }
+    }
+
+    /// Adds job `job`'s figures (jobs are pushed in increasing order).
+    pub fn push(&mut self, plan: &SweepPlan, base: &Scenario, job: usize, result: SweepRunRow) {
+        let per_point = plan.runs().max(1) as usize;
+        let point = plan.point(job / per_point);
+        let run = (job % per_point) as u32;
+        let paper = result
+            .flows
+            .iter()
+            .map(|f| {
+                if self.has_paper {
+                    paper_value(base, &point, f.id).map_or(String::new(), |v| v.to_string())
+                } else {
+                    String::new()
+                }
+            })
+            .collect();
+        self.records.push(SweepRecord {
+            job,
+            point: point.iter().map(|(_, v)| csv::value(v).into_owned()).collect(),
+            run,
+            seed: plan.run_seed(run),
+            result,
+            paper,
+        });
+    }
+
+    /// The header cells of a raw table after the swept paths.
+    pub fn raw_columns(has_paper: bool) -> Vec<String> {
+        let mut h: Vec<String> = ["job", "run", "seed", "flow", "transport", "cc"].map(String::from).into();
+        h.extend(METRICS.iter().map(|(name, _)| name.to_string()));
+        if has_paper {
+            h.push("paper_goodput_mbps".into());
+        }
+        h.extend(["sweep_jobs", "core_version", "scenario_hash"].map(String::from));
+        h
+    }
+
+    pub fn csv(&self, aggregate: bool) -> String {
+        if aggregate {
+            self.aggregate_csv()
+        } else {
+            self.raw_csv()
+        }
+    }
+
+    /// One row per (grid point, run, flow).
+    pub fn raw_csv(&self) -> String {
+        let mut out = line(self.paths.iter().cloned().chain(Self::raw_columns(self.has_paper)));
+        let (version, hash) = (csv::text(&self.core_version), csv::text(&self.scenario_hash));
+        for r in &self.records {
+            for (fi, f) in r.result.flows.iter().enumerate() {
+                let mut cells = r.point.clone();
+                cells.extend([
+                    r.job.to_string(),
+                    r.run.to_string(),
+                    r.seed.to_string(),
+                    f.id.to_string(),
+                    f.transport.clone(),
+                    f.cc.clone(),
+                ]);
+                cells.extend(METRICS.iter().map(|(_, get)| get(&r.result, f).raw()));
+                if self.has_paper {
+                    cells.push(r.paper.get(fi).cloned().unwrap_or_default());
+                }
+                cells.extend([self.jobs.to_string(), version.to_string(), hash.to_string()]);
+                out += &line(cells);
+            }
+        }
+        out
+    }
+
+    /// One row per (grid point, flow), over the runs of the point present in the table.
+    pub fn aggregate_csv(&self) -> String {
+        let mut header: Vec<String> = self.paths.clone();
+        header.extend(["flow", "transport", "cc", "runs", "completed_runs"].map(String::from));
+        for (name, _) in &METRICS {
+            header.extend([format!("{name}_mean"), format!("{name}_std"), format!("{name}_ci95")]);
+        }
+        if self.has_paper {
+            header.push("paper_goodput_mbps".into());
+        }
+        header.extend(["core_version", "scenario_hash"].map(String::from));
+        let mut out = line(header);
+        let per_point = self.runs.max(1) as usize;
+        let (version, hash) = (csv::text(&self.core_version), csv::text(&self.scenario_hash));
+        let mut start = 0;
+        while start < self.records.len() {
+            let p = self.records[start].job / per_point;
+            let end = start + self.records[start..].iter().take_while(|r| r.job / per_point == p).count();
+            let group = &self.records[start..end];
+            let first = &group[0];
+            for (fi, f0) in first.result.flows.iter().enumerate() {
+                let rows: Vec<(&SweepRunRow, &SweepFlowRow)> =
+                    group.iter().filter_map(|r| r.result.flows.get(fi).map(|f| (&r.result, f))).collect();
+                let completed = rows.iter().filter(|(_, f)| f.completion_s.is_some()).count();
+                let mut cells = first.point.clone();
+                cells.extend([
+                    f0.id.to_string(),
+                    f0.transport.clone(),
+                    f0.cc.clone(),
+                    rows.len().to_string(),
+                    completed.to_string(),
+                ]);
+                for (_, get) in &METRICS {
+                    let x: Vec<f64> = rows.iter().filter_map(|(r, f)| get(r, f).value()).collect();
+                    let fixed = |v: f64| format!("{v:.6}");
+                    let (m, s) = mean_std(&x);
+                    cells.push(if x.is_empty() { String::new() } else { fixed(m) });
+                    cells.push(if x.len() < 2 { String::new() } else { fixed(s) });
+                    cells.push(ci95_half_width(&x).map_or(String::new(), fixed));
+                }
+                if self.has_paper {
+                    cells.push(first.paper.get(fi).cloned().unwrap_or_default());
+                }
+                cells.extend([version.to_string(), hash.to_string()]);
+                out += &line(cells);
+            }
+            start = end;
+        }
+        out
+    }
+}
+
+/// Cells joined by commas, and a line break.
+fn line(cells: impl IntoIterator<Item = String>) -> String {
+    let mut s = cells.into_iter().collect::<Vec<_>>().join(",");
+    s.push('\n');
+    s
+}
+
+/// The CSV of a sweep: `runs[i]` holds job `i` (the order of [`SweepPlan::job`]); fewer runs
+/// than jobs (a sweep stopped early) give the rows of those done.
+pub fn sweep_csv(plan: &SweepPlan, base: &Scenario, runs: &[SweepRunRow], aggregate: bool) -> String {
+    let mut t = SweepTable::new(plan, base);
+    for (i, r) in runs.iter().enumerate() {
+        t.push(plan, base, i, r.clone());
+    }
+    t.csv(aggregate)
 }
 
 /// [`sweep_csv`] from JSON: the sweep's scenario text and a JSON array of the runs' results in
-/// job order (each at least `{"flows": [...]}`, as the browser received them).
+/// job order (each at least `{"flows": [...], "fairness_jain": ...}`, as the browser received
+/// them).
 pub fn sweep_csv_json(scenario_json: &str, results_json: &str, aggregate: bool) -> Result<String, RunError> {
     let plan = SweepPlan::new(scenario_json)?;
     let base = scenario::parse(scenario_json)?;
-    let runs: Vec<RunRows> = serde_json::from_str(results_json).map_err(|e| RunError::Results(e.to_string()))?;
+    let runs: Vec<SweepRunRow> = serde_json::from_str(results_json).map_err(|e| RunError::Results(e.to_string()))?;
     if runs.len() > plan.len() {
         return Err(RunError::Results(format!("{} results for a sweep of {} runs", runs.len(), plan.len())));
     }
-    let runs: Vec<Vec<SweepFlowRow>> = runs.into_iter().map(|r| r.flows).collect();
     Ok(sweep_csv(&plan, &base, &runs, aggregate))
 }
 
@@ -159,54 +415,84 @@ mod tests {
         "sweep":{"grid":{"flows[0].cc":["reno","cubic"]},"runs":2},
         "paper":{"source":"t","points":[{"at":{"flows[0].cc":"cubic"},"goodput_mbps":2.5}]}}"#;
 
-    fn runs() -> Vec<Vec<SweepFlowRow>> {
+    fn results() -> Vec<RunResult> {
         let plan = SweepPlan::new(SWEEP).unwrap();
-        (0..plan.len())
-            .map(|i| {
-                let r = super::super::run_job(&plan.job(i).unwrap()).unwrap();
-                r.flows.iter().map(SweepFlowRow::from).collect()
-            })
-            .collect()
+        (0..plan.len()).map(|i| super::super::run_job(&plan.job(i).unwrap()).unwrap()).collect()
     }
 
     #[test]
     fn results_handed_back_as_json_give_the_same_csv() {
         let plan = SweepPlan::new(SWEEP).unwrap();
         let base = scenario::parse(SWEEP).unwrap();
-        let rows = runs();
+        let results = results();
+        let rows: Vec<SweepRunRow> = results.iter().map(SweepRunRow::from).collect();
         let direct = sweep_csv(&plan, &base, &rows, false);
         // As the browser hands them back: whole results, the seed as text.
-        let json: Vec<Value> = rows
+        let json: Vec<Value> = results
             .iter()
-            .map(|flows| {
-                let flows: Vec<Value> = flows
-                    .iter()
-                    .map(|f| {
-                        serde_json::json!({"id": f.id, "transport": f.transport, "cc": f.cc,
-                        "goodput_mbps": f.goodput_mbps, "completion_s": f.completion_s,
-                        "delivered_bytes": f.delivered_bytes, "retransmissions": f.retransmissions,
-                        "timeouts": f.timeouts, "owd_ms": {"mean": 1.0, "p5": 1.0, "p95": 1.0}})
-                    })
-                    .collect();
-                serde_json::json!({"name": "s", "seed": "3", "flows": flows})
+            .map(|r| {
+                let mut v = serde_json::to_value(r).unwrap();
+                v["seed"] = Value::from(r.seed.to_string());
+                v
             })
             .collect();
         let via_json = sweep_csv_json(SWEEP, &serde_json::to_string(&json).unwrap(), false).unwrap();
         assert_eq!(via_json, direct);
         let lines: Vec<&str> = direct.lines().collect();
-        assert_eq!(lines[0], "flows[0].cc,run,seed,flow,transport,cc,goodput_mbps,completion_s,delivered_bytes,retransmissions,timeouts,paper_goodput_mbps");
+        assert_eq!(
+            lines[0],
+            "flows[0].cc,job,run,seed,flow,transport,cc,goodput_mbps,completion_s,delivered_bytes,retransmissions,\
+             timeouts,owd_ms_mean,owd_ms_p95,owd_arrival_ms_mean,owd_arrival_ms_p95,jitter_ms,coding_overhead,\
+             unrouted_pkts,fairness_jain,paper_goodput_mbps,sweep_jobs,core_version,scenario_hash"
+        );
         assert_eq!(lines.len(), 5);
-        assert!(lines[1].starts_with(&format!("reno,0,{},0,tcp,reno,", plan.run_seed(0))) && lines[1].ends_with(','));
-        assert!(lines[4].starts_with("cubic,1,") && lines[4].ends_with(",2.5"), "{direct}");
+        let cells: Vec<&str> = lines[1].split(',').collect();
+        assert_eq!(&cells[..7], ["reno", "0", "0", &plan.run_seed(0).to_string(), "0", "tcp", "reno"]);
+        let f = &results[0].flows[0];
+        assert_eq!(cells[7].parse::<f64>().unwrap(), f.goodput_mbps, "goodput in full");
+        assert_eq!(cells[12].parse::<f64>().unwrap(), f.owd_ms.mean);
+        assert_eq!(cells[17], "", "no coding overhead for TCP");
+        assert_eq!(cells[19].parse::<f64>().unwrap(), results[0].fairness_jain);
+        let hash = provenance::scenario_hash(&base);
+        assert_eq!(&cells[20..], ["", "4", CORE_VERSION, &hash]);
+        assert!(lines[4].starts_with("cubic,3,1,") && lines[4].ends_with(&format!(",2.5,4,{CORE_VERSION},{hash}")));
         let agg = sweep_csv(&plan, &base, &rows, true);
-        assert!(agg.lines().nth(2).unwrap().starts_with("cubic,0,tcp,cubic,2,"), "{agg}");
+        let agg_lines: Vec<&str> = agg.lines().collect();
+        assert_eq!(agg_lines[0].split(',').count(), 1 + 5 + 3 * 13 + 3);
+        assert!(agg_lines[0].starts_with(
+            "flows[0].cc,flow,transport,cc,runs,completed_runs,goodput_mbps_mean,goodput_mbps_std,goodput_mbps_ci95,"
+        ));
+        assert!(agg_lines[2].starts_with("cubic,0,tcp,cubic,2,"), "{agg}");
+    }
+
+    #[test]
+    fn the_aggregate_is_the_mean_std_and_t_interval_of_the_runs() {
+        let plan = SweepPlan::new(SWEEP).unwrap();
+        let base = scenario::parse(SWEEP).unwrap();
+        let rows: Vec<SweepRunRow> = results().iter().map(SweepRunRow::from).collect();
+        let agg = sweep_csv(&plan, &base, &rows, true);
+        let reno: Vec<&str> = agg.lines().nth(1).unwrap().split(',').collect();
+        let g = [rows[0].flows[0].goodput_mbps, rows[1].flows[0].goodput_mbps];
+        let (m, s) = mean_std(&g);
+        // Two runs: one degree of freedom, t(0.975, 1) = 12.706205.
+        let ci = 12.706205 * s / 2f64.sqrt();
+        assert_eq!(reno[6], format!("{m:.6}"));
+        assert_eq!(reno[7], format!("{s:.6}"));
+        assert!((reno[8].parse::<f64>().unwrap() - ci).abs() < 1e-5, "{} against {ci}", reno[8]);
+        // CTCP's coding overhead does not apply: the three cells are empty.
+        let coding = 6 + 3 * 10;
+        assert_eq!(&reno[coding..coding + 3], ["", "", ""]);
+        // One run: a mean, no deviation or interval.
+        let one = sweep_csv(&plan, &base, &rows[..1], true);
+        let cells: Vec<&str> = one.lines().nth(1).unwrap().split(',').collect();
+        assert_eq!((cells[4], &cells[7..9]), ("1", &["", ""][..]));
     }
 
     #[test]
     fn results_that_are_not_runs_are_refused() {
         let e = sweep_csv_json(SWEEP, r#"[{"name": "x"}]"#, false).unwrap_err();
         assert!(matches!(e, RunError::Results(_)) && e.to_string().starts_with("the runs' results: "), "{e}");
-        let five = format!("[{}]", [r#"{"flows": []}"#; 5].join(","));
+        let five = format!("[{}]", [r#"{"flows": [], "fairness_jain": 1}"#; 5].join(","));
         let e = sweep_csv_json(SWEEP, &five, false).unwrap_err();
         assert_eq!(e.to_string(), "the runs' results: 5 results for a sweep of 4 runs");
     }

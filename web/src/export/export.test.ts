@@ -8,6 +8,8 @@ const summary = {
   seed: '1',
   end_s: 2,
   events: 10,
+  core_version: '0.1.0',
+  scenario_hash: 'fnv1a64:0123456789abcdef',
   flows: [],
   fairness_jain: 1,
   links: [],

@@ -63,6 +63,14 @@ export interface RunResult {
   name: string;
   seed: number;
   /**
+   * The version of the core that ran it (`runner::provenance`).
+   */
+  core_version: string;
+  /**
+   * FNV-1a 64 of the canonical JSON of the scenario run, with this seed (`runner::provenance`).
+   */
+  scenario_hash: string;
+  /**
    * Simulated time at which the run stopped.
    */
   end_s: number;

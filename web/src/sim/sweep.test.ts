@@ -5,7 +5,8 @@ import type { RunSummary } from './results';
 
 function row(cc: string, p: number, run: number, goodput: number): SweepRow {
   const summary = {
-    name: 's', seed: String(run + 1), end_s: 10, events: 1, fairness_jain: 1, links: [], unrouted_pkts: 0,
+    name: 's', seed: String(run + 1), core_version: '0.1.0', scenario_hash: 'fnv1a64:0123456789abcdef', end_s: 10,
+    events: 1, fairness_jain: 1, links: [], unrouted_pkts: 0,
     flows: [{ id: 0, transport: 'tcp', cc, bytes: 1000, delivered_bytes: 1000, completed: true, completion_s: 1.5,
       goodput_mbps: goodput, retransmissions: 0, timeouts: 0, owd_ms: { mean: 1, p5: 1, p95: 1 }, jitter_ms: 0 }],
   } satisfies RunSummary;

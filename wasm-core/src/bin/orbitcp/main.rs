@@ -4,12 +4,13 @@
 //! 130 a run or sweep stopped by Ctrl-C (what was done is printed).
 
 mod interrupt;
+mod parquet_out;
 mod progress;
 mod run;
 mod sweep;
 
 use clap::{Args, Parser, Subcommand};
-use orbitcp_core::runner::{self, SweepPlan};
+use orbitcp_core::runner::{self, Shard, SweepPlan};
 use orbitcp_core::scenario::{self, Scenario};
 use progress::Progress;
 use serde_json::Value;
@@ -65,19 +66,70 @@ enum Command {
         /// With flows_alone, how many of the flows' simulations run at once (one with --pcap)
         #[command(flatten)]
         threads: ThreadsArg,
+        /// The traces' format with --csv: csv, or parquet (.parquet files, the same columns)
+        #[arg(long, value_enum, default_value = "csv", requires = "csv")]
+        format: Format,
     },
     /// Runs every grid point and run of the scenario's sweep and prints CSV
     #[command(long_about = "Runs every grid point and run of the scenario's sweep on all cores and prints CSV, one \
-                            row per (grid point, run, flow); --aggregate prints one row per (grid point, flow) with \
-                            the mean and standard deviation over runs instead.")]
+                            row per (grid point, run, flow) with every metric a run reports, its job index, and the \
+                            core version and scenario hash; --aggregate prints one row per (grid point, flow) with \
+                            the mean, standard deviation and 95 % confidence half-width (Student t) of each metric \
+                            over runs instead.\n\n\
+                            --shard K/N runs only the jobs i with i % N == K - 1 (K from 1 to N, as a Slurm job \
+                            array's SLURM_ARRAY_TASK_ID with --array=1-N), as raw rows; `orbitcp merge` joins the N \
+                            shards into the table one unsharded sweep prints, and aggregates with --aggregate.")]
     Sweep {
         #[command(flatten)]
         scenario: ScenarioArg,
-        /// One row per (grid point, flow): mean and standard deviation over runs
-        #[arg(long)]
+        /// One row per (grid point, flow): mean, standard deviation and 95 % confidence half-width over runs
+        #[arg(long, conflicts_with = "shard")]
         aggregate: bool,
+        /// Run only shard K of N (1 <= K <= N): the jobs i with i % N == K - 1; shards are raw, aggregate when merging
+        #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+        shard: Option<Shard>,
+        /// Write the table to FILE instead of standard output
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The table's format (parquet needs -o FILE)
+        #[arg(long, value_enum, default_value = "csv", requires_if("parquet", "output"))]
+        format: Format,
         #[command(flatten)]
         threads: ThreadsArg,
+    },
+    /// Joins the CSV shards of a sweep (sweep --shard K/N) into the table one unsharded sweep prints
+    #[command(long_about = "Joins raw sweep tables written by `orbitcp sweep --shard K/N` (in any order) into \
+                            exactly the CSV one unsharded `orbitcp sweep` prints, byte for byte; with --aggregate, \
+                            exactly what `orbitcp sweep --aggregate` prints. Refuses (exit 2) shards of different \
+                            core versions or scenarios, a job in two shards or in none (naming them), and \
+                            aggregate tables: shards are raw, merge aggregates them.")]
+    Merge {
+        /// The shards' CSV files
+        #[arg(value_name = "SHARD", required = true)]
+        shards: Vec<PathBuf>,
+        /// One row per (grid point, flow), as sweep --aggregate prints
+        #[arg(long)]
+        aggregate: bool,
+        /// Write the table to FILE instead of standard output
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The table's format (parquet needs -o FILE)
+        #[arg(long, value_enum, default_value = "csv", requires_if("parquet", "output"))]
+        format: Format,
+    },
+    /// Prints each job of the scenario's sweep as a scenario of its own, one JSON per line
+    #[command(long_about = "Prints each job of the scenario's sweep (with --shard K/N, the jobs of that shard) as \
+                            a scenario of its own, one compact JSON per line (NDJSON), in job order: the base \
+                            scenario with the grid point's values and the run's seed, without the sweep. \
+                            `orbitcp run -` on a line gives the result of that job in the sweep, so GNU parallel \
+                            or a job array can run them: orbitcp jobs S.json | parallel --pipe -N1 orbitcp run - \
+                            --summary")]
+    Jobs {
+        #[command(flatten)]
+        scenario: ScenarioArg,
+        /// Only shard K of N (1 <= K <= N): the jobs i with i % N == K - 1
+        #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+        shard: Option<Shard>,
     },
     /// Checks the scenario and every sweep point; prints every problem with its path
     Validate {
@@ -112,6 +164,14 @@ struct ScenarioArg {
     /// The scenario JSON file, or - for standard input
     #[arg(value_name = "SCENARIO")]
     path: String,
+}
+
+/// How a table is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Csv,
+    /// The same columns and values as the CSV, with the provenance also as key-value metadata
+    Parquet,
 }
 
 #[derive(Args)]
@@ -186,10 +246,27 @@ fn emit(s: &str) {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { scenario, summary, compare, csv, pcap, pcap_limit, threads } => {
-            run::cmd_run(&scenario.path, summary, compare, csv, pcap.map(|dir| (dir, pcap_limit)), threads.get())
+        Command::Run { scenario, summary, compare, csv, format, pcap, pcap_limit, threads } => run::cmd_run(
+            &scenario.path,
+            summary,
+            compare,
+            csv,
+            format == Format::Parquet,
+            pcap.map(|dir| (dir, pcap_limit)),
+            threads.get(),
+        ),
+        Command::Sweep { scenario, aggregate, shard, output, format, threads } => sweep::cmd_sweep(
+            &scenario.path,
+            aggregate,
+            shard,
+            output.as_deref(),
+            format == Format::Parquet,
+            threads.get(),
+        ),
+        Command::Merge { shards, aggregate, output, format } => {
+            sweep::cmd_merge(&shards, aggregate, output.as_deref(), format == Format::Parquet)
         }
-        Command::Sweep { scenario, aggregate, threads } => sweep::cmd_sweep(&scenario.path, aggregate, threads.get()),
+        Command::Jobs { scenario, shard } => sweep::cmd_jobs(&scenario.path, shard),
         Command::Validate { scenario } => cmd_validate(&scenario.path),
         Command::Schema { results } => {
             emit(&format!("{}\n", if results { runner::results_schema_json() } else { runner::schema_json() }));
@@ -304,7 +381,8 @@ fn cmd_bench(threads: usize) -> Outcome {
     time_transfer(&peer)?;
     let plan = SweepPlan::new(BENCH_SWEEP)?;
     let t = Instant::now();
-    let results = sweep::run_parallel(&plan, threads, &mut Progress::new(false), || false)?;
+    let jobs: Vec<usize> = (0..plan.len()).collect();
+    let results = sweep::run_parallel(&plan, &jobs, threads, &mut Progress::new(false), || false)?;
     let dt = t.elapsed().as_secs_f64();
     let total_events: u64 = results.iter().map(|r| r.events).sum();
     emit(&format!("sweep: {} ({} runs on {threads} threads)\n", plan.point_scenario(0)?.name, plan.len()));

@@ -20,6 +20,7 @@ pub fn cmd_run(
     summary: bool,
     compare: bool,
     csv: Option<PathBuf>,
+    parquet: bool,
     pcap: Option<(PathBuf, u64)>,
     threads: usize,
 ) -> Outcome {
@@ -48,7 +49,7 @@ pub fn cmd_run(
         write_pcap(dir, *limit, capture)?;
     }
     if let Some(dir) = &csv {
-        write_csv_traces(dir, &result)?;
+        write_csv_traces(dir, &result, parquet)?;
         if summary {
             result.traces = None;
         }
@@ -161,7 +162,8 @@ fn run_simulations(
         results.push(result);
         interrupted |= cut;
     }
-    Ok((runner::combine(results)?, interrupted, None))
+    let hash = runner::provenance::run_hash(sc, sc.seed);
+    Ok((runner::combine(results, &hash)?, interrupted, None))
 }
 
 /// Steps `session` to its end, or until Ctrl-C stops it at the current event (the way its event
@@ -234,22 +236,32 @@ fn compare_table(sc: &Scenario, r: &RunResult) -> String {
     out
 }
 
-/// Writes every trace of `r` as CSV files into `dir`: one per flow and kind, one per link.
-fn write_csv_traces(dir: &Path, r: &RunResult) -> Result<(), String> {
+/// Writes every trace of `r` as CSV files (or with `parquet`, Parquet files of the same
+/// columns, the run's provenance as their metadata) into `dir`: one per flow and kind, one per
+/// link.
+fn write_csv_traces(dir: &Path, r: &RunResult, parquet: bool) -> Result<(), String> {
     let Some(t) = &r.traces else { return Ok(()) };
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let meta = [("core_version", r.core_version.as_str()), ("scenario_hash", r.scenario_hash.as_str())];
     let write = |name: String, cols: &runner::Columns| -> Result<(), String> {
-        let p = dir.join(name);
-        std::fs::write(&p, columns_csv(cols)).map_err(|e| format!("{}: {e}", p.display()))
+        let text = columns_csv(cols);
+        let (p, bytes) = if parquet {
+            let p = dir.join(format!("{name}.parquet"));
+            let bytes = crate::parquet_out::from_csv(&text, &meta).map_err(|e| format!("{}: {e}", p.display()))?;
+            (p, bytes)
+        } else {
+            (dir.join(format!("{name}.csv")), text.into_bytes())
+        };
+        std::fs::write(&p, bytes).map_err(|e| format!("{}: {e}", p.display()))
     };
     for f in &t.flows {
-        write(format!("flow{}_sender.csv", f.id), &f.sender)?;
-        write(format!("flow{}_owd.csv", f.id), &f.owd)?;
-        write(format!("flow{}_goodput.csv", f.id), &f.goodput)?;
-        write(format!("flow{}_jitter.csv", f.id), &f.jitter)?;
+        write(format!("flow{}_sender", f.id), &f.sender)?;
+        write(format!("flow{}_owd", f.id), &f.owd)?;
+        write(format!("flow{}_goodput", f.id), &f.goodput)?;
+        write(format!("flow{}_jitter", f.id), &f.jitter)?;
     }
     for l in &t.links {
-        write(format!("link{}_queue.csv", l.id), &l.queue)?;
+        write(format!("link{}_queue", l.id), &l.queue)?;
     }
     Ok(())
 }

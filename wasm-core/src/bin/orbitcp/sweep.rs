@@ -1,17 +1,21 @@
-//! `orbitcp sweep`: every grid point and run of a scenario's sweep, on all cores, as CSV.
+//! `orbitcp sweep`: every grid point and run of a scenario's sweep (or a shard of them), on all
+//! cores, as CSV; `orbitcp merge`, which joins shards; `orbitcp jobs`, which prints the jobs.
 
 use crate::progress::{self, Progress};
 use crate::{emit, interrupt, parse_scenario, read_file, Failure, Outcome};
-use orbitcp_core::runner::{self, RunError, RunResult, SweepPlan};
+use orbitcp_core::runner::{self, RunError, RunResult, Shard, SweepPlan, SweepRunRow, SweepTable};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// Runs a sweep's jobs on `threads` threads, each job expanded when a thread takes it; results
-/// come back in job order, whatever the scheduling. Once `stop()` says so, no job starts (the
-/// ones under way finish): the results are then those of the first jobs, fewer than the plan's.
+/// Runs the sweep's jobs `jobs` (indices) on `threads` threads, each job expanded when a thread
+/// takes it; results come back in the order of `jobs`, whatever the scheduling. Once `stop()`
+/// says so, no job starts (the ones under way finish): the results are then those of the first
+/// jobs, fewer than asked for.
 pub fn run_parallel(
     plan: &SweepPlan,
+    jobs: &[usize],
     threads: usize,
     progress: &mut Progress,
     stop: fn() -> bool,
@@ -19,7 +23,7 @@ pub fn run_parallel(
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let running = AtomicUsize::new(0);
-    let total = plan.len();
+    let total = jobs.len();
     let results: Mutex<Vec<Option<Result<RunResult, RunError>>>> = Mutex::new(vec![None; total]);
     let work = || loop {
         if stop() {
@@ -30,7 +34,7 @@ pub fn run_parallel(
             break;
         }
         running.fetch_add(1, Ordering::Relaxed);
-        let r = plan.job(i).and_then(|job| runner::run_job(&job));
+        let r = plan.job(jobs[i]).and_then(|job| runner::run_job(&job));
         results.lock().expect("no panics while holding the lock")[i] = Some(r);
         running.fetch_sub(1, Ordering::Relaxed);
         done.fetch_add(1, Ordering::Relaxed);
@@ -69,27 +73,109 @@ pub fn run_parallel(
     results.into_iter().take(finished).flatten().collect::<Result<_, _>>().map_err(String::from)
 }
 
-pub fn cmd_sweep(path: &str, aggregate: bool, threads: usize) -> Outcome {
+pub fn cmd_sweep(
+    path: &str,
+    aggregate: bool,
+    shard: Option<Shard>,
+    output: Option<&Path>,
+    parquet: bool,
+    threads: usize,
+) -> Outcome {
     let (name, text) = read_file(path)?;
     let base = parse_scenario(&name, &text)?;
     interrupt::install();
     let invalid = |e: &dyn std::fmt::Display| Failure::Invalid(format!("{name}: {e}"));
     let plan = SweepPlan::new(&text).map_err(|e| invalid(&e))?;
     plan.validate().map_err(|e| invalid(&e))?;
+    if let Some(out) = output {
+        check_writable(out)?;
+    }
     if interrupt::requested() {
         return Err(Failure::Interrupted("before the sweep started".into()));
     }
-    let results = run_parallel(&plan, threads, &mut Progress::on_terminal(), interrupt::requested)?;
-    let rows: Vec<Vec<runner::SweepFlowRow>> =
-        results.iter().map(|r| r.flows.iter().map(runner::SweepFlowRow::from).collect()).collect();
-    let out = runner::sweep_csv(&plan, &base, &rows, aggregate);
-    emit(&out);
-    if results.len() < plan.len() {
+    let jobs: Vec<usize> = match shard {
+        Some(s) => s.jobs(plan.len()).collect(),
+        None => (0..plan.len()).collect(),
+    };
+    let results = run_parallel(&plan, &jobs, threads, &mut Progress::on_terminal(), interrupt::requested)?;
+    let mut table = SweepTable::new(&plan, &base);
+    for (&job, r) in jobs.iter().zip(&results) {
+        table.push(&plan, &base, job, SweepRunRow::from(r));
+    }
+    write_table(output, &table, aggregate, parquet)?;
+    if results.len() < jobs.len() {
         return Err(Failure::Interrupted(format!(
-            "{} of {} runs done; the rows printed are theirs",
+            "{} of {} runs done; the rows written are theirs",
             results.len(),
-            plan.len()
+            jobs.len()
         )));
     }
     Ok(())
+}
+
+pub fn cmd_merge(paths: &[std::path::PathBuf], aggregate: bool, output: Option<&Path>, parquet: bool) -> Outcome {
+    let mut shards = Vec::with_capacity(paths.len());
+    for p in paths {
+        let name = p.display().to_string();
+        let text = std::fs::read_to_string(p).map_err(|e| format!("{name}: {e}"))?;
+        shards.push(runner::parse_sweep_csv(&name, &text).map_err(Failure::Invalid)?);
+    }
+    let table = runner::merge_sweep_csv(shards).map_err(Failure::Invalid)?;
+    write_table(output, &table, aggregate, parquet)
+}
+
+pub fn cmd_jobs(path: &str, shard: Option<Shard>) -> Outcome {
+    let (name, text) = read_file(path)?;
+    parse_scenario(&name, &text)?;
+    let plan = SweepPlan::new(&text).map_err(|e| Failure::Invalid(format!("{name}: {e}")))?;
+    plan.validate().map_err(|e| Failure::Invalid(format!("{name}: {e}")))?;
+    let jobs: Vec<usize> = match shard {
+        Some(s) => s.jobs(plan.len()).collect(),
+        None => (0..plan.len()).collect(),
+    };
+    let mut out = String::new();
+    for i in jobs {
+        let v = plan.job_json(i).map_err(|e| Failure::Invalid(format!("{name}: {e}")))?;
+        out += &serde_json::to_string(&v).map_err(|e| e.to_string())?;
+        out.push('\n');
+        if out.len() > 1 << 16 {
+            emit(&out);
+            out.clear();
+        }
+    }
+    emit(&out);
+    Ok(())
+}
+
+/// Fails before any work if `path` cannot be written, so that a sweep does not end by losing
+/// its table.
+fn check_writable(path: &Path) -> Result<(), String> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| format!("--output {}: {e}", path.display()))
+}
+
+/// To the file (as CSV or Parquet), or as CSV to standard output (clap requires a file for
+/// Parquet).
+fn write_table(path: Option<&Path>, table: &SweepTable, aggregate: bool, parquet: bool) -> Outcome {
+    let text = table.csv(aggregate);
+    match path {
+        Some(p) => {
+            let bytes = if parquet {
+                let meta =
+                    [("core_version", table.core_version.as_str()), ("scenario_hash", table.scenario_hash.as_str())];
+                crate::parquet_out::from_csv(&text, &meta).map_err(|e| format!("{}: {e}", p.display()))?
+            } else {
+                text.into_bytes()
+            };
+            std::fs::write(p, bytes).map_err(|e| Failure::Runtime(format!("{}: {e}", p.display())))
+        }
+        None => {
+            emit(&text);
+            Ok(())
+        }
+    }
 }
