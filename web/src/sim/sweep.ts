@@ -1,39 +1,86 @@
-// Turning sweep rows into what charts need: mean and standard deviation per grid point and
-// flow, and series keyed by the swept values other than the x axis. (A sweep's CSV is the
-// core's: `SimClient.sweepCsv`.)
+// Turning sweep rows into what charts need: a metric's mean, standard deviation and 95 %
+// confidence half-width per grid point and flow, and series keyed by the swept values other
+// than the x axis. (A sweep's CSV is the core's: `SimClient.sweepCsv`.)
 
 import type { SweepRow } from './client';
+import type { FlowSummary, RunSummary } from './results';
+import { ci95HalfWidth, meanStd } from './stats';
+
+export { meanStd } from './stats';
+
+/** A figure of each flow of each run that a sweep chart can plot. */
+export interface SweepMetric {
+  /** The core's column name in `orbitcp sweep` (`runner/sweep_csv.rs` `METRICS`). */
+  key: string;
+  /** What it is, for the select and the sentences of the summary. */
+  name: string;
+  /** Its unit for the axis label and the table ('' for a pure number). */
+  unit: string;
+  /** Its value for one flow of one run; undefined where the run does not report it (a flow
+   * that did not finish has no completion time, only CTCP codes, CTCP has no delay at arrival). */
+  get: (flow: FlowSummary, run: RunSummary) => number | undefined;
+}
+
+const some = (v: number | null | undefined): number | undefined => (v === null || v === undefined ? undefined : v);
+
+/** The metrics of the core's sweep table, in its column order. */
+export const SWEEP_METRICS: readonly SweepMetric[] = [
+  { key: 'goodput_mbps', name: 'goodput', unit: 'Mbit/s', get: (f) => f.goodput_mbps },
+  { key: 'completion_s', name: 'completion time', unit: 's', get: (f) => some(f.completion_s) },
+  { key: 'delivered_bytes', name: 'delivered bytes', unit: 'bytes', get: (f) => f.delivered_bytes },
+  { key: 'retransmissions', name: 'retransmissions', unit: 'packets', get: (f) => f.retransmissions },
+  { key: 'timeouts', name: 'timeouts', unit: '', get: (f) => f.timeouts },
+  { key: 'owd_ms_mean', name: 'one-way delay, mean', unit: 'ms', get: (f) => f.owd_ms.mean },
+  { key: 'owd_ms_p95', name: 'one-way delay, p95', unit: 'ms', get: (f) => f.owd_ms.p95 },
+  { key: 'owd_arrival_ms_mean', name: 'one-way delay at arrival, mean', unit: 'ms', get: (f) => some(f.owd_arrival_ms?.mean) },
+  { key: 'owd_arrival_ms_p95', name: 'one-way delay at arrival, p95', unit: 'ms', get: (f) => some(f.owd_arrival_ms?.p95) },
+  { key: 'jitter_ms', name: 'jitter', unit: 'ms', get: (f) => f.jitter_ms },
+  { key: 'coding_overhead', name: 'coding overhead', unit: 'packets sent per source packet', get: (f) => some(f.coding?.coded_overhead) },
+  // A result's JSON leaves the count out when it is zero.
+  { key: 'unrouted_pkts', name: 'unrouted packets', unit: 'packets', get: (_, r) => r.unrouted_pkts ?? 0 },
+  { key: 'fairness_jain', name: "Jain's fairness index", unit: '', get: (_, r) => r.fairness_jain },
+];
+
+export const GOODPUT: SweepMetric = SWEEP_METRICS[0];
+
+/** The metric's name with its unit, as an axis reads it. */
+export function metricLabel(m: SweepMetric): string {
+  return m.unit ? `${m.name} (${m.unit})` : m.name;
+}
+
+/** The metrics some flow of some run reports. */
+export function reportedMetrics(rows: SweepRow[]): SweepMetric[] {
+  return SWEEP_METRICS.filter((m) => rows.some((r) => r.summary.flows.some((f) => m.get(f, r.summary) !== undefined)));
+}
 
 export interface PointStats {
   /** Swept path → value, for this grid point. */
   point: Record<string, unknown>;
   flow: number;
   cc: string;
+  /** Runs that report the metric: what the mean is over. */
   runs: number;
+  /** NaN where no run reports the metric. */
   mean: number;
+  /** Sample standard deviation; 0 for one run. */
   std: number;
-}
-
-/** Mean and sample standard deviation (0 for fewer than two values). */
-export function meanStd(xs: number[]): { mean: number; std: number } {
-  if (xs.length === 0) return { mean: NaN, std: NaN };
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  if (xs.length < 2) return { mean, std: 0 };
-  const v = xs.reduce((a, b) => a + (b - mean) * (b - mean), 0) / (xs.length - 1);
-  return { mean, std: Math.sqrt(v) };
+  /** 95 % confidence half-width of the mean (Student t); NaN below two runs. */
+  ci95: number;
 }
 
 const key = (point: [string, unknown][]) => JSON.stringify(point);
 
-/** Goodput mean ± std over runs, per grid point and flow, in grid order. */
-export function aggregate(rows: SweepRow[]): PointStats[] {
+/** The metric's statistics over runs, per grid point and flow, in grid order: the numbers of
+ * the `_mean`, `_std` and `_ci95` columns of `orbitcp sweep --aggregate`. */
+export function aggregate(rows: SweepRow[], metric: SweepMetric = GOODPUT): PointStats[] {
   const groups = new Map<string, { point: [string, unknown][]; flow: number; cc: string; values: number[] }>();
   for (const r of rows) {
     for (const f of r.summary.flows) {
       const k = `${key(r.job.point)}#${f.id}`;
       let g = groups.get(k);
       if (!g) groups.set(k, (g = { point: r.job.point, flow: f.id, cc: f.cc, values: [] }));
-      g.values.push(f.goodput_mbps);
+      const v = metric.get(f, r.summary);
+      if (v !== undefined) g.values.push(v);
     }
   }
   return [...groups.values()].map((g) => ({
@@ -42,6 +89,7 @@ export function aggregate(rows: SweepRow[]): PointStats[] {
     cc: g.cc,
     runs: g.values.length,
     ...meanStd(g.values),
+    ci95: ci95HalfWidth(g.values),
   }));
 }
 
@@ -61,7 +109,7 @@ export interface Series {
   /** What distinguishes this series: the other swept values and the flow. */
   label: string;
   cc: string;
-  points: { x: number; mean: number; std: number; runs: number }[];
+  points: { x: number; mean: number; std: number; ci95: number; runs: number }[];
 }
 
 /** One series per combination of the non-x swept values and flow, sorted by x. */
@@ -75,7 +123,7 @@ export function seriesBy(stats: PointStats[], xPath: string): Series[] {
     const label = parts.length ? parts.join(', ') : s.cc;
     let series = out.get(label);
     if (!series) out.set(label, (series = { label, cc: s.cc, points: [] }));
-    series.points.push({ x: Number(s.point[xPath]), mean: s.mean, std: s.std, runs: s.runs });
+    series.points.push({ x: Number(s.point[xPath]), mean: s.mean, std: s.std, ci95: s.ci95, runs: s.runs });
   }
   for (const s of out.values()) s.points.sort((a, b) => a.x - b.x);
   return [...out.values()];
@@ -102,7 +150,6 @@ export function shortPath(p: string): string {
   const parts = p.split('.');
   return parts.length <= 2 ? parts[parts.length - 1] : parts.slice(-2).join('.');
 }
-
 
 /** Mathis et al.: goodput in Mbit/s of a Reno flow with this MSS (bytes), RTT (s) and loss p. */
 export function mathisMbps(mssBytes: number, rttS: number, p: number): number {
