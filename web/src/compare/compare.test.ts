@@ -19,7 +19,7 @@ const flow = (id: number, over: Partial<FlowSummary> = {}): FlowSummary =>
     ...over,
   }) as FlowSummary;
 
-const run = (flows: FlowSummary[], fairness_jain = 1): RunSummary => ({ name: 'r', seed: '1', end_s: 10, events: 100, flows, fairness_jain, links: [], unrouted_pkts: 0 }) as RunSummary;
+const run = (flows: FlowSummary[], fairness_jain = 1): RunSummary => ({ name: 'r', seed: '1', core_version: '0.1.0', scenario_hash: 'fnv1a64:0123456789abcdef', end_s: 10, events: 100, flows, fairness_jain, links: [], unrouted_pkts: 0 }) as RunSummary;
 
 describe('difference', () => {
   it('is signed, this run minus the baseline, and relative to the baseline in percent', () => {
