@@ -1,7 +1,9 @@
-// Sweeps: goodput against a swept numeric path (a loss probability by default), one line per
-// series (the other swept values and the flow), mean with ±1 standard deviation bars, a linear
-// or log x axis, the paper's points where the preset carries them, and the Mathis model for
-// Reno series when x is a loss probability. A table of the means is the text summary.
+// Sweeps: any metric the runs report (goodput by default) against a swept numeric path (a loss
+// probability by default), one line per series (the other swept values and the flow), mean with
+// a 95 % confidence interval or ±1 standard deviation as bars (the numbers of
+// `orbitcp sweep --aggregate`), a linear or log x axis, and for goodput the paper's points where
+// the preset carries them and the Mathis model for Reno series when x is a loss probability. A
+// table of the means, spreads and run counts is the text summary.
 
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { axisBottom, axisLeft } from 'd3-axis';
@@ -9,7 +11,21 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { pointer, select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { SweepRow } from '../sim/client';
-import { aggregate, defaultXPath, mathisMbps, seriesBy, shortPath, sweptPaths, type PointStats, type Series } from '../sim/sweep';
+import {
+  aggregate,
+  defaultXPath,
+  GOODPUT,
+  mathisMbps,
+  metricLabel,
+  reportedMetrics,
+  seriesBy,
+  shortPath,
+  sweptPaths,
+  valueLabel,
+  type PointStats,
+  type Series,
+  type SweepMetric,
+} from '../sim/sweep';
 import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
 import { Legend, layoutLegend, type LegendItem } from './Legend';
@@ -59,6 +75,18 @@ function marker(shape: (typeof SHAPES)[number], r: number): string {
   }
 }
 
+/** What the error bars span: the 95 % confidence interval of the mean, or ±1 sample std. */
+type Spread = 'ci' | 'std';
+const SPREAD_NAME: Record<Spread, string> = { ci: '95 % CI', std: '1 std' };
+
+/** The half-length of a point's bar; 0 where it is undefined (one run). */
+function spreadOf(p: { std: number; ci95: number }, spread: Spread): number {
+  const v = spread === 'ci' ? p.ci95 : p.std;
+  return Number.isFinite(v) ? v : 0;
+}
+
+const capitalize = (t: string) => t.charAt(0).toUpperCase() + t.slice(1);
+
 interface SeriesInfo {
   s: Series;
   color: string;
@@ -68,14 +96,19 @@ interface SeriesInfo {
 }
 
 export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Scenario | null }) {
-  const stats = useMemo(() => aggregate(rows), [rows]);
+  const metrics = useMemo(() => reportedMetrics(rows), [rows]);
+  const [metricKey, setMetricKey] = useState(GOODPUT.key);
+  const metric = metrics.find((m) => m.key === metricKey) ?? metrics[0] ?? GOODPUT;
+  const isGoodput = metric.key === GOODPUT.key;
+  const [spread, setSpread] = useState<Spread>('ci');
+  const stats = useMemo(() => aggregate(rows, metric), [rows, metric]);
   const paths = useMemo(() => sweptPaths(rows), [rows]);
   const numericPaths = useMemo(() => paths.filter((p) => rows.every((r) => typeof Object.fromEntries(r.job.point)[p] === 'number')), [paths, rows]);
   const [xPathPick, setXPath] = useState<string | undefined>(undefined);
   const xPath = xPathPick !== undefined && numericPaths.includes(xPathPick) ? xPathPick : defaultXPath(rows);
   const [logX, setLogX] = useState(false);
   const [showMathis, setShowMathis] = useState(true);
-  const ids = { x: useId(), log: useId(), mathis: useId(), filter: useId() };
+  const ids = { x: useId(), log: useId(), mathis: useId(), filter: useId(), metric: useId(), spread: useId() };
 
   // Series, each with a representative grid point: seriesBy keeps the stats' order within a
   // series, so running it over the stats with `mean` replaced by the stat's index tells which
@@ -117,7 +150,7 @@ export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Sce
 
   // Mathis curves for the Reno series when x is a loss probability.
   const mathis = useMemo(() => {
-    if (!isLoss || !scenario || !xPath) return [];
+    if (!isGoodput || !isLoss || !scenario || !xPath) return [];
     return visible
       .filter((i) => i.s.cc === 'reno')
       .map((i) => {
@@ -127,12 +160,12 @@ export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Sce
         return { info: i, rttS, mss, fn: (p: number) => mathisMbps(mss, rttS, p) };
       })
       .filter((m) => m.rttS > 0);
-  }, [isLoss, scenario, xPath, visible]);
+  }, [isGoodput, isLoss, scenario, xPath, visible]);
 
   // Paper points with a value for x, matched to a series by the other values they fix.
   const paperPoints = useMemo(() => {
     const pts = scenario?.paper?.points ?? [];
-    if (!xPath) return [];
+    if (!xPath || !isGoodput) return [];
     return pts.flatMap((pp) => {
       const x = pp.at[xPath];
       if (typeof x !== 'number') return [];
@@ -143,7 +176,7 @@ export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Sce
       );
       return [{ x, y: pp.goodput_mbps, match, at: pp.at }];
     });
-  }, [scenario, xPath, infos]);
+  }, [scenario, xPath, infos, isGoodput]);
   const visiblePaper = paperPoints.filter((p) => !p.match || visible.includes(p.match));
 
   const legendItems = useMemo(() => {
@@ -156,12 +189,31 @@ export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Sce
   return (
     <ChartFrame
       testid="chart-sweep"
-      title="Goodput vs swept parameter"
+      title={`${capitalize(metric.name)} vs swept parameter`}
       exportName={`${(scenario?.name ?? 'sweep').slice(0, 40)}-sweep`}
       wide
-      summary={<SweepSummary infos={visible} xPath={xPath} rows={rows} paper={visiblePaper} />}
+      summary={<SweepSummary infos={visible} xPath={xPath} stats={stats} paper={visiblePaper} metric={metric} spread={spread} />}
       controls={
         <>
+          {metrics.length > 1 && (
+            <label htmlFor={ids.metric}>
+              metric
+              <select id={ids.metric} value={metric.key} onChange={(e) => setMetricKey(e.target.value)} data-testid="sweep-metric">
+                {metrics.map((m) => (
+                  <option key={m.key} value={m.key}>
+                    {m.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <label htmlFor={ids.spread}>
+            bars
+            <select id={ids.spread} value={spread} onChange={(e) => setSpread(e.target.value as Spread)} data-testid="sweep-spread">
+              <option value="ci">95 % CI</option>
+              <option value="std">± 1 std</option>
+            </select>
+          </label>
           {numericPaths.length > 1 && (
             <label htmlFor={ids.x}>
               x axis
@@ -186,7 +238,7 @@ export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Sce
                 <option value="*">all</option>
                 {o.values.map((v) => (
                   <option key={v} value={v}>
-                    {JSON.parse(v) as string}
+                    {valueLabel(JSON.parse(v))}
                   </option>
                 ))}
               </select>
@@ -223,6 +275,8 @@ export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Sce
               mathis={showMathis ? mathis : []}
               paper={visiblePaper}
               legendItems={legendItems}
+              metric={metric}
+              spread={spread}
             />
           </>
         ) : (
@@ -243,9 +297,11 @@ interface PlotProps {
   mathis: { info: SeriesInfo; fn: (p: number) => number }[];
   paper: { x: number; y: number; match?: SeriesInfo }[];
   legendItems: LegendItem[];
+  metric: SweepMetric;
+  spread: Spread;
 }
 
-function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, legendItems }: PlotProps) {
+function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, legendItems, metric, spread }: PlotProps) {
   const gxRef = useRef<SVGGElement>(null);
   const gyRef = useRef<SVGGElement>(null);
   const [hover, setHover] = useState<{ info: SeriesInfo; i: number } | null>(null);
@@ -281,14 +337,21 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
   }, [infos, paper, plotX, logX, innerW]);
 
   const ys = useMemo(() => {
+    // From zero, unless a bar reaches below it (a wide interval of a small mean).
+    let lo = 0;
     let hi = 0;
-    for (const i of infos) for (const p of i.s.points) if (Number.isFinite(p.mean)) hi = Math.max(hi, p.mean + (Number.isFinite(p.std) ? p.std : 0));
+    for (const i of infos)
+      for (const p of i.s.points)
+        if (Number.isFinite(p.mean)) {
+          hi = Math.max(hi, p.mean + spreadOf(p, spread));
+          lo = Math.min(lo, p.mean - spreadOf(p, spread));
+        }
     for (const p of paper) hi = Math.max(hi, p.y);
     return scaleLinear()
-      .domain([0, hi > 0 ? hi * 1.08 : 1])
+      .domain([lo * 1.08, hi > 0 ? hi * 1.08 : 1])
       .range([PLOT_H, 0])
       .nice();
-  }, [infos, paper]);
+  }, [infos, paper, spread]);
 
   useEffect(() => {
     if (!gxRef.current || !gyRef.current) return;
@@ -351,7 +414,7 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
 
   return (
     <div className="ts-plot">
-      <svg className="chart-svg" width={width} height={height} role="img" aria-label={`Goodput against ${xPath} chart`}>
+      <svg className="chart-svg" width={width} height={height} role="img" aria-label={`${capitalize(metric.name)} against ${xPath} chart`}>
         <defs>
           <clipPath id={clipId}>
             <rect x={0} y={0} width={innerW} height={PLOT_H} />
@@ -375,9 +438,9 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
               {info.s.points.map((p) => {
                 const x = xs(plotX(p.x));
                 const y = ys(p.mean);
-                const sd = Number.isFinite(p.std) ? p.std : 0;
+                const sd = spreadOf(p, spread);
                 return (
-                  <g key={p.x} data-testid="sweep-point" data-series={info.s.label} data-x={p.x} data-mean={p.mean} data-std={p.std}>
+                  <g key={p.x} data-testid="sweep-point" data-series={info.s.label} data-x={p.x} data-mean={p.mean} data-std={p.std} data-ci95={p.ci95} data-runs={p.runs}>
                     {sd > 0 && (
                       <path
                         d={`M${x},${ys(p.mean - sd)}V${ys(p.mean + sd)}M${x - 4},${ys(p.mean - sd)}h8M${x - 4},${ys(p.mean + sd)}h8`}
@@ -407,8 +470,8 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
           ))}
           <g className="axis axis-y" ref={gyRef} />
           <g className="axis axis-x" ref={gxRef} transform={`translate(0,${PLOT_H})`} />
-          <text className="axis-label" transform={`translate(${-M.left + 14},${PLOT_H / 2}) rotate(-90)`} textAnchor="middle">
-            goodput (Mbit/s)
+          <text className="axis-label" transform={`translate(${-M.left + 14},${PLOT_H / 2}) rotate(-90)`} textAnchor="middle" data-testid="sweep-y-label">
+            {metricLabel(metric)}
           </text>
           <text className="axis-label" x={innerW / 2} y={PLOT_H + 38} textAnchor="middle">
             {pathLabel(xPath)}
@@ -429,7 +492,8 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
             {shortPath(xPath)} = {fmt(hp.x, 4)}
           </div>
           <div>
-            goodput: {fmt(hp.mean, 4)} ± {fmt(hp.std, 3)} Mbit/s
+            {metric.name}: {fmt(hp.mean, 4)} ± {fmt(spreadOf(hp, spread), 3)}
+            {metric.unit ? ` ${metric.unit}` : ''} ({SPREAD_NAME[spread]})
           </div>
           <div>runs: {hp.runs}</div>
           {mathis
@@ -443,29 +507,47 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
   );
 }
 
-function SweepSummary({ infos, xPath, rows, paper }: { infos: SeriesInfo[]; xPath: string | undefined; rows: SweepRow[]; paper: { x: number; y: number; match?: SeriesInfo }[] }) {
+interface SummaryProps {
+  infos: SeriesInfo[];
+  xPath: string | undefined;
+  stats: PointStats[];
+  paper: { x: number; y: number; match?: SeriesInfo }[];
+  metric: SweepMetric;
+  spread: Spread;
+}
+
+/** A table cell: mean ± spread and the runs it is over, with the full numbers as attributes. */
+function StatCell({ p, spread, label }: { p: { mean: number; std: number; ci95: number; runs: number }; spread: Spread; label?: string }) {
+  return (
+    <td data-testid="sweep-cell" data-series={label} data-mean={p.mean} data-std={p.std} data-ci95={p.ci95} data-runs={p.runs}>
+      {p.runs ? `${fmt(p.mean, 4)} ± ${fmt(spreadOf(p, spread), 2)} (n = ${p.runs})` : '–'}
+    </td>
+  );
+}
+
+function SweepSummary({ infos, xPath, stats, paper, metric, spread }: SummaryProps) {
   const runs = infos[0]?.s.points[0]?.runs;
+  const unit = metric.unit ? ` (${metric.unit})` : '';
+  const caption = `Mean ${metric.name}${unit} ± ${SPREAD_NAME[spread]}, and the runs n it is over`;
+  const inUnit = (v: number) => `${fmt(v)}${metric.unit ? ` ${metric.unit}` : ''}`;
   if (!xPath) {
-    const stats = aggregate(rows);
     return (
-      <div className="sweep-table-wrap" tabIndex={0} role="region" aria-label="Table of mean goodput per sweep point">
+      <div className="sweep-table-wrap" tabIndex={0} role="region" aria-label={`Table of mean ${metric.name} per sweep point`}>
         <table className="sweep-table" data-testid="sweep-table">
-          <caption>Mean goodput (Mbit/s) ± 1 standard deviation per grid point and flow</caption>
+          <caption>{caption} per grid point and flow</caption>
           <thead>
             <tr>
               <th scope="col">point</th>
               <th scope="col">flow</th>
-              <th scope="col">goodput</th>
+              <th scope="col">{metric.name}</th>
             </tr>
           </thead>
           <tbody>
             {stats.map((s, k) => (
               <tr key={k}>
-                <th scope="row">{Object.entries(s.point).map(([p, v]) => `${shortPath(p)}=${String(v)}`).join(', ')}</th>
+                <th scope="row">{Object.entries(s.point).map(([p, v]) => `${shortPath(p)}=${valueLabel(v)}`).join(', ')}</th>
                 <td>{s.flow}</td>
-                <td>
-                  {fmt(s.mean)} ± {fmt(s.std)}
-                </td>
+                <StatCell p={s} spread={spread} />
               </tr>
             ))}
           </tbody>
@@ -487,16 +569,16 @@ function SweepSummary({ infos, xPath, rows, paper }: { infos: SeriesInfo[]; xPat
   return (
     <>
       <p>
-        Goodput against {xPath}: {infos.length} series, {xsAll.length} values of {shortPath(xPath)}
-        {runs ? `, ${runs} run${runs === 1 ? '' : 's'} per point` : ''}.
-        {lo && ` At ${shortPath(xPath)} = ${fmt(xsAll[0])} the highest mean is ${lo.label} (${fmt(lo.mean)} Mbit/s)`}
-        {hi && xsAll.length > 1 && `; at ${fmt(xsAll[xsAll.length - 1])} it is ${hi.label} (${fmt(hi.mean)} Mbit/s)`}
+        {capitalize(metric.name)} against {xPath}: {infos.length} series, {xsAll.length} values of {shortPath(xPath)}
+        {runs ? `, ${runs} run${runs === 1 ? '' : 's'} per point` : ''}; bars show the {spread === 'ci' ? '95 % confidence interval of the mean' : 'standard deviation'}.
+        {lo && ` At ${shortPath(xPath)} = ${fmt(xsAll[0])} the highest mean is ${lo.label} (${inUnit(lo.mean)})`}
+        {hi && xsAll.length > 1 && `; at ${fmt(xsAll[xsAll.length - 1])} it is ${hi.label} (${inUnit(hi.mean)})`}
         {lo ? '.' : ''}
         {paper.length > 0 && ` ${paper.length} paper value${paper.length === 1 ? '' : 's'} shown as hollow diamonds.`}
       </p>
-      <div className="sweep-table-wrap" tabIndex={0} role="region" aria-label="Table of mean goodput per sweep point">
+      <div className="sweep-table-wrap" tabIndex={0} role="region" aria-label={`Table of mean ${metric.name} per sweep point`}>
         <table className="sweep-table" data-testid="sweep-table">
-          <caption>Mean goodput (Mbit/s) ± 1 standard deviation</caption>
+          <caption>{caption}</caption>
           <thead>
             <tr>
               <th scope="col">{shortPath(xPath)}</th>
@@ -509,11 +591,11 @@ function SweepSummary({ infos, xPath, rows, paper }: { infos: SeriesInfo[]; xPat
           </thead>
           <tbody>
             {xsAll.map((x) => (
-              <tr key={x}>
+              <tr key={x} data-x={x}>
                 <th scope="row">{fmt(x, 4)}</th>
                 {infos.map((i) => {
                   const p = i.s.points.find((q) => q.x === x);
-                  return <td key={i.s.label}>{p ? `${fmt(p.mean)} ± ${fmt(p.std, 2)}` : '–'}</td>;
+                  return p ? <StatCell key={i.s.label} p={p} spread={spread} label={i.s.label} /> : <td key={i.s.label}>–</td>;
                 })}
               </tr>
             ))}
