@@ -447,6 +447,7 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
                         stroke={info.color}
                         strokeWidth={1.2}
                         fill="none"
+                        data-testid="error-bar"
                       />
                     )}
                     {Number.isFinite(p.mean) && <path transform={`translate(${x},${y})`} d={marker(info.shape, 3.6)} fill={info.color} style={{ stroke: 'var(--chart-bg)' }} strokeWidth={0.8} />}
