@@ -163,8 +163,9 @@ test('the multicast preset shows the path of each consumer of the shared content
   await runAndWait(page);
   const view = page.getByTestId('chart-hops');
   const select = view.getByTestId('hop-flow');
+  // The charts are a chunk of their own, drawn once it has loaded: wait for the options.
+  await expect(select.locator('option')).toHaveCount(4);
   const options = await select.locator('option').allTextContents();
-  expect(options).toHaveLength(4);
   for (const [k, consumer] of [5, 4, 3, 2].entries()) {
     expect(options[k]).toContain(`consumer at node ${consumer}`);
     expect(options[k]).toContain('content "video"');
