@@ -3,14 +3,14 @@
 // from; the core validates it (in a worker) and the URL can carry it. The state and what moves
 // it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
 import { downloadBytes, downloadText, pcapDownload, resultCsv, summaryJson } from './export/export';
 import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
-import { ChartTimeContext, TimeCursor, TimeCursorContext, type ChartTime, type TimeMark } from './timeCursor';
+import { ChartTimeContext, TimeCursorContext, usePageTime } from './timeCursor';
 import { useSimulation } from './useSimulation';
 import { runStateAttribute } from './simulation';
 import { LessonPanel } from './lessons/LessonPanel';
@@ -76,12 +76,7 @@ export function App() {
     if (starting !== null) void (starting === 'sweep' ? loadSweepChart() : loadCharts());
   }, [starting]);
   // One time cursor for the globe, the hop view and the charts (an external store: see timeCursor.ts).
-  const cursor = useMemo(() => new TimeCursor(), []);
-  const chartTime = useMemo<ChartTime | null>(() => {
-    if (!view) return null;
-    const marks: TimeMark[] = (result?.path?.events ?? []).map((e) => ({ t: e.t_s, kind: e.kind }));
-    return { cursor, marks };
-  }, [view, result, cursor]);
+  const { cursor, chartTime } = usePageTime(Boolean(view), result?.path?.events);
 
   useRunShortcuts({ canRun: valid, running, run: actions.run, cancel: actions.cancel });
 

@@ -4,7 +4,7 @@
 // the globe's scrub bar, the hop view) apply a move imperatively; React only holds the store
 // itself.
 
-import { createContext, useCallback, useEffect, useRef, useState } from 'react';
+import { createContext, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 
 /** Who moved the cursor, so a view can ignore its own echo. */
 export type CursorSource = 'globe' | 'chart' | 'app';
@@ -41,6 +41,17 @@ export interface TimeMark {
 export interface ChartTime {
   cursor: TimeCursor;
   marks: TimeMark[];
+}
+
+/** A page's one cursor, and what its charts get when the globe shares their time axis (`shared`:
+ * a globe is shown) with the run's route events as marks. */
+export function usePageTime(shared: boolean, events: readonly { t_s: number; kind: TimeMark['kind'] }[] | undefined): { cursor: TimeCursor; chartTime: ChartTime | null } {
+  const cursor = useMemo(() => new TimeCursor(), []);
+  const chartTime = useMemo<ChartTime | null>(() => {
+    if (!shared) return null;
+    return { cursor, marks: (events ?? []).map((e) => ({ t: e.t_s, kind: e.kind })) };
+  }, [shared, events, cursor]);
+  return { cursor, chartTime };
 }
 
 /** The page's one cursor, always there: the globe and the hop view move and follow it whether

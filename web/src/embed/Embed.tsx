@@ -10,7 +10,7 @@ import { ResultCharts, type ChartId } from '../charts/ResultCharts';
 import { SweepChart } from '../charts/SweepChart';
 import { SummaryTable } from '../SummaryTable';
 import { ErrorBoundary } from '../ErrorBoundary';
-import { ChartTimeContext, TimeCursor, TimeCursorContext, type ChartTime, type TimeMark } from '../timeCursor';
+import { ChartTimeContext, TimeCursorContext, usePageTime } from '../timeCursor';
 import { VIEWS } from '../lessons/format';
 import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from '../shortcuts';
 import { readFragment, versionNotice } from '../share/urlState';
@@ -31,12 +31,7 @@ export function Embed() {
   const { state, valid, running, globeSpanS, scenario, hasSweep, actions } = useSimulation();
   const { coreVersion, phase, result, sweepRows, resultScenario, notice, status, costPrompt, view } = state;
   const chosen = useMemo(() => embedView(window.location.search, window.location.hash, hasSweep), [hasSweep]);
-  const cursor = useMemo(() => new TimeCursor(), []);
-  const chartTime = useMemo<ChartTime | null>(() => {
-    if (!view) return null;
-    const marks: TimeMark[] = (result?.path?.events ?? []).map((e) => ({ t: e.t_s, kind: e.kind }));
-    return { cursor, marks };
-  }, [view, result, cursor]);
+  const { cursor, chartTime } = usePageTime(Boolean(view), result?.path?.events);
   // The core that made the link, read once: the embedded page never rewrites its address.
   const linkVersion = useMemo(() => readFragment(window.location.hash, { text: (id) => presetById(id)?.text, defaultId: DEFAULT_PRESET_ID }).version, []);
   const versionNote = versionNotice(linkVersion, coreVersion);
