@@ -243,6 +243,29 @@ fn emit(s: &str) {
     }
 }
 
+/// Standard output a line at a time, written in 64 KiB pieces: long listings (a route's rows,
+/// a sweep's jobs) start to flow at once without a write per line.
+struct LineOut(String);
+
+impl LineOut {
+    fn new() -> LineOut {
+        LineOut(String::with_capacity(1 << 16))
+    }
+
+    fn line(&mut self, line: &str) {
+        self.0.push_str(line);
+        self.0.push('\n');
+        if self.0.len() > 1 << 16 {
+            emit(&self.0);
+            self.0.clear();
+        }
+    }
+
+    fn finish(self) {
+        emit(&self.0);
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -411,18 +434,12 @@ fn cmd_route(path: &str) -> Outcome {
     let b = topo.build(sc.duration_s).map_err(|e| format!("{name}: topology: {e}"))?;
     let step = b.cfg.step_s;
     let mut r = Router::new(&b.constellation, b.src, b.dst, b.cfg).map_err(|e| format!("{name}: {e}"))?;
-    let mut out = String::with_capacity(1 << 16);
-    out.push_str(Router::CSV_HEADER);
-    out.push('\n');
+    let mut out = LineOut::new();
+    out.line(Router::CSV_HEADER);
     for k in 0..step_count(b.t0_s, b.t1_s, step) {
         let s = r.step(b.t0_s + k as f64 * step);
-        out.push_str(&r.csv_row(&s));
-        out.push('\n');
-        if out.len() > 1 << 16 {
-            emit(&out);
-            out.clear();
-        }
+        out.line(&r.csv_row(&s));
     }
-    emit(&out);
+    out.finish();
     Ok(())
 }

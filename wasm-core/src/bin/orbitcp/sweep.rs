@@ -2,7 +2,7 @@
 //! cores, as CSV; `orbitcp merge`, which joins shards; `orbitcp jobs`, which prints the jobs.
 
 use crate::progress::{self, Progress};
-use crate::{emit, interrupt, parse_scenario, read_file, Failure, Outcome};
+use crate::{emit, interrupt, parse_scenario, read_file, Failure, LineOut, Outcome};
 use orbitcp_core::runner::{self, RunError, RunResult, Shard, SweepPlan, SweepRunRow, SweepTable};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -133,17 +133,12 @@ pub fn cmd_jobs(path: &str, shard: Option<Shard>) -> Outcome {
         Some(s) => s.jobs(plan.len()).collect(),
         None => (0..plan.len()).collect(),
     };
-    let mut out = String::new();
+    let mut out = LineOut::new();
     for i in jobs {
         let v = plan.job_json(i).map_err(|e| Failure::Invalid(format!("{name}: {e}")))?;
-        out += &serde_json::to_string(&v).map_err(|e| e.to_string())?;
-        out.push('\n');
-        if out.len() > 1 << 16 {
-            emit(&out);
-            out.clear();
-        }
+        out.line(&serde_json::to_string(&v).map_err(|e| e.to_string())?);
     }
-    emit(&out);
+    out.finish();
     Ok(())
 }
 
