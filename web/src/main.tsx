@@ -1,13 +1,26 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { Embed } from './embed/Embed';
 import { isEmbed } from './embed/embed';
 import { registerServiceWorker } from './offline/register';
 import './styles.css';
 
+// The embedded page shows a chart at once, so it imports the charts statically: as its own
+// chunk, the full page's first load does not fetch them.
+const Embed = lazy(() => import('./embed/Embed').then((m) => ({ default: m.Embed })));
+
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');
-createRoot(root).render(<StrictMode>{isEmbed(window.location.search) ? <Embed /> : <App />}</StrictMode>);
+createRoot(root).render(
+  <StrictMode>
+    {isEmbed(window.location.search) ? (
+      <Suspense fallback={null}>
+        <Embed />
+      </Suspense>
+    ) : (
+      <App />
+    )}
+  </StrictMode>,
+);
 
 registerServiceWorker();

@@ -1,4 +1,4 @@
-// A thumbnail as a small SVG: d3 computes the marks (thumbnails.ts), React draws them. Colours
+// A thumbnail as a small SVG: thumbnails.ts computes the marks, React draws them. Colours
 // are CSS classes over custom properties (landing.css), so a theme can change them.
 
 import { useMemo } from 'react';
