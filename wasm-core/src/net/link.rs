@@ -281,8 +281,10 @@ pub struct Link {
     jitter_rng: Rng,
     /// When the transmitter finishes the last accepted packet.
     free_at: SimTime,
-    /// Accepted packets that have not started transmission: (start time, size, flow, data).
-    waiting: VecDeque<(SimTime, u32, u32, bool)>,
+    /// Accepted packets that have not started transmission: (start time, size, flow, data,
+    /// propagates). A packet the channel or an outage loses still takes the transmitter, but
+    /// is not in `pipeline`: `propagates` is false for it.
+    waiting: VecDeque<(SimTime, u32, u32, bool, bool)>,
     waiting_bytes: u64,
     /// Packets propagating, in arrival order.
     pipeline: VecDeque<(SimTime, Packet)>,
@@ -351,7 +353,7 @@ impl Link {
     }
 
     fn release_started(&mut self, now: SimTime) {
-        while let Some(&(start, size, _, _)) = self.waiting.front() {
+        while let Some(&(start, size, ..)) = self.waiting.front() {
             if start > now {
                 break;
             }
@@ -386,7 +388,7 @@ impl Link {
         let rate = &self.cfg.rate;
         let mut carried: Vec<(u64, u64, u64)> =
             self.tally.iter().map(|t| (t.accepted_pkts, t.accepted_bytes, t.accepted_data_pkts)).collect();
-        for &(start, size, flow, data) in &self.waiting {
+        for &(start, size, flow, data, _) in &self.waiting {
             if start > end {
                 let c = &mut carried[flow as usize];
                 c.0 -= 1;
@@ -447,7 +449,7 @@ impl Link {
         t.accepted_bytes += pkt.size as u64;
         t.accepted_data_pkts += data as u64;
         if busy {
-            self.waiting.push_back((start, pkt.size, pkt.flow, data));
+            self.waiting.push_back((start, pkt.size, pkt.flow, data, false));
             self.waiting_bytes += pkt.size as u64;
         }
         self.queue_trace.record(now, [self.waiting.len() as f64]);
@@ -487,6 +489,11 @@ impl Link {
             let pos = self.pipeline.partition_point(|(t, _)| *t <= arrival);
             self.pipeline.insert(pos, (arrival, pkt));
         }
+        if busy {
+            if let Some(w) = self.waiting.back_mut() {
+                w.4 = true;
+            }
+        }
         match self.arrival_event_at {
             Some(t) if t <= arrival => None,
             _ => {
@@ -510,8 +517,11 @@ impl Link {
     /// `started` leaving out those still waiting for the transmitter at `now`.
     pub fn data_in_flight(&self, flow: u32, now: SimTime) -> (u64, u64) {
         let all = self.pipeline.iter().filter(|(_, p)| p.flow == flow && p.body.is_data()).count() as u64;
-        let waiting =
-            self.waiting.iter().filter(|&&(start, _, f, data)| f == flow && data && start > now).count() as u64;
+        let waiting = self
+            .waiting
+            .iter()
+            .filter(|&&(start, _, f, data, propagates)| f == flow && data && propagates && start > now)
+            .count() as u64;
         (all, all - waiting)
     }
 
@@ -634,6 +644,23 @@ mod tests {
         assert_eq!(l.drops.outage, 1);
         l.enqueue(SimTime::from_secs_f64(0.07), pkt(1000));
         assert_eq!(l.drops.outage, 1);
+    }
+
+    #[test]
+    fn a_queued_data_packet_lost_to_an_outage_is_not_counted_in_flight() {
+        // The second packet waits 1 ms for the transmitter and then meets the outage: it takes
+        // its turn on the transmitter but never propagates, so only the first is in flight.
+        let mut c = cfg(8e6, 10, Buffer::Unlimited);
+        c.outages = Outages::List(vec![(SimTime::from_secs_f64(0.0115), SimTime::from_secs_f64(0.02))]);
+        let mut l = link(c);
+        let data = |seq| Packet {
+            body: Body::TcpData { seq, len: 952, digest: 0, first_sent: SimTime::ZERO, ts_echo: SimTime::ZERO },
+            ..pkt(1000)
+        };
+        l.enqueue(SimTime::ZERO, data(0));
+        l.enqueue(SimTime::ZERO, data(952));
+        assert_eq!(l.drops.outage, 1);
+        assert_eq!(l.data_in_flight(0, SimTime::ZERO), (1, 1));
     }
 
     #[test]
