@@ -154,7 +154,8 @@ impl SteppedRun {
 }
 
 /// The scenario and the seed a run uses: `seed` (decimal text, since seeds are 64-bit) when
-/// given, else the scenario's.
+/// given, else the scenario's. Not inlined: each caller would carry its own copy of the parser.
+#[inline(never)]
 fn scenario_and_seed(json: &str, seed: Option<String>) -> Result<(crate::scenario::Scenario, u64), JsValue> {
     let sc = crate::scenario::parse(json).map_err(scenario_error)?;
     let seed = match seed {
@@ -170,7 +171,7 @@ fn scenario_and_seed(json: &str, seed: Option<String>) -> Result<(crate::scenari
 /// with `flows_alone`, else one.
 #[wasm_bindgen]
 pub fn simulation_count(json: &str) -> Result<u32, JsValue> {
-    let sc = crate::scenario::parse(json).map_err(scenario_error)?;
+    let (sc, _) = scenario_and_seed(json, None)?;
     Ok(runner::simulation_count(&sc) as u32)
 }
 

@@ -46,8 +46,15 @@ pub fn simulation_count(sc: &Scenario) -> usize {
 
 impl Session {
     pub fn new(sc: &Scenario, seed: u64) -> Result<Session, RunError> {
-        let runs = simulations(sc).iter().map(|s| Run::with_seed(s, seed)).collect::<Result<Vec<_>, _>>()?;
-        Ok(Session { runs, current: 0, scenario_hash: super::provenance::run_hash(sc, seed) })
+        Session::of(simulations(sc), sc, seed)
+    }
+
+    /// The session of `sims`, reported as `whole` (its provenance). One function builds every
+    /// session, so the wasm module holds one copy of the build however many entry points call it.
+    #[inline(never)]
+    fn of(sims: Vec<Scenario>, whole: &Scenario, seed: u64) -> Result<Session, RunError> {
+        let runs = sims.iter().map(|s| Run::with_seed(s, seed)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Session { runs, current: 0, scenario_hash: super::provenance::run_hash(whole, seed) })
     }
 
     /// Simulation `index` of `sc`'s session (in the order of [`simulations`]) alone, with the
@@ -59,7 +66,8 @@ impl Session {
         if index >= parts.len() {
             return Err(RunError::NoSuchPart { index, parts: parts.len() });
         }
-        Session::new(&parts.swap_remove(index), seed)
+        let part = parts.swap_remove(index);
+        Session::of(vec![part.clone()], &part, seed)
     }
 
     /// Makes every simulation keep the packets its links transmit, `limit` packets at most in
@@ -287,7 +295,11 @@ fn take_array(o: &mut Map<String, Value>, key: &str) -> Option<Vec<Value>> {
 /// the wasm boundary wrote them, in the order of [`simulations`]; returns the session's result
 /// as that text.
 pub fn combine_json(parts_json: &str, scenario_hash: &str) -> Result<String, RunError> {
-    let parts: Vec<Value> = serde_json::from_str(parts_json).map_err(|e| RunError::Results(e.to_string()))?;
+    // Read as one `Value` (the scenario parser's own instance of the reader), not a `Vec`.
+    let parts = match serde_json::from_str(parts_json).map_err(|e| RunError::Results(e.to_string()))? {
+        Value::Array(parts) => parts,
+        _ => return Err(RunError::Results("not a JSON array of results".into())),
+    };
     let all = combine_values(parts, scenario_hash)?;
     serde_json::to_string(&all).map_err(|e| RunError::Output(e.to_string()))
 }
