@@ -93,14 +93,17 @@ impl SteppedRun {
     /// the scenario's seed when given.
     #[wasm_bindgen(constructor)]
     pub fn new(json: &str, seed: Option<String>) -> Result<SteppedRun, JsValue> {
-        let sc = crate::scenario::parse(json).map_err(scenario_error)?;
-        let seed = match seed {
-            Some(s) => s
-                .parse::<u64>()
-                .map_err(|_| js_error(&[FieldError::new("seed", format!("\"{s}\" is not a 64-bit seed"))]))?,
-            None => sc.seed,
-        };
+        let (sc, seed) = scenario_and_seed(json, seed)?;
         let session = runner::Session::new(&sc, seed).map_err(run_error)?;
+        Ok(SteppedRun { session, panic_armed: false })
+    }
+
+    /// Simulation `index` (of `simulation_count`) of the run `new(json, seed)` would make, alone
+    /// (`runner::Session::part`): the worker pool runs a `flows_alone` scenario's flows in
+    /// parallel and joins their results with `combine_results`.
+    pub fn part(json: &str, seed: Option<String>, index: u32) -> Result<SteppedRun, JsValue> {
+        let (sc, seed) = scenario_and_seed(json, seed)?;
+        let session = runner::Session::part(&sc, seed, index as usize).map_err(run_error)?;
         Ok(SteppedRun { session, panic_armed: false })
     }
 
@@ -148,6 +151,37 @@ impl SteppedRun {
         let r = self.session.result(with_traces).map_err(run_error)?;
         result_json(&r)
     }
+}
+
+/// The scenario and the seed a run uses: `seed` (decimal text, since seeds are 64-bit) when
+/// given, else the scenario's. Not inlined: each caller would carry its own copy of the parser.
+#[inline(never)]
+fn scenario_and_seed(json: &str, seed: Option<String>) -> Result<(crate::scenario::Scenario, u64), JsValue> {
+    let sc = crate::scenario::parse(json).map_err(scenario_error)?;
+    let seed = match seed {
+        Some(s) => s
+            .parse::<u64>()
+            .map_err(|_| js_error(&[FieldError::new("seed", format!("\"{s}\" is not a 64-bit seed"))]))?,
+        None => sc.seed,
+    };
+    Ok((sc, seed))
+}
+
+/// How many simulations a run of the scenario makes (`runner::simulation_count`): one per flow
+/// with `flows_alone`, else one.
+#[wasm_bindgen]
+pub fn simulation_count(json: &str) -> Result<u32, JsValue> {
+    let (sc, _) = scenario_and_seed(json, None)?;
+    Ok(runner::simulation_count(&sc) as u32)
+}
+
+/// The result of the run `SteppedRun::new(json, seed)` would make, from its simulations' results
+/// (`parts_json`: a JSON array of `SteppedRun::part(json, seed, k).result(..)`'s texts, in order
+/// of `k`): the same text as that run's `result` (`runner::combine_json`).
+#[wasm_bindgen]
+pub fn combine_results(json: &str, seed: Option<String>, parts_json: &str) -> Result<String, JsValue> {
+    let (sc, seed) = scenario_and_seed(json, seed)?;
+    runner::combine_json(parts_json, &runner::provenance::run_hash(&sc, seed)).map_err(run_error)
 }
 
 /// A run's packet capture (docs/pcap.md): one pcap file per link, the bytes `orbitcp run

@@ -16,6 +16,8 @@ pub enum RunError {
     NoSweep,
     /// A sweep job index beyond the sweep's `jobs`.
     NoSuchJob { index: usize, jobs: usize },
+    /// A simulation index beyond a session's simulations (`Session::part`).
+    NoSuchPart { index: usize, parts: usize },
     /// A sweep grid too large to index (validation refuses it first).
     TooManyRuns,
     /// A constellation's orbits or path could not be built (validation reports the same first).
@@ -42,6 +44,9 @@ impl RunError {
             RunError::Scenario(e) => e.0.clone(),
             RunError::NoSweep => one("sweep", "the scenario has no sweep section".into()),
             RunError::NoSuchJob { index, jobs } => one("sweep", format!("no job {index} (the sweep has {jobs})")),
+            RunError::NoSuchPart { index, parts } => {
+                one("flows", format!("no simulation {index} (the scenario runs {parts})"))
+            }
             RunError::TooManyRuns => one("sweep.grid", "too many runs".into()),
             RunError::Topology(e) => vec![topology_error(e.clone())],
             RunError::NoOrbitCode => one("topology", NO_ORBIT_CODE.into()),

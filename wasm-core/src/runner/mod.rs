@@ -29,7 +29,7 @@ mod traces;
 pub use error::RunError;
 pub use pcap::{PcapCapture, PcapFile, DEFAULT_PCAP_LIMIT};
 pub use result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
-pub use session::{combine, simulations, Session};
+pub use session::{combine, combine_json, combine_values, simulation_count, simulations, Session};
 pub use sweep::{run_job, sweep_jobs, Shard, SweepJob, SweepPlan};
 pub use sweep_csv::{sweep_csv, sweep_csv_json, SweepFlowRow, SweepRecord, SweepRunRow, SweepTable};
 pub use sweep_merge::{merge_sweep_csv, parse_sweep_csv, SweepShard};

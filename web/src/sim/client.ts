@@ -74,6 +74,8 @@ class WorkerSlot {
           return;
         case 'result':
         case 'summary':
+        case 'part':
+        case 'simulations':
         case 'validated':
         case 'sweepJobs':
         case 'view':
@@ -190,27 +192,107 @@ export class SimClient {
     return { files: msg.files, missed: msg.missed };
   }
 
-  /** Runs a scenario with traces. `cancel()` stops it at once. */
+  /** Runs a scenario with traces. `cancel()` stops it at once. A `flows_alone` scenario's
+   * simulations (one per flow) run in parallel across the pool, as `orbitcp run --threads`
+   * runs them, and the core joins their results into the bytes one run of it gives. */
   run(scenario: string, onProgress?: (p: Progress) => void): { promise: Promise<RunResult>; cancel: () => void } {
-    const slot = this.slots[0];
     let cancelled = false;
-    const promise = slot
-      .request({ type: 'run', id: this.id(), scenario, withTraces: true }, (nowS, endS) =>
-        onProgress?.({ fraction: endS > 0 ? Math.min(1, nowS / endS) : 0, label: `${nowS.toFixed(1)} of ${endS} s simulated` }),
-      )
-      .then((msg) => {
-        if (msg.type !== 'result') throw new Error(`unexpected reply ${msg.type}`);
-        return msg.result;
-      })
-      .catch((e: Error) => {
-        throw cancelled ? new CancelledError() : e;
-      });
+    /** The workers in use: the first, or all of them once the simulations are spread. */
+    let inUse = this.slots.slice(0, 1);
+    const stopAll = () => {
+      for (const s of inUse) {
+        s.fail(new CancelledError());
+        s.restart();
+      }
+    };
+    const promise = (async () => {
+      const count = this.slots.length > 1 ? await this.simulationCount(scenario) : 1;
+      if (cancelled) throw new CancelledError();
+      if (count <= 1) return this.runWhole(scenario, onProgress);
+      inUse = this.slots;
+      return this.runParts(scenario, count, () => cancelled, stopAll, onProgress);
+    })().catch((e: Error) => {
+      throw cancelled ? new CancelledError() : e;
+    });
     const cancel = () => {
       cancelled = true;
-      slot.fail(new CancelledError());
-      slot.restart();
+      stopAll();
     };
     return { promise, cancel };
+  }
+
+  /** How many simulations a run of the scenario makes; 1 when the core refuses the scenario,
+   * so that the run itself reports why, as it always has. */
+  private async simulationCount(scenario: string): Promise<number> {
+    try {
+      const msg = await this.slots[0].request({ type: 'simulations', id: this.id(), scenario });
+      if (msg.type !== 'simulations') throw new Error(`unexpected reply ${msg.type}`);
+      return msg.count;
+    } catch (e) {
+      if (e instanceof CoreError) return 1;
+      throw e;
+    }
+  }
+
+  /** The scenario as one run on the first worker. */
+  private async runWhole(scenario: string, onProgress?: (p: Progress) => void): Promise<RunResult> {
+    const msg = await this.slots[0].request({ type: 'run', id: this.id(), scenario, withTraces: true }, (nowS, endS) =>
+      onProgress?.(runProgress(nowS, endS)),
+    );
+    if (msg.type !== 'result') throw new Error(`unexpected reply ${msg.type}`);
+    return msg.result;
+  }
+
+  /** The scenario's `count` simulations queued over the pool, then joined by the core on the
+   * first worker. Progress is the sum over the simulations; the first that fails stops the
+   * others at once (their workers replaced) and fails the run with its own error. */
+  private async runParts(
+    scenario: string,
+    count: number,
+    cancelled: () => boolean,
+    stopAll: () => void,
+    onProgress?: (p: Progress) => void,
+  ): Promise<RunResult> {
+    const parts: string[] = new Array<string>(count);
+    const nowS = new Array<number>(count).fill(0);
+    const endS = new Array<number>(count).fill(0);
+    const report = () => {
+      // A simulation not started yet counts with the longest known: they share the duration.
+      const guess = Math.max(...endS);
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      onProgress?.(runProgress(sum(nowS), sum(endS.map((e) => e || guess))));
+    };
+    let next = 0;
+    let failed = false;
+    const work = async (slot: WorkerSlot) => {
+      while (!cancelled() && !failed && next < count) {
+        const k = next++;
+        let msg: FromWorker;
+        try {
+          msg = await slot.request({ type: 'run', id: this.id(), scenario, part: k, withTraces: true }, (now, end) => {
+            nowS[k] = now;
+            endS[k] = end;
+            report();
+          });
+        } catch (e) {
+          if (!cancelled() && !failed && !(e instanceof CancelledError)) {
+            failed = true;
+            stopAll();
+          }
+          throw e;
+        }
+        if (msg.type !== 'part') throw new Error(`unexpected reply ${msg.type}`);
+        parts[k] = msg.json;
+      }
+    };
+    const outcomes = await Promise.allSettled(this.slots.map(work));
+    if (cancelled()) throw new CancelledError();
+    // The simulation that failed first, not the cancellations it caused.
+    const first = outcomes.find((o) => o.status === 'rejected' && !(o.reason instanceof CancelledError));
+    if (first?.status === 'rejected') throw first.reason as Error;
+    const msg = await this.slots[0].request({ type: 'combine', id: this.id(), scenario, parts });
+    if (msg.type !== 'result') throw new Error(`unexpected reply ${msg.type}`);
+    return msg.result;
   }
 
   /** Runs every point and run of the scenario's sweep across the pool; rows come back in job
@@ -277,6 +359,10 @@ export class SimClient {
   dispose() {
     for (const s of this.slots) s.worker.terminate();
   }
+}
+
+function runProgress(nowS: number, endS: number): Progress {
+  return { fraction: endS > 0 ? Math.min(1, nowS / endS) : 0, label: `${nowS.toFixed(1)} of ${endS} s simulated` };
 }
 
 /** A sweep job's failure, saying which job it was; a crash stays a crash. */

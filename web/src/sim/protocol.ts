@@ -35,8 +35,15 @@ export interface PcapFile {
 }
 
 export type ToWorker =
-  /** With `job`, `scenario` is a sweep's text and the run is that job of it. */
-  | { type: 'run'; id: number; scenario: string; seed?: string; job?: number; withTraces: boolean }
+  /** With `job`, `scenario` is a sweep's text and the run is that job of it. With `part`, the
+   * run is that simulation of the scenario alone (`SteppedRun::part`; see `simulations`), and
+   * the reply is its result's JSON text (`part`), to be joined by `combine`. */
+  | { type: 'run'; id: number; scenario: string; seed?: string; job?: number; part?: number; withTraces: boolean }
+  /** How many simulations a run of the scenario makes: one per flow with `flows_alone`. */
+  | { type: 'simulations'; id: number; scenario: string }
+  /** Joins the results of the scenario's simulations (`part` replies, in order) into the
+   * result of the whole run, written by the core as one run of it would be. */
+  | { type: 'combine'; id: number; scenario: string; seed?: string; parts: string[] }
   | { type: 'estimate'; id: number; scenario: string }
   | { type: 'validate'; id: number; scenario: string }
   | { type: 'expandSweep'; id: number; scenario: string }
@@ -56,6 +63,9 @@ export type FromWorker =
   | { type: 'progress'; id: number; nowS: number; endS: number }
   | { type: 'result'; id: number; result: RunResult }
   | { type: 'summary'; id: number; summary: RunSummary }
+  /** A simulation's result as the core wrote it, unparsed: `combine` reads it as text. */
+  | { type: 'part'; id: number; json: string }
+  | { type: 'simulations'; id: number; count: number }
   | { type: 'validated'; id: number; errors: FieldError[] }
   | { type: 'sweepJobs'; id: number; jobs: SweepJob[] }
   | { type: 'view'; id: number; view: ConstellationView }

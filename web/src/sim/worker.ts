@@ -59,10 +59,16 @@ async function run(
   scenario: string,
   seed: string | undefined,
   job: number | undefined,
+  part: number | undefined,
   withTraces: boolean,
 ) {
   const { core } = loaded;
-  const sim = job === undefined ? new core.SteppedRun(scenario, seed) : core.SteppedRun.sweep_job(scenario, job);
+  const sim =
+    job !== undefined
+      ? core.SteppedRun.sweep_job(scenario, job)
+      : part !== undefined
+        ? core.SteppedRun.part(scenario, seed, part)
+        : new core.SteppedRun(scenario, seed);
   try {
     let last = 0;
     for (let slice = 0; ; slice++) {
@@ -78,6 +84,11 @@ async function run(
       }
       if (done) break;
       await yieldToEvents();
+    }
+    if (part !== undefined) {
+      // Passed on as text: the client only hands it back to `combine`.
+      post({ type: 'part', id, json: sim.result(withTraces) });
+      return;
     }
     const result = parseResult(sim.result(withTraces));
     if (withTraces) post({ type: 'result', id, result }, transferables(result));
@@ -108,8 +119,17 @@ async function handle(msg: ToWorker) {
     const { core } = loaded;
     switch (msg.type) {
       case 'run':
-        await run(loaded, msg.id, msg.scenario, msg.seed, msg.job, msg.withTraces);
+        await run(loaded, msg.id, msg.scenario, msg.seed, msg.job, msg.part, msg.withTraces);
         break;
+      case 'simulations':
+        post({ type: 'simulations', id: msg.id, count: core.simulation_count(msg.scenario) });
+        break;
+      case 'combine': {
+        // The parts are the core's JSON texts: joined into an array without parsing them here.
+        const result = parseResult(core.combine_results(msg.scenario, msg.seed, `[${msg.parts.join(',')}]`));
+        post({ type: 'result', id: msg.id, result }, transferables(result));
+        break;
+      }
       case 'validate':
         post({ type: 'validated', id: msg.id, errors: JSON.parse(core.validate_scenario(msg.scenario)) as FieldError[] });
         break;

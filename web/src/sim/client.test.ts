@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CancelledError, CoreError, CrashError, SimClient } from './client';
+import type { FromWorker, ToWorker } from './protocol';
+import type { RunResult } from './results';
+
+/** What the fake workers do with a run of simulation `part` (default: finish after a tick). */
+type PartBehaviour = 'finish' | 'fail' | 'crash' | 'hang';
+
+/** A stand-in for the simulation worker: answers as worker.ts does, after a tick, and records
+ * what it was asked. */
+class FakeWorker {
+  static all: FakeWorker[] = [];
+  static simulations = 3;
+  static parts = new Map<number, PartBehaviour>();
+  onmessage: ((ev: { data: FromWorker }) => void) | null = null;
+  onerror: ((ev: { message: string; preventDefault: () => void }) => void) | null = null;
+  received: ToWorker[] = [];
+  terminated = false;
+
+  constructor() {
+    FakeWorker.all.push(this);
+    this.reply({ type: 'ready', coreVersion: 'fake' });
+  }
+
+  private reply(msg: FromWorker) {
+    setTimeout(() => !this.terminated && this.onmessage?.({ data: msg }), 1);
+  }
+
+  postMessage(msg: ToWorker) {
+    this.received.push(msg);
+    switch (msg.type) {
+      case 'simulations':
+        this.reply({ type: 'simulations', id: msg.id, count: FakeWorker.simulations });
+        return;
+      case 'run': {
+        if (msg.part === undefined) {
+          this.reply({ type: 'progress', id: msg.id, nowS: 4, endS: 4 });
+          this.reply({ type: 'result', id: msg.id, result: result('whole') });
+          return;
+        }
+        const how = FakeWorker.parts.get(msg.part) ?? 'finish';
+        if (how === 'hang') return;
+        if (how === 'fail') this.reply({ type: 'failed', id: msg.id, path: 'flows', message: `part ${msg.part} refused`, crashed: false });
+        else if (how === 'crash') this.reply({ type: 'failed', id: msg.id, path: '', message: 'the core panicked', crashed: true });
+        else {
+          this.reply({ type: 'progress', id: msg.id, nowS: 4, endS: 4 });
+          this.reply({ type: 'part', id: msg.id, json: `{"part":${msg.part}}` });
+        }
+        return;
+      }
+      case 'combine':
+        this.reply({ type: 'result', id: msg.id, result: result(`[${msg.parts.join(',')}]`) });
+        return;
+      default:
+        throw new Error(`the fake worker does not answer ${msg.type}`);
+    }
+  }
+
+  terminate() {
+    this.terminated = true;
+  }
+
+  /** The parts of runs this worker was asked for. */
+  parts(): number[] {
+    return this.received.flatMap((m) => (m.type === 'run' && m.part !== undefined ? [m.part] : []));
+  }
+}
+
+/** A result whose name says where it came from. */
+function result(name: string): RunResult {
+  return { summary: { name } as RunResult['summary'] };
+}
+
+beforeEach(() => {
+  FakeWorker.all = [];
+  FakeWorker.simulations = 3;
+  FakeWorker.parts = new Map();
+  vi.stubGlobal('Worker', FakeWorker);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('SimClient.run of flows alone', () => {
+  it('spreads the simulations over the pool and has the core join them in order', async () => {
+    const client = new SimClient(2);
+    const progress: string[] = [];
+    const r = await client.run('{}', (p) => progress.push(`${p.fraction} ${p.label}`)).promise;
+    expect(r.summary.name).toBe('[{"part":0},{"part":1},{"part":2}]');
+    const [a, b] = FakeWorker.all;
+    expect(a.parts().length).toBeGreaterThan(0);
+    expect(b.parts().length).toBeGreaterThan(0);
+    expect([...a.parts(), ...b.parts()].sort()).toEqual([0, 1, 2]);
+    // Progress sums the simulations; one not started counts with the others' duration.
+    expect(progress.at(-1)).toBe('1 12.0 of 12 s simulated');
+    expect(a.received.filter((m) => m.type === 'combine')).toHaveLength(1);
+  });
+
+  it('runs the scenario as one run when it is one simulation, or the pool one worker', async () => {
+    FakeWorker.simulations = 1;
+    expect((await new SimClient(2).run('{}').promise).summary.name).toBe('whole');
+    expect(FakeWorker.all.flatMap((w) => w.parts())).toEqual([]);
+    FakeWorker.all = [];
+    FakeWorker.simulations = 3;
+    expect((await new SimClient(1).run('{}').promise).summary.name).toBe('whole');
+    expect(FakeWorker.all[0].received.map((m) => m.type)).toEqual(['run']);
+  });
+
+  it('fails with the message of a simulation that fails, and stops the others', async () => {
+    FakeWorker.parts.set(1, 'fail').set(0, 'hang');
+    const e = await new SimClient(2).run('{}').promise.catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CoreError);
+    expect((e as CoreError).problem).toEqual({ path: 'flows', message: 'part 1 refused' });
+    // Both workers were replaced: the hanging one stopped.
+    expect(FakeWorker.all.slice(0, 2).every((w) => w.terminated)).toBe(true);
+    expect(FakeWorker.all).toHaveLength(4);
+  });
+
+  it('reports a crash in a simulation as a crash', async () => {
+    FakeWorker.parts.set(2, 'crash').set(0, 'hang').set(1, 'hang');
+    const client = new SimClient(3);
+    const crashes: string[] = [];
+    client.onCrash = (m) => crashes.push(m);
+    const e = await client.run('{}').promise.catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CrashError);
+    expect((e as Error).message).toBe('the core panicked');
+    expect(crashes).toEqual(['the core panicked']);
+  });
+
+  it('cancels every simulation at once', async () => {
+    FakeWorker.parts.set(0, 'hang').set(1, 'hang');
+    const client = new SimClient(2);
+    const handle = client.run('{}');
+    await vi.waitFor(() => expect(FakeWorker.all.flatMap((w) => w.parts())).toHaveLength(2));
+    handle.cancel();
+    await expect(handle.promise).rejects.toBeInstanceOf(CancelledError);
+    expect(FakeWorker.all.slice(0, 2).every((w) => w.terminated)).toBe(true);
+  });
+});
