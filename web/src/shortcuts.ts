@@ -2,7 +2,7 @@
 // valid, Esc cancels the run under way. Esc is left alone while something else wants it: a
 // dialog or prompt that is open, or a handler that already used the key.
 
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 
 /** As `aria-keyshortcuts` writes them: both, since the page cannot know the keyboard. */
 export const RUN_KEYS = 'Control+Enter Meta+Enter';
@@ -41,7 +41,10 @@ function dialogOpen(): boolean {
 
 export function useRunShortcuts(opts: { canRun: boolean; running: boolean; run: () => void; cancel: () => void }) {
   const latest = useRef(opts);
-  useEffect(() => {
+  // A layout effect: it runs as the render is committed, so a key pressed right after a run
+  // starts already sees `running`. (Preact runs plain effects a frame later, and Esc pressed
+  // in that frame was lost.)
+  useLayoutEffect(() => {
     latest.current = opts;
   });
   useEffect(() => {
