@@ -2,9 +2,11 @@
 
 use super::{CtcpFlow, CtcpVariant, IntcpFlow, TcpFlow};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+/// Read by hand (`tagged.rs`), written and described by the derives.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(tag = "transport", rename_all = "snake_case")]
 pub enum Flow {
     Tcp(TcpFlow),
@@ -12,6 +14,18 @@ pub enum Flow {
     Ctcp(CtcpFlow),
     /// INTCP: information-centric hop-by-hop transport with per-hop caches (docs/intcp-protocol.md).
     Intcp(IntcpFlow),
+}
+
+impl<'de> Deserialize<'de> for Flow {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Flow, D::Error> {
+        let (transport, content) =
+            super::tagged::split_tag(Value::deserialize(d)?, "transport", &["tcp", "ctcp", "intcp"])?;
+        match transport.as_str() {
+            "tcp" => super::tagged::variant(&content).map(Flow::Tcp),
+            "ctcp" => super::tagged::variant(&content).map(Flow::Ctcp),
+            _ => super::tagged::variant(&content).map(Flow::Intcp),
+        }
+    }
 }
 
 impl Flow {

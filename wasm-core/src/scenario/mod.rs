@@ -20,6 +20,7 @@ mod paper;
 mod parse;
 mod problems;
 mod sweep;
+mod tagged;
 mod tcp_flow;
 mod topology;
 mod trace;

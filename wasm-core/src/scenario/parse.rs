@@ -1,7 +1,7 @@
 //! Reading a scenario from JSON: strict serde, then the range checks. Serde's errors are
 //! rewritten so that each names the full path of the value at fault and says what is expected.
 
-use super::{Chain, ConstellationTopology, CtcpFlow, IntcpFlow, Scenario, ScenarioError, TcpFlow};
+use super::{Scenario, ScenarioError};
 use serde_json::Value;
 
 /// Parses and validates a scenario. The error lists every problem found, one per line.
@@ -28,9 +28,8 @@ pub fn check_value(value: Value) -> Result<Scenario, ScenarioError> {
     let sc: Scenario = match serde_path_to_error::deserialize(&value) {
         Ok(sc) => sc,
         Err(e) => {
-            let path = e.path().to_string();
-            let (path, msg) = deeper_error(&value, &path).unwrap_or((path, explain(e.inner().to_string())));
-            return Err(ScenarioError::one(if path == "." { "" } else { &path }, msg));
+            let (path, message) = error_path(&e.path().to_string(), &e.inner().to_string());
+            return Err(ScenarioError::one(if path == "." { "" } else { &path }, explain(message)));
         }
     };
     let problems = sc.problems();
@@ -41,35 +40,12 @@ pub fn check_value(value: Value) -> Result<Scenario, ScenarioError> {
     }
 }
 
-/// Serde buffers internally tagged enums, so an error inside one carries only the enum's path
-/// (`flows[0]`). Deserializing the variant's own struct again recovers the full path
-/// (`flows[0].cc`).
-fn deeper_error(root: &Value, path: &str) -> Option<(String, String)> {
-    fn inner<T: serde::de::DeserializeOwned>(v: &Value, tag: &str, prefix: &str) -> Option<(String, String)> {
-        let mut obj = v.as_object()?.clone();
-        obj.remove(tag);
-        // By reference, as `check_value` deserializes: an owned `Value` would instantiate every
-        // flow and topology type's deserializer a second time (tens of KB of wasm).
-        let e = serde_path_to_error::deserialize::<_, T>(&Value::Object(obj)).err()?;
-        let p = e.path().to_string();
-        let full = if p == "." { prefix.to_string() } else { format!("{prefix}.{p}") };
-        Some((full, explain(e.inner().to_string())))
-    }
-    if path == "topology" {
-        let t = root.get("topology")?;
-        return match t.get("kind")?.as_str()? {
-            "chain" => inner::<Chain>(t, "kind", "topology"),
-            "constellation" => inner::<ConstellationTopology>(t, "kind", "topology"),
-            _ => None,
-        };
-    }
-    let i: usize = path.strip_prefix("flows[")?.strip_suffix(']')?.parse().ok()?;
-    let f = root.get("flows")?.get(i)?;
-    match f.get("transport")?.as_str()? {
-        "tcp" => inner::<TcpFlow>(f, "transport", path),
-        "ctcp" => inner::<CtcpFlow>(f, "transport", path),
-        "intcp" => inner::<IntcpFlow>(f, "transport", path),
-        _ => None,
+/// The full path and the message of a deserialization error at `path`: an error inside a flow
+/// or a topology carries its path from there (`tagged.rs`).
+fn error_path(path: &str, message: &str) -> (String, String) {
+    match super::tagged::split_nested(message) {
+        Some((inner, m)) => (super::tagged::join_path(path, inner), m.to_string()),
+        None => (path.to_string(), message.to_string()),
     }
 }
 

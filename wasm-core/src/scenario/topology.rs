@@ -2,9 +2,11 @@
 
 use super::{ConstellationTopology, LinkSpec};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+/// Read by hand (`tagged.rs`), written and described by the derives.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Topology {
     /// Nodes 0..=N joined by N bidirectional links in a row; flows run from node 0 to node N
@@ -13,6 +15,16 @@ pub enum Topology {
     /// A path between two ground stations through a moving satellite constellation: links,
     /// delays and the route follow the orbits at every `step_s` (`orbit/config.rs`).
     Constellation(Box<ConstellationTopology>),
+}
+
+impl<'de> Deserialize<'de> for Topology {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Topology, D::Error> {
+        let (kind, content) = super::tagged::split_tag(Value::deserialize(d)?, "kind", &["chain", "constellation"])?;
+        match kind.as_str() {
+            "chain" => super::tagged::variant(&content).map(Topology::Chain),
+            _ => super::tagged::variant(&content).map(|c| Topology::Constellation(Box::new(c))),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
