@@ -26,17 +26,17 @@ inputs_hash() {
     done
     rustc --version
     wasm-pack --version 2>/dev/null || echo "no wasm-pack"
-    echo "script-v4 simd128 strip features=$1"
+    echo "script-v5 simd128 strip fat-lto features=$1"
   } | sha256sum | cut -d' ' -f1
 }
 
-# build OUT_DIR NAME FEATURES: one module, NAME.js and NAME_bg.wasm; FEATURES is a
+# build OUT_DIR NAME FEATURES OPT_LEVEL: one module, NAME.js and NAME_bg.wasm; FEATURES is a
 # comma-separated list (may be empty).
 build() {
-  local out="$1" name="$2" features="$3"
+  local out="$1" name="$2" features="$3" opt_level="$4"
   local wasm="$out/${name}_bg.wasm" stamp="$out/.build-stamp"
   local hash
-  hash="$(inputs_hash "$name $features")"
+  hash="$(inputs_hash "$name $features opt-level=$opt_level")"
   if [[ "$FORCE" != 1 && -f "$wasm" && -f "$stamp" && "$(cat "$stamp")" == "$hash" ]]; then
     echo "ok: wasm build is up to date ($wasm)"
     return 0
@@ -53,7 +53,9 @@ build() {
   # GF arithmetic is exact and no float code is reassociated, so results stay equal to native.
   # strip: without it the module carries a section of function names (150 KB, 32 KB gzipped)
   # that only a debugger reads; panic messages do not need it.
-  CARGO_PROFILE_RELEASE_STRIP=symbols RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
+  # Fat LTO with one codegen unit, and the opt-level given: see the calls below.
+  CARGO_PROFILE_RELEASE_STRIP=symbols CARGO_PROFILE_RELEASE_LTO=fat CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+    CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt_level" RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
     wasm-pack build wasm-core --release --target web --out-dir "../$out" --out-name "$name" --no-default-features \
     ${feature_args[@]+"${feature_args[@]}"}
   if [[ ! -f "$wasm" ]]; then
@@ -67,5 +69,10 @@ build() {
 FORCE=0
 if [[ "${1:-}" == "--force" ]]; then FORCE=1; fi
 # Distinct names, so that the site's assets (and what a page fetched) tell the two apart.
-build web/src/wasm/pkg orbitcp_core ""
-build web/src/wasm/pkg-orbit orbitcp_core_orbit orbits
+# The first-load module is optimized for size: opt-level "s" makes it 18 % smaller gzipped than
+# "3" (297 against 358 KB) and runs chain presets about as fast as the earlier thin-LTO "3"
+# build (BENCHMARKS.md, "The first load"). The orbit module carries the long constellation runs
+# and is fetched only for them, so it is optimized for speed. Optimization levels change no
+# result: Rust does no fast-math, and tests-node/determinism.test.mjs compares both with the CLI.
+build web/src/wasm/pkg orbitcp_core "" s
+build web/src/wasm/pkg-orbit orbitcp_core_orbit orbits 3
