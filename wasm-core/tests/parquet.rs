@@ -52,7 +52,9 @@ fn read(path: &Path) -> Table {
 fn same(cell: &str, f: &Field) -> bool {
     match f {
         Field::Null => cell.is_empty(),
+        Field::Bool(v) => cell == if *v { "true" } else { "false" },
         Field::Long(v) => cell.parse::<i64>() == Ok(*v),
+        Field::ULong(v) => cell.parse::<u64>() == Ok(*v),
         Field::Double(v) => cell.parse::<f64>() == Ok(*v),
         Field::Str(s) => {
             let unquoted = cell.strip_prefix('"').and_then(|c| c.strip_suffix('"')).map(|c| c.replace("\"\"", "\""));

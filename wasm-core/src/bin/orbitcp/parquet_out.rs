@@ -1,16 +1,19 @@
 //! Parquet output (`--format parquet`): a table the CLI writes as CSV, as a Parquet file with
 //! the same columns and values, so that there is still one writer of each table's content.
 //!
-//! Each column's type comes from its cells: whole numbers are INT64, other numbers DOUBLE,
-//! anything else a UTF-8 string (the text pandas would read from the CSV: quotes undone, a
-//! formula guard `'` kept); an empty cell is a null, and a column with no value at all is a
-//! DOUBLE of nulls, as `pandas.read_csv` reads it. The provenance (`core_version`,
-//! `scenario_hash`) is also the file's key-value metadata. Uncompressed: the files are small
-//! and this keeps the codecs (and their build time) out of the binary.
+//! Each column's type comes from its cells, as `pandas.read_csv` types the CSV: `true` and
+//! `false` (a JSON boolean's cells) are BOOLEAN, whole numbers INT64 (unsigned when some only fit
+//! unsigned, as a run's derived `seed` can), other numbers DOUBLE, anything else a UTF-8 string
+//! (the text the CSV holds: quotes undone, a formula guard `'` kept); an empty cell is a null,
+//! and a column with no value at all is a DOUBLE of nulls, as `pandas.read_csv` reads it. The
+//! provenance (`core_version`, `scenario_hash`) is also the file's key-value metadata.
+//! Uncompressed: the files are small and this keeps the codecs (and their build time) out of
+//! the binary. python/tests/test_parquet.py reads the CLI's files with pandas and polars and
+//! compares them with its CSV.
 
 use orbitcp_core::csv;
 use parquet::basic::{LogicalType, Repetition, Type as Physical};
-use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, DoubleType, Int64Type};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
@@ -19,7 +22,11 @@ use std::sync::Arc;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
+    Bool,
     Int,
+    /// Whole numbers that fit `u64` but not all `i64`: stored as INT64 with the unsigned
+    /// logical type, so that a seed above `i64::MAX` is not rounded to a DOUBLE.
+    UInt,
     Float,
     Text,
 }
@@ -32,9 +39,16 @@ fn numeric(cell: &str) -> bool {
 
 fn kind(cells: &[&str]) -> Kind {
     let present: Vec<&str> = cells.iter().copied().filter(|c| !c.is_empty()).collect();
-    if present.iter().all(|c| numeric(c) && c.parse::<i64>().is_ok()) && !present.is_empty() {
+    let all = |f: &dyn Fn(&str) -> bool| present.iter().all(|c| f(c));
+    if present.is_empty() {
+        Kind::Float
+    } else if all(&|c| c == "true" || c == "false") {
+        Kind::Bool
+    } else if all(&|c| numeric(c) && c.parse::<i64>().is_ok()) {
         Kind::Int
-    } else if present.iter().all(|c| numeric(c) && c.parse::<f64>().is_ok()) {
+    } else if all(&|c| numeric(c) && c.parse::<u64>().is_ok()) {
+        Kind::UInt
+    } else if all(&|c| numeric(c) && c.parse::<f64>().is_ok()) {
         Kind::Float
     } else {
         Kind::Text
@@ -64,7 +78,9 @@ pub fn from_csv(text: &str, metadata: &[(&str, &str)]) -> Result<Vec<u8>, String
         .zip(&kinds)
         .map(|(name, k)| {
             let (physical, logical) = match k {
+                Kind::Bool => (Physical::BOOLEAN, None),
                 Kind::Int => (Physical::INT64, None),
+                Kind::UInt => (Physical::INT64, Some(LogicalType::integer(64, false))),
                 Kind::Float => (Physical::DOUBLE, None),
                 Kind::Text => (Physical::BYTE_ARRAY, Some(LogicalType::String)),
             };
@@ -88,8 +104,17 @@ pub fn from_csv(text: &str, metadata: &[(&str, &str)]) -> Result<Vec<u8>, String
         let defs: Vec<i16> = cells.iter().map(|v| i16::from(!v.is_empty())).collect();
         let present = cells.iter().filter(|v| !v.is_empty());
         match kinds[c] {
+            Kind::Bool => {
+                let v: Vec<bool> = present.map(|s| *s == "true").collect();
+                col.typed::<BoolType>().write_batch(&v, Some(&defs), None).map_err(err)?;
+            }
             Kind::Int => {
                 let v: Vec<i64> = present.map(|s| s.parse().unwrap_or_default()).collect();
+                col.typed::<Int64Type>().write_batch(&v, Some(&defs), None).map_err(err)?;
+            }
+            Kind::UInt => {
+                // The same 64 bits; the column's logical type says to read them unsigned.
+                let v: Vec<i64> = present.map(|s| s.parse::<u64>().unwrap_or_default() as i64).collect();
                 col.typed::<Int64Type>().write_batch(&v, Some(&defs), None).map_err(err)?;
             }
             Kind::Float => {
@@ -117,7 +142,7 @@ mod tests {
 
     #[test]
     fn every_cell_reads_back_as_its_csv_value() {
-        let text = "\"a, \"\"b\"\"\",n,x,e,'=f\n\"q, r\",3,0.25,,s\n'-1,-4,1e-7,,t\n";
+        let text = "\"a, \"\"b\"\"\",n,x,e,'=f,b,u\n\"q, r\",3,0.25,,s,true,3\n'-1,-4,1e-7,,t,,18446744073709551615\n";
         let bytes = from_csv(text, &[("core_version", "9.9.9"), ("scenario_hash", "fnv1a64:00")]).unwrap();
         let path = std::env::temp_dir().join(format!("orbitcp-parquet-unit-{}.parquet", std::process::id()));
         std::fs::write(&path, bytes).unwrap();
@@ -130,7 +155,7 @@ mod tests {
             .map(|r| r.unwrap().get_column_iter().map(|(n, f)| (n.clone(), f.clone())).collect())
             .collect();
         let names: Vec<&str> = rows[0].iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["a, \"b\"", "n", "x", "e", "'=f"]);
+        assert_eq!(names, ["a, \"b\"", "n", "x", "e", "'=f", "b", "u"]);
         let values: Vec<Vec<Field>> = rows.iter().map(|r| r.iter().map(|(_, f)| f.clone()).collect()).collect();
         assert_eq!(
             values,
@@ -140,14 +165,18 @@ mod tests {
                     Field::Long(3),
                     Field::Double(0.25),
                     Field::Null,
-                    Field::Str("s".into())
+                    Field::Str("s".into()),
+                    Field::Bool(true),
+                    Field::ULong(3)
                 ],
                 vec![
                     Field::Str("'-1".into()),
                     Field::Long(-4),
                     Field::Double(1e-7),
                     Field::Null,
-                    Field::Str("t".into())
+                    Field::Str("t".into()),
+                    Field::Null,
+                    Field::ULong(u64::MAX)
                 ],
             ]
         );
