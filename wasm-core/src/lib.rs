@@ -10,6 +10,7 @@ pub mod coding;
 pub mod content;
 pub mod csv;
 pub mod ctcp;
+pub mod delivery;
 pub mod engine;
 pub mod intcp;
 pub mod metrics;

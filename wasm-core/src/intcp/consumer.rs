@@ -13,6 +13,7 @@ use super::cache::Segment;
 use super::holes::HoleDetector;
 use super::{INTB_MAX_MSS, MAX_CONSEQ_TIMEOUT, RTO_DEF_MS, RTO_MAX_MS, RTO_MIN_MS};
 use crate::content::Content;
+use crate::delivery::Delivery;
 use crate::metrics::{DeliveryLog, Trace};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::{BTreeMap, BTreeSet};
@@ -69,11 +70,8 @@ pub struct Consumer {
     holes: HoleDetector,
     rcv: BTreeMap<u64, Segment>,
     rcv_nxt: u64,
-    pub delivered: u64,
-    pub error: Option<String>,
-    pub log: DeliveryLog,
+    pub delivery: Delivery,
     pub trace: Trace<8>,
-    pub completed_at: Option<SimTime>,
     pub stats: ConsumerStats,
 }
 
@@ -115,23 +113,18 @@ impl Consumer {
             holes: HoleDetector::default(),
             rcv: BTreeMap::new(),
             rcv_nxt: 0,
-            delivered: 0,
-            error: None,
-            log: DeliveryLog::new(owd_trace, bin_width),
+            delivery: Delivery::new(flow, bytes, DeliveryLog::new(owd_trace, bin_width)),
             trace,
-            completed_at: None,
             stats: ConsumerStats::default(),
         }
     }
 
     pub fn done(&self) -> bool {
-        self.completed_at.is_some() || self.error.is_some()
+        self.delivery.done()
     }
 
     fn fail(&mut self, msg: String) {
-        if self.error.is_none() {
-            self.error = Some(format!("flow {}: {msg}", self.flow));
-        }
+        self.delivery.fail(msg);
     }
 
     fn entry_deadline(&self, e: &Entry) -> SimTime {
@@ -294,7 +287,7 @@ impl Consumer {
         }
         // The authors' OWD: producer's first send to arrival here, matched on rangeStart
         // (docs/intcp-protocol.md §11.1); `deliver` records the in-order delivery delay as TCP does.
-        self.log.record_arrival(now, now - seg.first_sent);
+        self.delivery.arrived(now, seg.first_sent);
         self.rcv.insert(seg.start, seg);
         while let Some(s) = self.rcv.remove(&self.rcv_nxt) {
             self.deliver(now, s);
@@ -306,15 +299,7 @@ impl Consumer {
             self.fail(format!("bytes [{}, {}) differ from what the producer sent", s.start, s.end));
         }
         self.rcv_nxt = s.end;
-        self.delivered += s.len();
-        if let Some(total) = self.bytes {
-            if self.delivered > total {
-                self.fail(format!("received {} bytes, more than the {total} sent", self.delivered));
-            } else if self.delivered == total {
-                self.completed_at = Some(now);
-            }
-        }
-        self.log.record(now, now - s.first_sent, s.len());
+        self.delivery.deliver(now, s.first_sent, s.len());
     }
 
     pub fn outstanding_bytes(&self) -> u64 {

@@ -22,7 +22,7 @@
 //! `pit.rs` aggregates the interests of flows sharing a name, and `peers.rs` finds the
 //! neighbours on a fixed path or on the route in force.
 
-use super::cache::{Cache, Segment};
+use super::cache::Segment;
 use super::consumer::Consumer;
 use super::holes::HoleDetector;
 use super::rate::{decode_rate, HopCc, TokenBucket};
@@ -31,19 +31,17 @@ use super::{IntcpConfig, HEADER_BYTES, IP_UDP_BYTES, TICK};
 use crate::content::Content;
 use crate::engine::Ctx;
 use crate::metrics::Trace;
-use crate::net::{Body, NodeId, Packet};
+use crate::net::{Body, NodeId, NodeSlot, Packet};
 use crate::sim::{SimDuration, SimTime};
-use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::rc::Rc;
 
 mod peers;
-mod pit;
 mod serve;
+mod store;
 
 use peers::Peers;
 pub use peers::{MovingPeers, Peer};
-pub use pit::{Pit, SharedPit, PIT_LIFETIME};
+pub use store::{NodeContent, Pit, PIT_LIFETIME};
 
 /// Columns of a node's hop trace (`FlowTrace.hops[i].series` in results).
 /// `held_bytes`: what the node holds for downstream (its send queue and, with read-ahead, the
@@ -61,11 +59,6 @@ pub const HOP_TRACE_COLUMNS: [&str; 7] = [
 
 /// The window over which a node's sending rate downstream is measured for its trace.
 pub const OUT_RATE_WINDOW_MS: f64 = 100.0;
-
-/// A node's cache, shared by every flow of one content name that passes the node (multicast,
-/// docs/intcp-protocol.md §9: keyed by name and byte range, never by consumer); a flow without a name has its
-/// own.
-pub type SharedCache = Rc<RefCell<Cache>>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -111,9 +104,12 @@ pub struct IntcpNode {
     pub cc: HopCc,
     holes: HoleDetector,
     int_sn: u64,
-    pub cache: Option<SharedCache>,
+    /// The node's cache and pending interests (`store.rs`): a slot of the node's state, shared
+    /// by the flows of one name; none at the producer, nor anywhere on a flow without caches.
+    pub store: Option<NodeSlot>,
     pub consumer: Option<Box<Consumer>>,
-    pit: Option<SharedPit>,
+    /// Whether this node aggregates its interests with those of other flows of its name.
+    aggregates: bool,
     /// Segments this midnode waits for from the PIT: start → since when.
     waits: std::collections::BTreeMap<u64, SimTime>,
     tick_at: Option<SimTime>,
@@ -150,12 +146,9 @@ impl IntcpNode {
         down: Option<Peer>,
         content: Content,
         consumer: Option<Box<Consumer>>,
-        cache: Option<SharedCache>,
+        store: Option<NodeSlot>,
     ) -> IntcpNode {
-        let cache = cache.or_else(|| {
-            (role == Role::Midnode && cfg.cache).then(|| Rc::new(RefCell::new(Cache::new(cfg.cache_bytes))))
-        });
-        let ra = (role == Role::Midnode && cache.is_some() && cfg.hold_budget_bytes > 0).then(|| {
+        let ra = (role == Role::Midnode && store.is_some() && cfg.hold_budget_bytes > 0).then(|| {
             ReadAhead::new(cfg.mss, cfg.hold_budget_bytes, cfg.lookahead_bytes, cfg.bytes, cfg.cc.target_buffer_bytes)
         });
         IntcpNode {
@@ -177,14 +170,14 @@ impl IntcpNode {
             data_sn: 0,
             holes: HoleDetector::default(),
             int_sn: 0,
-            cache,
+            store,
             consumer,
             tick_at: None,
             last_flush: SimTime::ZERO,
             stats: NodeStats::default(),
             scratch: Vec::new(),
             segs: Vec::new(),
-            pit: None,
+            aggregates: false,
             waits: Default::default(),
             hop_trace: Trace::new(2),
             rtx_trace: Trace::new(2),
@@ -199,10 +192,11 @@ impl IntcpNode {
         self
     }
 
-    fn record(&mut self, now: SimTime) {
+    fn record(&mut self, ctx: &mut Ctx) {
+        let now = ctx.now;
         let adv = if self.role == Role::Producer { 0.0 } else { self.advertised_rate() };
         let paced = if self.role == Role::Consumer { 0.0 } else { self.bucket.rate_mbps };
-        let cache = self.cache.as_ref().map_or(0, |c| c.borrow().used());
+        let cache = self.store(ctx).map_or(0, |s| s.cache.used());
         let dt = ms(now) - ms(self.out_mark.0);
         if dt >= OUT_RATE_WINDOW_MS {
             self.out_rate_mbps = (self.out_bytes - self.out_mark.1) as f64 * 8.0 / 1e3 / dt;
@@ -269,7 +263,7 @@ impl IntcpNode {
                 if start < end {
                     self.serve(ctx, start, end);
                 }
-                self.record(ctx.now);
+                self.record(ctx);
             }
             Body::IntcpData { sn, start, end, ts, wnd, digest, first_sent } => {
                 if self.role == Role::Producer {
@@ -293,10 +287,10 @@ impl IntcpNode {
                 if let Some(c) = &mut self.consumer {
                     c.on_data(now, sn, seg, wnd, &mut lost);
                     // A consumer on a node that named flows share leaves what it got there.
-                    if let Some(cache) = &self.cache {
-                        cache.borrow_mut().insert(seg);
+                    if let Some(store) = self.store(ctx) {
+                        store.cache.insert(seg);
                     }
-                    self.resolve_pit(seg);
+                    self.resolve_pit(ctx, seg);
                     for &(a, b) in &lost {
                         self.send_interest(ctx, a, b);
                     }
@@ -308,10 +302,10 @@ impl IntcpNode {
                     if self.cfg.cache {
                         self.holes.on_data(now, sn, start, end, self.cfg.mss, self.cfg.hole_threshold, &mut lost);
                     }
-                    if let Some(cache) = &self.cache {
-                        cache.borrow_mut().insert(seg);
+                    if let Some(store) = self.store(ctx) {
+                        store.cache.insert(seg);
                     }
-                    self.resolve_pit(seg);
+                    self.resolve_pit(ctx, seg);
                     match &mut self.ra {
                         Some(ra) => {
                             if wnd != 0 {
@@ -338,7 +332,7 @@ impl IntcpNode {
                 if self.cc.refresh_due(ms(now)) {
                     self.send_interest(ctx, 0, 0);
                 }
-                self.record(now);
+                self.record(ctx);
             }
             _ => {}
         }
@@ -356,7 +350,7 @@ impl IntcpNode {
             let mut out = std::mem::take(&mut self.scratch);
             out.clear();
             let resends_before = c.stats.timeout_resends;
-            let follow = self.cfg.hold_budget_bytes > 0 && self.cfg.cache && self.pit.is_none();
+            let follow = self.cfg.hold_budget_bytes > 0 && self.cfg.cache && !self.aggregates;
             let follow = follow.then(|| (self.cc.rate_mbps(None), self.cc.srtt_ms));
             c.tick(ctx.now, dt_ms, self.cc.thrp_mbps, follow, &mut out);
             let resent = c.stats.timeout_resends - resends_before;
@@ -385,7 +379,7 @@ impl IntcpNode {
             self.flush_data(ctx, dt_ms);
             more = !self.waits.is_empty() || reading;
         }
-        self.record(ctx.now);
+        self.record(ctx);
         if more || !self.snd_queue.is_empty() {
             let at = ctx.now + TICK;
             self.tick_at = Some(at);

@@ -28,17 +28,17 @@ impl IntcpNode {
             Role::Midnode if self.ra.is_some() => self.serve_reading_ahead(ctx, start, end),
             Role::Midnode => {
                 let mut pos = start;
-                if let Some(cache) = &self.cache {
-                    let mut segs = std::mem::take(&mut self.segs);
-                    segs.clear();
-                    cache.borrow_mut().read(start, end, &mut segs);
-                    for &seg in &segs {
-                        pos = pos.max(seg.end);
-                        self.stats.cache_served += 1;
-                        self.enqueue(seg, 0);
-                    }
-                    self.segs = segs;
+                let mut segs = std::mem::take(&mut self.segs);
+                segs.clear();
+                if let Some(store) = self.store(ctx) {
+                    store.cache.read(start, end, &mut segs);
                 }
+                for &seg in &segs {
+                    pos = pos.max(seg.end);
+                    self.stats.cache_served += 1;
+                    self.enqueue(seg, 0);
+                }
+                self.segs = segs;
                 if pos < end {
                     self.forward_miss(ctx, pos, end);
                 }
@@ -53,7 +53,9 @@ impl IntcpNode {
     /// A midnode with read-ahead answers `[start, end)` segment by segment: from its cache,
     /// else by waiting for the segment already requested upstream, else by asking upstream.
     pub(super) fn serve_reading_ahead(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
-        let Some(cache) = self.cache.clone() else { return };
+        if self.store.is_none() {
+            return;
+        }
         let now_ms = ms(ctx.now);
         let mss = self.cfg.mss as u64;
         if let Some(ra) = &mut self.ra {
@@ -65,7 +67,7 @@ impl IntcpNode {
             let e = (s + mss).min(end);
             let mut segs = std::mem::take(&mut self.segs);
             segs.clear();
-            cache.borrow_mut().read(s, e, &mut segs);
+            self.store(ctx).expect("checked above").cache.read(s, e, &mut segs);
             let hit = segs.first().copied().filter(|g| g.start == s);
             self.segs = segs;
             let Some(ra) = &mut self.ra else { return };
