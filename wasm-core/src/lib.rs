@@ -16,6 +16,7 @@ pub mod intcp;
 pub mod metrics;
 pub mod net;
 pub mod orbit;
+pub mod rtt;
 pub mod runner;
 pub mod scenario;
 pub mod schema;

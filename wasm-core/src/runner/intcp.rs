@@ -71,7 +71,7 @@ impl FlowReport for IntcpHandle {
                 HopSummary {
                     node: n.node,
                     role: n.role.name(),
-                    hop_srtt_ms: if requester { n.cc.srtt_ms } else { 0.0 },
+                    hop_srtt_ms: if requester { n.cc.srtt_ms() } else { 0.0 },
                     hop_min_rtt_ms: if requester { n.cc.min_hrtt_ms } else { 0.0 },
                     hop_cwnd_pkts: if requester { n.cc.cwnd } else { 0.0 },
                     advertised_rate_mbps: if requester { n.advertised_rate() } else { 0.0 },

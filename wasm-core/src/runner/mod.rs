@@ -46,7 +46,7 @@ use ctcp::CtcpHandle;
 use intcp::IntcpHandle;
 use path::PathResult;
 use tcp::TcpHandle;
-use transport::{Builder, FlowHandle, FlowSlot, Transport};
+use transport::{Builder, FlowReport, FlowSlot, Transport};
 
 /// A simulation built from a scenario, with what is needed to report on it.
 pub struct Run {
@@ -58,6 +58,23 @@ pub struct Run {
     path: Option<PathResult>,
     /// Links with queue traces: all of a chain's, a constellation's access links.
     traced_links: u32,
+}
+
+/// A built flow, of whichever transport.
+enum FlowHandle {
+    Tcp(TcpHandle),
+    Ctcp(CtcpHandle),
+    Intcp(IntcpHandle),
+}
+
+impl FlowHandle {
+    fn report(&self) -> &dyn FlowReport {
+        match self {
+            FlowHandle::Tcp(h) => h,
+            FlowHandle::Ctcp(h) => h,
+            FlowHandle::Intcp(h) => h,
+        }
+    }
 }
 
 impl Run {

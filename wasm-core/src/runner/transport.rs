@@ -5,7 +5,8 @@
 //! flow's handle; the handle then gives the flow's [`Delivery`] and, as a [`FlowReport`], what
 //! the transport reports beyond it (its own figures and time series). The report
 //! (`report.rs`) reads every flow through these two, whatever its transport, so adding a
-//! transport is a runner file, a [`FlowHandle`] variant and its arm in [`FlowHandle::report`].
+//! transport is a runner file, and a `FlowHandle` variant with its arm in `FlowHandle::report`
+//! (`mod.rs`, which names every transport so that this file names none).
 
 use super::result::{CodingSummary, HopSummary, WireSummary};
 use super::traces::{CodingTrace, Columns, HopTrace};
@@ -122,23 +123,6 @@ pub(super) trait Transport: FlowReport + Sized {
     /// The flow's part of the scenario.
     type Spec;
     fn build(spec: &Self::Spec, slot: FlowSlot, b: &mut Builder) -> Self;
-}
-
-/// A built flow, of whichever transport.
-pub(super) enum FlowHandle {
-    Tcp(super::tcp::TcpHandle),
-    Ctcp(super::ctcp::CtcpHandle),
-    Intcp(super::intcp::IntcpHandle),
-}
-
-impl FlowHandle {
-    pub fn report(&self) -> &dyn FlowReport {
-        match self {
-            FlowHandle::Tcp(h) => h,
-            FlowHandle::Ctcp(h) => h,
-            FlowHandle::Intcp(h) => h,
-        }
-    }
 }
 
 #[cfg(test)]

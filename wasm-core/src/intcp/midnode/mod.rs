@@ -18,9 +18,10 @@
 //! one DATA segment per datagram ([I] has no VPH to pack with).
 //!
 //! The agent's state and its event handlers are here; `serve.rs` answers interests (the
-//! producer from its content, a midnode from its cache, with or without read-ahead),
-//! `pit.rs` aggregates the interests of flows sharing a name, and `peers.rs` finds the
-//! neighbours on a fixed path or on the route in force.
+//! producer from its content, a midnode from its cache, with or without read-ahead);
+//! `store.rs` is what the node keeps for a content name (its cache and pending interests: node
+//! state, reached through `Ctx`); `peers.rs` finds the neighbours on a fixed path or on the
+//! route in force.
 
 use super::cache::Segment;
 use super::consumer::Consumer;
@@ -351,15 +352,15 @@ impl IntcpNode {
             out.clear();
             let resends_before = c.stats.timeout_resends;
             let follow = self.cfg.hold_budget_bytes > 0 && self.cfg.cache && !self.aggregates;
-            let follow = follow.then(|| (self.cc.rate_mbps(None), self.cc.srtt_ms));
+            let follow = follow.then(|| (self.cc.rate_mbps(None), self.cc.srtt_ms()));
             c.tick(ctx.now, dt_ms, self.cc.thrp_mbps, follow, &mut out);
             let resent = c.stats.timeout_resends - resends_before;
             c.trace.record(
                 ctx.now,
                 [
-                    c.srtt_ms,
+                    c.srtt_ms(),
                     c.rto_ms,
-                    self.cc.srtt_ms,
+                    self.cc.srtt_ms(),
                     self.cc.cwnd,
                     self.cc.rate_mbps(None),
                     c.credit,

@@ -105,7 +105,7 @@ impl IntcpNode {
         out.clear();
         let Some(ra) = &mut self.ra else { return false };
         ra.expire(now_ms);
-        let more = ra.due(dt_ms, rate, self.cc.srtt_ms, &mut out);
+        let more = ra.due(dt_ms, rate, self.cc.srtt_ms(), &mut out);
         for &(a, b) in &out {
             ra.requested(now_ms, a, b, false);
         }
