@@ -11,6 +11,7 @@ use super::{block_seed, Layout};
 use crate::coding::gf256::{default_field, Field};
 use crate::coding::rlnc::{coefficients, Decoder, Reception};
 use crate::content::Content;
+use crate::delivery::Delivery;
 use crate::engine::Ctx;
 use crate::metrics::{DelayStats, DeliveryLog, Trace};
 use crate::net::{AgentId, Body, CtcpCoding, NodeId, Packet};
@@ -59,15 +60,12 @@ pub struct CtcpReceiver {
     delivered_in_block: u32,
     blocks: VecDeque<Option<BlockRx>>,
     coeffs: Vec<u8>,
-    pub delivered: u64,
-    pub error: Option<String>,
     pub stats: CodingStats,
-    pub log: DeliveryLog,
+    pub delivery: Delivery,
     /// (rank of the current block, block number) over time.
     pub rank_trace: Trace<2>,
     /// Decode events: (block, latency in ms).
     pub decode_trace: Trace<2>,
-    pub completed_at: Option<SimTime>,
 }
 
 impl CtcpReceiver {
@@ -99,13 +97,11 @@ impl CtcpReceiver {
             delivered_in_block: 0,
             blocks: VecDeque::new(),
             coeffs: vec![0; layout.k as usize],
-            delivered: 0,
-            error: None,
             stats: CodingStats::default(),
-            log: DeliveryLog::new(Trace::new(trace_points), bin_width),
+            delivery: Delivery::new(flow, layout.bytes, DeliveryLog::new(Trace::new(trace_points), bin_width))
+                .without_arrivals(),
             rank_trace: Trace::new(trace_points),
             decode_trace: Trace::new(trace_points),
-            completed_at: None,
         }
     }
 
@@ -116,9 +112,7 @@ impl CtcpReceiver {
     }
 
     fn fail(&mut self, msg: String) {
-        if self.error.is_none() {
-            self.error = Some(format!("flow {}: {msg}", self.flow));
-        }
+        self.delivery.fail(msg);
     }
 
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
@@ -245,9 +239,8 @@ impl CtcpReceiver {
                     let b = self.curr_block;
                     self.fail(format!("block {b}: packet {i} decoded to bytes that differ from what was sent"));
                 }
-                self.delivered += n as u64;
                 self.stats.source_packets_delivered += 1;
-                self.log.record(now, now - sent, n as u64);
+                self.delivery.deliver(now, sent, n as u64);
                 self.delivered_in_block += 1;
             }
             if self.delivered_in_block < len {
@@ -261,7 +254,6 @@ impl CtcpReceiver {
             self.curr_block += 1;
             self.delivered_in_block = 0;
             if self.curr_block >= self.layout.total_blocks() {
-                self.completed_at = Some(now);
                 return;
             }
         }

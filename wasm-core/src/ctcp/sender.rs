@@ -21,13 +21,14 @@ use crate::content::Content;
 use crate::engine::{Ctx, LazyTimer};
 use crate::metrics::Trace;
 use crate::net::{AgentId, Body, CtcpCoding, NodeId, Packet};
+use crate::rtt::SmoothedRtt;
 use crate::sim::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
 const SLR_MEMORY: f64 = 1.0 / 128.0; // CTCP-code slr_mem
 const DEADLINE_SRTT_FACTOR: f64 = 1.5; // CTCP-code: tx deadline = now + 1.5·srtt + RTO_BIAS
 const RTO_BIAS: SimDuration = SimDuration::from_millis(10); // CTCP-code RTO_BIAS
-const SRTT_GAIN: f64 = 1.0 / 6.0; // CTCP-code g = 1/⌊k/5⌋ for k = 32
+const SRTT_GAIN: u64 = 6; // CTCP-code α = 1/⌊k/5⌋ for k = 32 (`crate::rtt`)
 const RTO_MIN_DEVIATION: SimDuration = SimDuration::from_millis(200); // CTCP-code RTO_MIN: rto ≥ srtt + 200 ms
 const INITIAL_RTO: SimDuration = SimDuration::from_millis(1000); // CTCP-code INIT_RTO
 const MAX_RTO: SimDuration = SimDuration::from_millis(60_000);
@@ -127,8 +128,7 @@ pub struct CtcpSender {
     pub cc: CtcpCc,
     pub slr: f64,
     slr_long: f64,
-    srtt: Option<SimDuration>,
-    rttvar: SimDuration,
+    rtt: SmoothedRtt,
     basertt: Option<SimDuration>,
     minrtt: Option<SimDuration>,
     cntrtt: u32,
@@ -175,8 +175,7 @@ impl CtcpSender {
             curr_block: 0,
             slr: 0.0,
             slr_long: 0.05, // CTCP-code SLR_LONG_INIT
-            srtt: None,
-            rttvar: SimDuration::ZERO,
+            rtt: SmoothedRtt::new(SRTT_GAIN),
             basertt: None,
             minrtt: None,
             cntrtt: 0,
@@ -202,9 +201,9 @@ impl CtcpSender {
     }
 
     fn rto(&self) -> SimDuration {
-        let base = match self.srtt {
+        let base = match self.rtt.srtt() {
             None => INITIAL_RTO,
-            Some(s) => s + SimDuration(4 * self.rttvar.0).max(RTO_MIN_DEVIATION),
+            Some(s) => s + SimDuration(4 * self.rtt.rttvar().0).max(RTO_MIN_DEVIATION),
         };
         SimDuration(base.0.saturating_mul(1 << self.backoff.min(16))).min(MAX_RTO)
     }
@@ -262,9 +261,8 @@ impl CtcpSender {
                 // The handshake's RTT starts srtt and the RTO, but not RTT_min: a 60-byte SYN is
                 // serialised faster than a data packet, and on a slow link (below 6 Mbit/s for
                 // 1500 bytes) every data packet would look 2 ms queued against it.
-                self.srtt = Some(ctx.now - ts_echo);
-                self.rttvar = SimDuration((ctx.now - ts_echo).0 / 2);
-                self.latest_rtt = self.srtt;
+                self.rtt.sample(ctx.now - ts_echo);
+                self.latest_rtt = self.rtt.srtt();
                 self.backoff = 0;
                 self.rto_timer.stop();
                 self.record(ctx.now);
@@ -292,17 +290,7 @@ impl CtcpSender {
     /// lowest per-packet RTT observed during the lifetime of a connection" (the paper, §II.B).
     fn rtt_sample(&mut self, r: SimDuration) {
         self.latest_rtt = Some(r);
-        match self.srtt {
-            None => {
-                self.srtt = Some(r);
-                self.rttvar = SimDuration(r.0 / 2);
-            }
-            Some(s) => {
-                let err = s.0.abs_diff(r.0);
-                self.rttvar = SimDuration((self.rttvar.0 * 3 + err) / 4);
-                self.srtt = Some(SimDuration(((1.0 - SRTT_GAIN) * s.0 as f64 + SRTT_GAIN * r.0 as f64) as u64));
-            }
-        }
+        self.rtt.sample(r);
         self.basertt = Some(self.basertt.map_or(r, |b| b.min(r)));
         self.minrtt = Some(self.minrtt.map_or(r, |m| m.min(r)));
         self.cntrtt += 1;
@@ -323,7 +311,7 @@ impl CtcpSender {
                 self.release(&f);
             }
             let path = PathState {
-                srtt: self.srtt.unwrap_or_default(),
+                srtt: self.rtt.srtt().unwrap_or_default(),
                 basertt: self.basertt.unwrap_or_default(),
                 minrtt: self.minrtt,
                 cntrtt: self.cntrtt,
@@ -456,7 +444,7 @@ impl CtcpSender {
         self.stats.sent_pkts += 1;
         let seqno = self.snd_nxt;
         self.snd_nxt += 1;
-        let srtt = self.srtt.unwrap_or(INITIAL_RTO);
+        let srtt = self.rtt.srtt().unwrap_or(INITIAL_RTO);
         self.onfly.push_back(InFlight {
             seqno,
             block: b,
@@ -510,7 +498,7 @@ impl CtcpSender {
         let v = [
             self.cc.cwnd as f64,
             self.cc.ssthresh as f64,
-            ms(self.srtt),
+            ms(self.rtt.srtt()),
             ms(self.latest_rtt),
             acked as f64,
             (self.snd_nxt - self.snd_una) as f64,

@@ -1,7 +1,7 @@
 //! Events, and what an agent may do while it handles one: send a packet (routed onto its next
 //! link here), set a timer, ask the route in force for its neighbours.
 
-use crate::net::{AgentId, Network, NodeId, Packet};
+use crate::net::{AgentId, Network, NodeId, NodeSlot, Packet};
 use crate::sim::{EventQueue, SimTime};
 
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +43,12 @@ impl<'a> Ctx<'a> {
     /// not on it or the network is static.
     pub fn route_neighbours(&self, node: NodeId) -> Option<(Option<NodeId>, Option<NodeId>)> {
         self.net.moving.as_ref()?.route_at(self.now).neighbours(node)
+    }
+    /// State this agent shares with others on its node (`net::node_state`), as the type that
+    /// made the slot.
+    pub fn node_state<T: 'static>(&mut self, slot: NodeSlot) -> &mut T {
+        debug_assert_eq!(self.net.node_states.node_of(slot), self.node, "an agent reaches only its own node's state");
+        self.net.node_states.get_mut(slot)
     }
     /// Schedules `Event::Timer { agent: self, token }` at `at`.
     pub fn timer_at(&mut self, at: SimTime, token: u64) {

@@ -11,9 +11,12 @@
 
 use super::cache::Segment;
 use super::holes::HoleDetector;
+use super::rate::{duration_of_ms, SRTT_FLOOR};
 use super::{INTB_MAX_MSS, MAX_CONSEQ_TIMEOUT, RTO_DEF_MS, RTO_MAX_MS, RTO_MIN_MS};
 use crate::content::Content;
+use crate::delivery::Delivery;
 use crate::metrics::{DeliveryLog, Trace};
+use crate::rtt::{SmoothedRtt, RFC6298_GAIN};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -62,18 +65,15 @@ pub struct Consumer {
     next_check: SimTime,
     pub credit: f64,
     rmt_sndq_rest: f64,
-    pub srtt_ms: f64,
-    rttvar_ms: f64,
+    /// The end-to-end smoothed RTT (`crate::rtt`, α = 1/8, at least 1 ms).
+    rtt: SmoothedRtt,
     pub rto_ms: f64,
     conseq_timeout: u32,
     holes: HoleDetector,
     rcv: BTreeMap<u64, Segment>,
     rcv_nxt: u64,
-    pub delivered: u64,
-    pub error: Option<String>,
-    pub log: DeliveryLog,
+    pub delivery: Delivery,
     pub trace: Trace<8>,
-    pub completed_at: Option<SimTime>,
     pub stats: ConsumerStats,
 }
 
@@ -108,30 +108,24 @@ impl Consumer {
             // Before the first RTT sample the credit is SNDQ_MAX of requests (§5.8).
             credit: target_buffer_bytes,
             rmt_sndq_rest: target_buffer_bytes,
-            srtt_ms: 0.0,
-            rttvar_ms: 0.0,
+            rtt: SmoothedRtt::new(RFC6298_GAIN).with_floor(SRTT_FLOOR),
             rto_ms: RTO_DEF_MS,
             conseq_timeout: 0,
             holes: HoleDetector::default(),
             rcv: BTreeMap::new(),
             rcv_nxt: 0,
-            delivered: 0,
-            error: None,
-            log: DeliveryLog::new(owd_trace, bin_width),
+            delivery: Delivery::new(flow, bytes, DeliveryLog::new(owd_trace, bin_width)),
             trace,
-            completed_at: None,
             stats: ConsumerStats::default(),
         }
     }
 
     pub fn done(&self) -> bool {
-        self.completed_at.is_some() || self.error.is_some()
+        self.delivery.done()
     }
 
     fn fail(&mut self, msg: String) {
-        if self.error.is_none() {
-            self.error = Some(format!("flow {}: {msg}", self.flow));
-        }
+        self.delivery.fail(msg);
     }
 
     fn entry_deadline(&self, e: &Entry) -> SimTime {
@@ -139,17 +133,20 @@ impl Consumer {
         e.ts + SimDuration::from_secs_f64(self.rto_ms * k / 1e3)
     }
 
-    /// RFC 6298-style estimator in ms (§7.3).
+    /// The RTT estimate and the RTO from a sample in ms (§7.3).
     fn update_rtt(&mut self, r: f64) {
-        if self.srtt_ms == 0.0 {
-            self.srtt_ms = r.max(1.0);
-            self.rttvar_ms = r / 2.0;
-            self.rto_ms = (3.0 * r).clamp(RTO_MIN_MS, RTO_MAX_MS);
+        let first = self.rtt.srtt().is_none();
+        self.rtt.sample(duration_of_ms(r));
+        self.rto_ms = if first {
+            (3.0 * r).clamp(RTO_MIN_MS, RTO_MAX_MS)
         } else {
-            self.rttvar_ms = (3.0 * self.rttvar_ms + (r - self.srtt_ms).abs()) / 4.0;
-            self.srtt_ms = ((7.0 * self.srtt_ms + r) / 8.0).max(1.0);
-            self.rto_ms = (self.srtt_ms + (4.0 * self.rttvar_ms).max(1.0)).clamp(RTO_MIN_MS, RTO_MAX_MS);
-        }
+            (self.srtt_ms() + (4.0 * self.rtt.rttvar_ms()).max(1.0)).clamp(RTO_MIN_MS, RTO_MAX_MS)
+        };
+    }
+
+    /// The end-to-end smoothed RTT in ms; 0 until the first sample.
+    pub fn srtt_ms(&self) -> f64 {
+        self.rtt.srtt_ms()
     }
 
     /// One 1 ms flush (§5.8, §7.3): refills the interest credit from the last-hop receive rate
@@ -175,12 +172,12 @@ impl Consumer {
             Some((rate, hop_srtt)) if hop_srtt > 0.0 => Some((rate, hop_srtt)),
             _ => None,
         };
-        if let (Some((rate, hop_srtt)), true) = (base, self.srtt_ms > 0.0) {
+        if let (Some((rate, hop_srtt)), true) = (base, self.srtt_ms() > 0.0) {
             new_output = (self.rmt_sndq_rest * dt_ms / hop_srtt + rate * 125.0 * dt_ms).max(0.0);
             new_output = new_output.max(super::SENDRATE_MIN_MBPS * 125.0 * dt_ms);
             self.credit += new_output;
-        } else if self.srtt_ms > 0.0 {
-            new_output = self.rmt_sndq_rest * dt_ms / self.srtt_ms + thrp_mbps * 125_000.0 * dt_ms / 1000.0;
+        } else if self.srtt_ms() > 0.0 {
+            new_output = self.rmt_sndq_rest * dt_ms / self.srtt_ms() + thrp_mbps * 125_000.0 * dt_ms / 1000.0;
             new_output = new_output.max(super::SENDRATE_MIN_MBPS * 125.0 * dt_ms);
             self.credit += new_output;
         }
@@ -204,7 +201,7 @@ impl Consumer {
                 self.stats.timeouts += 1;
                 self.conseq_timeout += 1;
                 if self.conseq_timeout < MAX_CONSEQ_TIMEOUT {
-                    self.srtt_ms *= 1.1;
+                    self.rtt.scale(1.1);
                     self.rto_ms = (self.rto_ms * 1.1).min(RTO_MAX_MS);
                 }
             }
@@ -248,7 +245,7 @@ impl Consumer {
                 self.next_new = end;
             }
         }
-        if !stopped && self.srtt_ms > 0.0 {
+        if !stopped && self.srtt_ms() > 0.0 {
             self.credit = self.credit.min(new_output);
         }
     }
@@ -294,7 +291,7 @@ impl Consumer {
         }
         // The authors' OWD: producer's first send to arrival here, matched on rangeStart
         // (docs/intcp-protocol.md §11.1); `deliver` records the in-order delivery delay as TCP does.
-        self.log.record_arrival(now, now - seg.first_sent);
+        self.delivery.arrived(now, seg.first_sent);
         self.rcv.insert(seg.start, seg);
         while let Some(s) = self.rcv.remove(&self.rcv_nxt) {
             self.deliver(now, s);
@@ -306,15 +303,7 @@ impl Consumer {
             self.fail(format!("bytes [{}, {}) differ from what the producer sent", s.start, s.end));
         }
         self.rcv_nxt = s.end;
-        self.delivered += s.len();
-        if let Some(total) = self.bytes {
-            if self.delivered > total {
-                self.fail(format!("received {} bytes, more than the {total} sent", self.delivered));
-            } else if self.delivered == total {
-                self.completed_at = Some(now);
-            }
-        }
-        self.log.record(now, now - s.first_sent, s.len());
+        self.delivery.deliver(now, s.first_sent, s.len());
     }
 
     pub fn outstanding_bytes(&self) -> u64 {

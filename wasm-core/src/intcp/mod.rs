@@ -66,8 +66,6 @@ pub struct IntcpConfig {
     /// Caches at midnodes (false: INTCP-uni — no midnode cache and no midnode hole detection,
     /// as [L] without `USE_CACHE`, §10).
     pub cache: bool,
-    /// Capacity of each midnode's cache, payload bytes.
-    pub cache_bytes: u64,
     pub cc: rate::CcParams,
     /// SeqHole threshold: a hole is confirmed lost once this many later packets passed it.
     pub hole_threshold: u32,

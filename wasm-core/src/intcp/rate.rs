@@ -19,6 +19,8 @@
 //! the backpressure term still caps it (the part the receive window plays in split TCP).
 
 use super::{CWND_MIN, SENDRATE_MAX_MBPS, SENDRATE_MIN_MBPS};
+use crate::rtt::{SmoothedRtt, RFC6298_GAIN};
+use crate::sim::SimDuration;
 use std::collections::VecDeque;
 
 /// The controller a hop's requester runs.
@@ -94,9 +96,8 @@ impl CcParams {
 #[derive(Clone, Debug)]
 pub struct HopCc {
     p: CcParams,
-    /// Smoothed hop RTT; 0 until the first sample.
-    pub srtt_ms: f64,
-    pub rttvar_ms: f64,
+    /// The smoothed hop RTT (`crate::rtt`, α = 1/8, at least 1 ms as in the authors' code).
+    rtt: SmoothedRtt,
     /// (time, srtt) samples for the minimum over the window (§5.2).
     hrtt: VecDeque<(f64, f64)>,
     pub min_hrtt_ms: f64,
@@ -133,11 +134,23 @@ enum RenoPhase {
     Recovery { until_ms: f64 },
 }
 
+/// A span of simulated time given in INTCP's float milliseconds, to the nanosecond.
+pub fn duration_of_ms(ms: f64) -> SimDuration {
+    SimDuration((ms * 1e6).round().max(0.0) as u64)
+}
+
+/// The smallest smoothed RTT INTCP keeps, a hop's or end to end (§7.3: `max(srtt, 1)`).
+pub const SRTT_FLOOR: SimDuration = SimDuration::from_millis(1);
+
 impl HopCc {
+    /// The smoothed hop RTT in ms; 0 until the first sample.
+    pub fn srtt_ms(&self) -> f64 {
+        self.rtt.srtt_ms()
+    }
+
     pub fn new(p: CcParams) -> HopCc {
         HopCc {
-            srtt_ms: 0.0,
-            rttvar_ms: 0.0,
+            rtt: SmoothedRtt::new(RFC6298_GAIN).with_floor(SRTT_FLOOR),
             hrtt: VecDeque::new(),
             min_hrtt_ms: 0.0,
             thrp_mbps: 0.0,
@@ -166,7 +179,7 @@ impl HopCc {
 
     /// The hop RTO of a Reno hop, ms (RFC 6298 from the hop RTT, at least 200 ms).
     pub fn hop_rto_ms(&self) -> f64 {
-        (self.srtt_ms + 4.0 * self.rttvar_ms).max(RENO_HOP_RTO_MIN_MS)
+        (self.srtt_ms() + 4.0 * self.rtt.rttvar_ms()).max(RENO_HOP_RTO_MIN_MS)
     }
 
     /// A loss on this hop was confirmed (a SeqHole this requester found). A Reno hop halves its
@@ -183,7 +196,7 @@ impl HopCc {
         }
         self.ssthresh = (self.cwnd / 2.0).max(RENO_MIN_SSTHRESH);
         self.cwnd = self.ssthresh;
-        self.reno = RenoPhase::Recovery { until_ms: now_ms + self.srtt_ms };
+        self.reno = RenoPhase::Recovery { until_ms: now_ms + self.srtt_ms() };
         self.reductions.0 += 1;
     }
 
@@ -221,26 +234,21 @@ impl HopCc {
         if self.p.controller == HopController::Reno {
             let silent = self
                 .last_data_ms
-                .is_some_and(|t| self.last_send_int_ms > t && self.srtt_ms > 0.0 && now_ms - t > self.hop_rto_ms());
+                .is_some_and(|t| self.last_send_int_ms > t && self.srtt_ms() > 0.0 && now_ms - t > self.hop_rto_ms());
             if silent {
                 self.reno_timeout();
             }
             self.last_data_ms = Some(now_ms);
         }
         if now_ms > ts_ms {
-            let s = now_ms - ts_ms;
-            if self.srtt_ms == 0.0 {
-                self.srtt_ms = s;
-                self.rttvar_ms = s / 2.0;
+            if self.rtt.srtt().is_none() {
                 self.last_thrp_update_ms = now_ms;
-            } else {
-                self.rttvar_ms = (3.0 * self.rttvar_ms + (s - self.srtt_ms).abs()) / 4.0;
-                self.srtt_ms = ((7.0 * self.srtt_ms + s) / 8.0).max(1.0);
             }
+            self.rtt.sample(duration_of_ms(now_ms - ts_ms));
         }
-        if self.srtt_ms > 0.0 {
+        if self.srtt_ms() > 0.0 {
             let elapsed = now_ms - self.last_thrp_update_ms;
-            if elapsed > IDLE_RTTS * self.srtt_ms {
+            if elapsed > IDLE_RTTS * self.srtt_ms() {
                 // Nothing came for several hop RTTs (an outage, or nothing asked): the gap says
                 // nothing about the hop's rate, so the window restarts without a measurement.
                 self.recvd_bytes = seg_bytes as f64;
@@ -249,7 +257,7 @@ impl HopCc {
                 self.recvd_bytes += seg_bytes as f64;
             }
             let elapsed = now_ms - self.last_thrp_update_ms;
-            if elapsed > self.srtt_ms {
+            if elapsed > self.srtt_ms() {
                 self.thrp_mbps = self.recvd_bytes * 8.0 / 1e6 / elapsed * 1000.0;
                 self.recvd_bytes = 0.0;
                 self.last_thrp_update_ms = now_ms;
@@ -263,21 +271,21 @@ impl HopCc {
 
     /// Queued bytes implied by the RTT above its minimum (§5.4).
     pub fn queue_bytes(&self) -> f64 {
-        self.thrp_mbps * 125_000.0 * (self.srtt_ms - self.min_hrtt_ms).max(0.0) / 1000.0
+        self.thrp_mbps * 125_000.0 * (self.srtt_ms() - self.min_hrtt_ms).max(0.0) / 1000.0
     }
 
     fn update_cwnd(&mut self, now_ms: f64, payload: u32) {
         let mss = self.p.mss as f64;
         self.cc_data_len += payload as f64;
-        if self.srtt_ms == 0.0 {
+        if self.srtt_ms() == 0.0 {
             return;
         }
         // §5.2: the minimum of the smoothed hop RTT over the window (empty queue: append, Q2).
         while self.hrtt.front().is_some_and(|&(t, _)| now_ms - t > self.p.min_rtt_window_ms) {
             self.hrtt.pop_front();
         }
-        if self.hrtt.back().is_none_or(|&(t, _)| now_ms - t >= self.srtt_ms / 2.0) {
-            self.hrtt.push_back((now_ms, self.srtt_ms));
+        if self.hrtt.back().is_none_or(|&(t, _)| now_ms - t >= self.srtt_ms() / 2.0) {
+            self.hrtt.push_back((now_ms, self.srtt_ms()));
         }
         self.min_hrtt_ms = self.hrtt.iter().map(|&(_, r)| r).fold(f64::INFINITY, f64::min);
         let cong = self.queue_bytes() > self.p.queue_threshold_bytes;
@@ -307,7 +315,7 @@ impl HopCc {
         // grow for seconds after a link slows down. The decrease sets cwnd from the measured
         // rate, not from cwnd, so repeating it while the queue drains does not compound.
         let probing = self.p.probe_gain > 0.0;
-        let hold = if probing { self.min_hrtt_ms } else { self.srtt_ms };
+        let hold = if probing { self.min_hrtt_ms } else { self.srtt_ms() };
         let allow = self.last_decr_ms.is_none_or(|t| now_ms - t >= 2.0 * hold);
         if !allow {
             return;
@@ -319,7 +327,7 @@ impl HopCc {
             self.last_decr_ms = Some(now_ms);
             self.cc_data_len = 0.0;
         } else {
-            let cwnd_rate_mbps = self.cwnd * mss * 8.0 / 1e6 / self.srtt_ms * 1000.0;
+            let cwnd_rate_mbps = self.cwnd * mss * 8.0 / 1e6 / self.srtt_ms() * 1000.0;
             let allow_inc = self.thrp_mbps == 0.0 || self.thrp_mbps >= 0.5 * cwnd_rate_mbps;
             if allow_inc && self.cc_data_len > self.cwnd * mss / self.p.ca_increase_pkts {
                 // The paper's additive increase: one packet per cwnd of data (≈ per hop RTT)
@@ -347,17 +355,17 @@ impl HopCc {
     /// The rate to advertise upstream (§5.6). `backpressure` = (own send-queue bytes, the rate
     /// the downstream requester asked of this node) at a midnode; None at the consumer.
     pub fn rate_mbps(&self, backpressure: Option<(f64, f64)>) -> f64 {
-        if self.srtt_ms == 0.0 {
+        if self.srtt_ms() == 0.0 {
             return self.p.min_rate_mbps;
         }
         // INTCP divides by the minimum hop RTT (§5.6); a Reno window is worth cwnd per srtt.
         let rtt = match self.p.controller {
             HopController::Intcp => self.min_hrtt_ms,
-            HopController::Reno => self.srtt_ms,
+            HopController::Reno => self.srtt_ms(),
         };
         let mut rate = self.cwnd * self.p.mss as f64 * 8.0 / 1e6 / rtt.max(1e-3) * 1000.0;
         if let Some((queued, next_hop_rate)) = backpressure {
-            let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / self.srtt_ms * 1000.0 + next_hop_rate;
+            let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / self.srtt_ms() * 1000.0 + next_hop_rate;
             rate = rate.min(bp);
         }
         rate.max(self.p.min_rate_mbps).min(self.p.max_rate_mbps)
@@ -365,7 +373,7 @@ impl HopCc {
 
     /// Whether a rate-refresh (empty) INTEREST is due: none sent for more than 0.9·hopSRTT.
     pub fn refresh_due(&self, now_ms: f64) -> bool {
-        self.srtt_ms > 0.0 && now_ms - self.last_send_int_ms > 0.9 * self.srtt_ms
+        self.srtt_ms() > 0.0 && now_ms - self.last_send_int_ms > 0.9 * self.srtt_ms()
     }
 }
 
@@ -425,10 +433,10 @@ mod tests {
         let mut cc = HopCc::new(params());
         // The responder back-dates ts by the interest OWD (10 ms); data takes 15 ms.
         cc.on_data(125.0, 100.0, 1472, 1449);
-        assert_eq!(cc.srtt_ms, 25.0);
-        assert_eq!(cc.rttvar_ms, 12.5);
+        assert_eq!(cc.srtt_ms(), 25.0);
+        assert_eq!(cc.rtt.rttvar_ms(), 12.5);
         cc.on_data(200.0, 167.0, 1472, 1449);
-        assert_eq!(cc.srtt_ms, (7.0 * 25.0 + 33.0) / 8.0);
+        assert_eq!(cc.srtt_ms(), (7.0 * 25.0 + 33.0) / 8.0);
     }
 
     #[test]
@@ -511,7 +519,7 @@ mod tests {
     fn a_reno_hop_advertises_its_window_over_the_smoothed_hop_rtt() {
         let mut cc = reno();
         feed(&mut cc, 0.0, 20, 40.0);
-        let want = cc.cwnd * 1449.0 * 8.0 / 1e6 / cc.srtt_ms * 1000.0;
+        let want = cc.cwnd * 1449.0 * 8.0 / 1e6 / cc.srtt_ms() * 1000.0;
         assert!((cc.rate_mbps(None) - want).abs() < 1e-9);
     }
 

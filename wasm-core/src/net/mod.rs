@@ -4,6 +4,7 @@ pub mod capture;
 pub mod link;
 pub mod loss;
 pub mod moving;
+pub mod node_state;
 pub mod packet;
 pub mod pcap;
 
@@ -14,6 +15,7 @@ pub use link::{
 };
 pub use loss::LossProcess;
 pub use moving::{MovingRoutes, Route};
+pub use node_state::{NodeSlot, NodeStates};
 pub use packet::{AgentId, Body, CtcpCoding, NodeId, Packet, SackBlocks};
 
 /// Nodes joined by directional links, with static shortest-path routes or routes that change
@@ -29,6 +31,8 @@ pub struct Network {
     pub unrouted: u64,
     /// What the links transmitted, when the run asked for a capture (docs/pcap.md).
     pub capture: Option<Box<Capture>>,
+    /// What agents on one node share (`node_state.rs`).
+    pub node_states: NodeStates,
 }
 
 impl Network {
@@ -65,12 +69,28 @@ impl Network {
                 frontier = next;
             }
         }
-        Network { node_count, links, next_link, moving: None, unrouted: 0, capture: None }
+        Network {
+            node_count,
+            links,
+            next_link,
+            moving: None,
+            unrouted: 0,
+            capture: None,
+            node_states: NodeStates::default(),
+        }
     }
 
     /// A network whose routes change with time.
     pub fn moving(node_count: u32, links: Vec<Link>, routes: MovingRoutes) -> Network {
-        Network { node_count, links, next_link: Vec::new(), moving: Some(routes), unrouted: 0, capture: None }
+        Network {
+            node_count,
+            links,
+            next_link: Vec::new(),
+            moving: Some(routes),
+            unrouted: 0,
+            capture: None,
+            node_states: NodeStates::default(),
+        }
     }
 
     pub fn next_link(&self, now: SimTime, at: NodeId, dst: NodeId) -> Option<u32> {

@@ -2,20 +2,20 @@
 //!
 //! A [`Run`] is one simulation built from a scenario: `chain.rs` builds a chain's network,
 //! `constellation.rs` a constellation's (with the `orbits` feature only; `path.rs` has what
-//! results say about a path), and `build_tcp.rs`, `build_ctcp.rs` and
-//! `build_intcp.rs` each transport's agents. `report.rs` turns a finished run into the
-//! [`RunResult`] (`result.rs`, with its time series in `traces.rs`). A [`Session`]
+//! results say about a path), and each transport's runner file (`tcp.rs`, `ctcp.rs`,
+//! `intcp.rs`) builds its agents and says what it reports, behind the seam of `transport.rs`.
+//! `report.rs` turns a finished run into the [`RunResult`] (`result.rs`, with its time series
+//! in `traces.rs`). A [`Session`]
 //! (`session.rs`) steps the runs of one scenario; `sweep.rs` enumerates a sweep's runs and
 //! `cost.rs` estimates what a run costs.
 
-mod build_ctcp;
-mod build_intcp;
-mod build_tcp;
 mod chain;
 #[cfg(feature = "orbits")]
 pub mod constellation;
 pub mod cost;
+mod ctcp;
 mod error;
+mod intcp;
 pub mod path;
 mod pcap;
 pub mod provenance;
@@ -25,7 +25,9 @@ mod session;
 mod sweep;
 mod sweep_csv;
 mod sweep_merge;
+mod tcp;
 mod traces;
+mod transport;
 pub use error::RunError;
 pub use pcap::{PcapCapture, PcapFile, DEFAULT_PCAP_LIMIT};
 pub use result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
@@ -39,42 +41,40 @@ use crate::content::Content;
 use crate::scenario::{self, Chain, Flow, Scenario, Topology};
 use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, Simulation};
-use build_ctcp::add_ctcp_flow;
-use build_intcp::{add_intcp_flow, SharedCaches};
-use build_tcp::add_tcp_flow;
 use chain::chain_network;
+use ctcp::CtcpHandle;
+use intcp::IntcpHandle;
 use path::PathResult;
-use report::FlowParts;
+use tcp::TcpHandle;
+use transport::{Builder, FlowReport, FlowSlot, Transport};
 
 /// A simulation built from a scenario, with what is needed to report on it.
 pub struct Run {
     pub sim: Simulation,
     scenario: Scenario,
     seed: u64,
-    /// (sender agent, receiver agent) per flow; for INTCP (producer, consumer), with the
-    /// midnodes' agents between them.
-    flow_agents: Vec<(u32, u32)>,
+    /// Each flow's agents, as its transport built them.
+    flows: Vec<FlowHandle>,
     path: Option<PathResult>,
     /// Links with queue traces: all of a chain's, a constellation's access links.
     traced_links: u32,
 }
 
-/// Where a flow's agents go and what every transport's agents are given.
-#[derive(Clone, Copy)]
-struct FlowSlot {
-    /// The flow's index in the scenario.
-    f: u32,
-    from: u32,
-    to: u32,
-    content: Content,
-    start: Option<SimTime>,
-    /// `trace.max_points` and `trace.interval_s`.
-    points: usize,
-    interval: SimDuration,
-    /// Width of the goodput bins.
-    bin_width: SimDuration,
-    /// The run's seed.
-    seed: u64,
+/// A built flow, of whichever transport.
+enum FlowHandle {
+    Tcp(TcpHandle),
+    Ctcp(CtcpHandle),
+    Intcp(IntcpHandle),
+}
+
+impl FlowHandle {
+    fn report(&self) -> &dyn FlowReport {
+        match self {
+            FlowHandle::Tcp(h) => h,
+            FlowHandle::Ctcp(h) => h,
+            FlowHandle::Intcp(h) => h,
+        }
+    }
 }
 
 impl Run {
@@ -99,12 +99,11 @@ impl Run {
             #[cfg(not(feature = "orbits"))]
             Topology::Constellation(_) => return Err(RunError::NoOrbitCode),
         };
-        let moving_nodes = net.moving.is_some().then_some(net.node_count);
         let mut sim = Simulation::new(net, SimTime::from_secs_f64(sc.duration_s));
         sim.max_events = sc.max_events;
         let interval = SimDuration::from_secs_f64(sc.trace.interval_s);
-        let mut flow_agents = Vec::new();
-        let mut shared_caches = SharedCaches::default();
+        let mut flows = Vec::new();
+        let mut b = Builder::new(&mut sim);
         for (f, flow) in sc.flows.iter().enumerate() {
             let f = f as u32;
             let (from, to) = flow.nodes();
@@ -125,13 +124,14 @@ impl Run {
                 bin_width: SimDuration::from_secs_f64(sc.trace.goodput_interval_s),
                 seed,
             };
-            flow_agents.push(match flow {
-                Flow::Tcp(t) => add_tcp_flow(&mut sim, t, slot),
-                Flow::Ctcp(c) => add_ctcp_flow(&mut sim, c, slot),
-                Flow::Intcp(c) => add_intcp_flow(&mut sim, c, slot, moving_nodes, &mut shared_caches),
+            flows.push(match flow {
+                Flow::Tcp(t) => FlowHandle::Tcp(TcpHandle::build(t, slot, &mut b)),
+                Flow::Ctcp(c) => FlowHandle::Ctcp(CtcpHandle::build(c, slot, &mut b)),
+                Flow::Intcp(c) => FlowHandle::Intcp(IntcpHandle::build(c, slot, &mut b)),
             });
         }
-        Ok(Run { sim, scenario: sc.clone(), seed, flow_agents, path, traced_links })
+        b.finish();
+        Ok(Run { sim, scenario: sc.clone(), seed, flows, path, traced_links })
     }
 
     pub fn run(&mut self) {
@@ -148,21 +148,9 @@ impl Run {
         }
     }
 
-    fn parts(&self, f: usize) -> FlowParts<'_> {
-        let (s, r) = self.flow_agents[f];
-        match (&self.sim.agents[s as usize], &self.sim.agents[r as usize]) {
-            (Agent::TcpSender(s), Agent::TcpReceiver(r)) => FlowParts::Tcp(s, r),
-            (Agent::CtcpSender(s), Agent::CtcpReceiver(r)) => FlowParts::Ctcp(s, r),
-            (Agent::IntcpNode(_), Agent::IntcpNode(c)) => {
-                FlowParts::Intcp(c.consumer.as_deref().expect("the last INTCP agent is the consumer"))
-            }
-            _ => unreachable!("flow agents are built in sender, receiver pairs"),
-        }
-    }
-
     /// The first delivery failure of any flow, if any.
     pub fn delivery_error(&self) -> Option<String> {
-        (0..self.flow_agents.len()).find_map(|f| self.parts(f).error().cloned())
+        self.flows.iter().find_map(|h| h.report().error(&self.sim).cloned())
     }
 }
 

@@ -44,9 +44,10 @@ impl Run {
         self.scenario
             .flows
             .iter()
-            .zip(&self.flow_agents)
+            .zip(&self.flows)
             .enumerate()
-            .map(|(i, (flow, &(s, r)))| {
+            .map(|(i, (flow, handle))| {
+                let (s, r) = handle.report().ends();
                 let (transport, mss) = match flow {
                     Flow::Tcp(t) => (Transport::Tcp, t.mss_bytes),
                     Flow::Ctcp(c) => (Transport::Ctcp, c.mss_bytes),

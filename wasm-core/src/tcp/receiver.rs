@@ -11,6 +11,7 @@
 
 use super::autotune::RcvWindow;
 use crate::content::Content;
+use crate::delivery::Delivery;
 use crate::engine::Ctx;
 use crate::metrics::{DeliveryLog, Trace};
 use crate::net::packet::TCP_IP_HEADER_BYTES;
@@ -44,7 +45,6 @@ pub struct TcpReceiver {
     peer_node: NodeId,
     peer_agent: AgentId,
     content: Content,
-    expected_bytes: Option<u64>,
     rcv_nxt: u64,
     /// Out-of-order segments: seq → (len, digest, first_sent).
     ooo: BTreeMap<u64, (u32, u64, SimTime)>,
@@ -55,7 +55,6 @@ pub struct TcpReceiver {
     delayed_ack: Option<SimDuration>,
     unacked_segments: u32,
     delack_token: u64,
-    pub delivered: u64,
     /// Data segments that arrived carrying only bytes the receiver already had.
     pub duplicate_segments: u64,
     /// Data segments that arrived, duplicates included.
@@ -63,9 +62,7 @@ pub struct TcpReceiver {
     window: WindowPolicy,
     /// A D-SACK block for the next ACK.
     dsack: Option<(u64, u64)>,
-    pub error: Option<String>,
-    pub log: DeliveryLog,
-    pub completed_at: Option<SimTime>,
+    pub delivery: Delivery,
 }
 
 impl TcpReceiver {
@@ -85,7 +82,6 @@ impl TcpReceiver {
             peer_node,
             peer_agent,
             content,
-            expected_bytes,
             rcv_nxt: 0,
             ooo: BTreeMap::new(),
             ranges: Vec::new(),
@@ -93,14 +89,11 @@ impl TcpReceiver {
             delayed_ack,
             unacked_segments: 0,
             delack_token: 0,
-            delivered: 0,
             duplicate_segments: 0,
             segments_received: 0,
             window: WindowPolicy::Unlimited,
             dsack: None,
-            error: None,
-            log: DeliveryLog::new(owd_trace, bin_width),
-            completed_at: None,
+            delivery: Delivery::new(flow, expected_bytes, DeliveryLog::new(owd_trace, bin_width)),
         }
     }
 
@@ -151,7 +144,7 @@ impl TcpReceiver {
         if seq > self.rcv_nxt {
             if let std::collections::btree_map::Entry::Vacant(e) = self.ooo.entry(seq) {
                 e.insert((len, digest, first_sent));
-                self.log.record_arrival(ctx.now, ctx.now - first_sent);
+                self.delivery.arrived(ctx.now, first_sent);
                 self.add_range(seq, end);
             }
             self.recent = [Some(seq), self.recent[0], self.recent[1]];
@@ -162,7 +155,7 @@ impl TcpReceiver {
             a.on_segment();
         }
         let filled_hole = !self.ooo.is_empty();
-        self.log.record_arrival(ctx.now, ctx.now - first_sent);
+        self.delivery.arrived(ctx.now, first_sent);
         self.deliver(ctx.now, seq, len, digest, first_sent);
         while let Some((&s, &(l, d, f))) = self.ooo.first_key_value() {
             if s != self.rcv_nxt {
@@ -173,7 +166,7 @@ impl TcpReceiver {
         }
         self.ranges.retain(|&(_, e)| e > self.rcv_nxt);
         if let WindowPolicy::Autotune(a) = &mut self.window {
-            a.on_read(ctx.now, self.delivered);
+            a.on_read(ctx.now, self.delivery.delivered);
         }
         match self.delayed_ack {
             Some(timeout) if !filled_hole => {
@@ -196,9 +189,7 @@ impl TcpReceiver {
     }
 
     fn fail(&mut self, msg: String) {
-        if self.error.is_none() {
-            self.error = Some(format!("flow {}: {msg}", self.flow));
-        }
+        self.delivery.fail(msg);
     }
 
     fn deliver(&mut self, now: SimTime, seq: u64, len: u32, digest: u64, first_sent: SimTime) {
@@ -210,15 +201,7 @@ impl TcpReceiver {
             self.fail(format!("bytes [{seq}, {}) differ from what the sender sent", seq + len as u64));
         }
         self.rcv_nxt += len as u64;
-        self.delivered += len as u64;
-        if let Some(total) = self.expected_bytes {
-            if self.delivered > total {
-                self.fail(format!("received {} bytes, more than the {total} sent", self.delivered));
-            } else if self.delivered == total {
-                self.completed_at = Some(now);
-            }
-        }
-        self.log.record(now, now - first_sent, len as u64);
+        self.delivery.deliver(now, first_sent, len as u64);
     }
 
     fn add_range(&mut self, start: u64, end: u64) {

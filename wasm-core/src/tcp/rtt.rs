@@ -1,10 +1,10 @@
-//! RTT estimation and the retransmission timeout: RFC 6298 (α = 1/8, β = 1/4, K = 4), with the
-//! minimum and the formula selectable between Linux and the RFC (docs/models.md §7.1).
+//! RTT estimation and the retransmission timeout: RFC 6298 (α = 1/8, β = 1/4, K = 4: the
+//! smoothing is `crate::rtt`'s, shared with CTCP and INTCP), with the minimum and the formula
+//! selectable between Linux and the RFC (docs/models.md §7.1).
 
+use crate::rtt::{SmoothedRtt, RFC6298_GAIN};
 use crate::sim::SimDuration;
 
-const ALPHA_SHIFT: u32 = 3; // RFC 6298 α = 1/8
-const BETA_SHIFT: u32 = 2; // RFC 6298 β = 1/4
 const K: u64 = 4; // RFC 6298 K
 const CLOCK_GRANULARITY: SimDuration = SimDuration::from_millis(1); // RFC 6298 G (ns-3's default)
 pub const INITIAL_RTO: SimDuration = SimDuration::from_millis(1000); // RFC 6298 §2.1
@@ -21,8 +21,7 @@ pub enum RtoFlavor {
 
 #[derive(Clone, Debug)]
 pub struct RttEstimator {
-    pub srtt: Option<SimDuration>,
-    pub rttvar: SimDuration,
+    smoothed: SmoothedRtt,
     pub min_rtt: Option<SimDuration>,
     pub latest: Option<SimDuration>,
     flavor: RtoFlavor,
@@ -35,8 +34,7 @@ pub struct RttEstimator {
 impl RttEstimator {
     pub fn new(flavor: RtoFlavor, rto_min: SimDuration, rto_max: SimDuration) -> Self {
         RttEstimator {
-            srtt: None,
-            rttvar: SimDuration::ZERO,
+            smoothed: SmoothedRtt::new(RFC6298_GAIN),
             min_rtt: None,
             latest: None,
             flavor,
@@ -49,25 +47,22 @@ impl RttEstimator {
     pub fn sample(&mut self, r: SimDuration) {
         self.latest = Some(r);
         self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
-        match self.srtt {
-            None => {
-                self.srtt = Some(r);
-                self.rttvar = SimDuration(r.0 / 2);
-            }
-            Some(s) => {
-                let err = s.0.abs_diff(r.0);
-                // RTTVAR first, with the old SRTT (RFC 6298 §2.3).
-                self.rttvar = SimDuration(self.rttvar.0 - (self.rttvar.0 >> BETA_SHIFT) + (err >> BETA_SHIFT));
-                self.srtt = Some(SimDuration(s.0 - (s.0 >> ALPHA_SHIFT) + (r.0 >> ALPHA_SHIFT)));
-            }
-        }
+        self.smoothed.sample(r);
         self.backoff = 0;
+    }
+
+    pub fn srtt(&self) -> Option<SimDuration> {
+        self.smoothed.srtt()
+    }
+
+    pub fn rttvar(&self) -> SimDuration {
+        self.smoothed.rttvar()
     }
 
     /// The RTO before back-off.
     pub fn base_rto(&self) -> SimDuration {
-        let Some(srtt) = self.srtt else { return INITIAL_RTO.max(self.rto_min) };
-        let var = SimDuration(K * self.rttvar.0);
+        let Some(srtt) = self.srtt() else { return INITIAL_RTO.max(self.rto_min) };
+        let var = SimDuration(K * self.rttvar().0);
         let rto = match self.flavor {
             RtoFlavor::Linux => srtt + var.max(self.rto_min),
             RtoFlavor::Rfc6298 => (srtt + var.max(CLOCK_GRANULARITY)).max(self.rto_min),
@@ -94,8 +89,8 @@ mod tests {
     fn first_sample_sets_srtt_and_half_rttvar() {
         let mut e = RttEstimator::new(RtoFlavor::Rfc6298, ms(1000), ms(60_000));
         e.sample(ms(600));
-        assert_eq!(e.srtt, Some(ms(600)));
-        assert_eq!(e.rttvar, ms(300));
+        assert_eq!(e.srtt(), Some(ms(600)));
+        assert_eq!(e.rttvar(), ms(300));
         assert_eq!(e.rto(), ms(1800));
     }
 
@@ -105,8 +100,8 @@ mod tests {
         for _ in 0..200 {
             e.sample(ms(100));
         }
-        assert_eq!(e.srtt, Some(ms(100)));
-        assert!(e.rttvar < SimDuration::from_micros(10));
+        assert_eq!(e.srtt(), Some(ms(100)));
+        assert!(e.rttvar() < SimDuration::from_micros(10));
         // RFC: max(R + G, 1 s) = 1 s.
         assert_eq!(e.rto(), ms(1000));
         let mut l = RttEstimator::new(RtoFlavor::Linux, ms(200), ms(120_000));

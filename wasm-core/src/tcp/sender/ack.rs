@@ -126,7 +126,7 @@ impl TcpSender {
             acked: delta.newly_acked + delta.newly_sacked,
             acked_bytes: self.seg_start(self.sb.una) - self.seg_start(prior_una),
             rtt: delta.newest_sample.map(|t| now - t),
-            srtt: self.rtt.srtt,
+            srtt: self.rtt.srtt(),
             in_flight: self.pipe(),
             cwnd_limited: self.cwnd_limited(),
             snd_una: self.seg_start(self.sb.una),
@@ -287,7 +287,7 @@ impl TcpSender {
     pub(super) fn rack_detect(&mut self, ctx: &mut Ctx) -> u32 {
         let in_recovery = matches!(self.state, CaState::Recovery | CaState::Loss);
         let min_rtt = self.rtt.min_rtt.unwrap_or(SimDuration::ZERO);
-        let srtt = self.rtt.srtt.unwrap_or(min_rtt);
+        let srtt = self.rtt.srtt().unwrap_or(min_rtt);
         let reo_wnd = self.rack.reo_wnd(in_recovery, self.sb.sacked_out, min_rtt, srtt);
         let mut lost = Vec::new();
         let sb = &self.sb;

@@ -292,7 +292,7 @@ impl TcpSender {
         self.snd_wnd = wnd;
         self.rtt.sample(now - ts_echo);
         self.rto_timer.stop();
-        self.cc.init(&mut self.w, self.rtt.srtt, now);
+        self.cc.init(&mut self.w, self.rtt.srtt(), now);
         self.record(now);
         self.transmit(ctx);
     }
@@ -430,7 +430,7 @@ impl TcpSender {
         let v = [
             self.w.cwnd as f64,
             ssthresh,
-            ms(self.rtt.srtt),
+            ms(self.rtt.srtt()),
             ms(self.rtt.latest),
             self.acked_bytes() as f64,
             self.pipe() as f64,

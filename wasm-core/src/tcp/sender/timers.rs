@@ -26,7 +26,7 @@ impl TcpSender {
             self.tlp_timer.stop();
             return;
         }
-        let mut at = ctx.now + probe_timeout(self.rtt.srtt, packets_out, INITIAL_RTO);
+        let mut at = ctx.now + probe_timeout(self.rtt.srtt(), packets_out, INITIAL_RTO);
         if let Some(rto) = self.rto_timer.deadline() {
             at = at.min(rto);
         }

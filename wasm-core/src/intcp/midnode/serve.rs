@@ -1,0 +1,147 @@
+//! How a node answers an INTEREST for a byte range: the producer from its content, a midnode
+//! from its cache (forwarding what it lacks upstream), and a midnode that reads ahead segment
+//! by segment, waiting for what it already requested (`readahead.rs`).
+
+use super::{ms, IntcpNode, Role};
+use crate::engine::Ctx;
+use crate::intcp::cache::Segment;
+use crate::intcp::rate::encode_rate;
+use crate::intcp::{HEADER_BYTES, INTEREST_BYTES};
+use crate::net::{Body, Packet};
+use crate::sim::SimTime;
+
+impl IntcpNode {
+    /// Answers `[start, end)`: the producer from its content, a midnode from its cache, and
+    /// what a midnode does not hold goes upstream.
+    pub(super) fn serve(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
+        match self.role {
+            Role::Producer => {
+                let end = self.cfg.bytes.map_or(end, |b| end.min(b));
+                let mut s = start;
+                while s < end {
+                    let e = (s + self.cfg.mss as u64).min(end);
+                    let digest = self.content.digest(s, (e - s) as u32);
+                    self.enqueue(Segment { start: s, end: e, digest, first_sent: SimTime::MAX }, 0);
+                    s = e;
+                }
+            }
+            Role::Midnode if self.ra.is_some() => self.serve_reading_ahead(ctx, start, end),
+            Role::Midnode => {
+                let mut pos = start;
+                let mut segs = std::mem::take(&mut self.segs);
+                segs.clear();
+                if let Some(store) = self.store(ctx) {
+                    store.cache.read(start, end, &mut segs);
+                }
+                for &seg in &segs {
+                    pos = pos.max(seg.end);
+                    self.stats.cache_served += 1;
+                    self.enqueue(seg, 0);
+                }
+                self.segs = segs;
+                if pos < end {
+                    self.forward_miss(ctx, pos, end);
+                }
+            }
+            Role::Consumer => {}
+        }
+        if !self.snd_queue.is_empty() {
+            self.ensure_tick(ctx);
+        }
+    }
+
+    /// A midnode with read-ahead answers `[start, end)` segment by segment: from its cache,
+    /// else by waiting for the segment already requested upstream, else by asking upstream.
+    pub(super) fn serve_reading_ahead(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
+        if self.store.is_none() {
+            return;
+        }
+        let now_ms = ms(ctx.now);
+        let mss = self.cfg.mss as u64;
+        if let Some(ra) = &mut self.ra {
+            ra.on_downstream_interest(start, end);
+        }
+        let mut run: Option<(u64, u64)> = None;
+        let mut s = start;
+        while s < end {
+            let e = (s + mss).min(end);
+            let mut segs = std::mem::take(&mut self.segs);
+            segs.clear();
+            self.store(ctx).expect("checked above").cache.read(s, e, &mut segs);
+            let hit = segs.first().copied().filter(|g| g.start == s);
+            self.segs = segs;
+            let Some(ra) = &mut self.ra else { return };
+            if let Some(seg) = hit {
+                self.stats.cache_served += 1;
+                self.enqueue(seg, 0);
+                s = seg.end.max(s + 1);
+            } else {
+                if !ra.await_inflight(now_ms, s) {
+                    ra.requested(now_ms, s, e, true);
+                    run = Some(run.map_or((s, e), |(a, _)| (a, e)));
+                    s = e;
+                    continue;
+                }
+                s = e;
+            }
+            if let Some((a, b)) = run.take() {
+                self.send_interest(ctx, a, b);
+            }
+        }
+        if let Some((a, b)) = run {
+            self.send_interest(ctx, a, b);
+        }
+        self.ensure_tick(ctx);
+    }
+
+    /// The read-ahead requests due now (`readahead.rs`); true while the credit holds some back.
+    pub(super) fn read_ahead(&mut self, ctx: &mut Ctx, dt_ms: f64) -> bool {
+        if self.ra.is_none() || self.up(ctx).is_none() {
+            return false;
+        }
+        let rate = self.advertised_rate();
+        let now_ms = ms(ctx.now);
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        let Some(ra) = &mut self.ra else { return false };
+        ra.expire(now_ms);
+        let more = ra.due(dt_ms, rate, self.cc.srtt_ms(), &mut out);
+        for &(a, b) in &out {
+            ra.requested(now_ms, a, b, false);
+        }
+        if let (Some(&(a, _)), Some(&(_, b))) = (out.first(), out.last()) {
+            self.send_interest(ctx, a, b);
+        }
+        self.scratch = out;
+        more
+    }
+
+    pub(super) fn send_interest(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
+        let Some(up) = self.up(ctx) else { return };
+        let rate = encode_rate(self.advertised_rate());
+        let mut s = start;
+        loop {
+            let e = if end == start { end } else { (s + self.cfg.mss as u64).min(end) };
+            ctx.send(Packet {
+                flow: self.flow,
+                dst_node: up.node,
+                dst_agent: up.agent,
+                size: INTEREST_BYTES,
+                body: Body::IntcpInterest { sn: self.int_sn, start: s, end: e, rate, ts: ctx.now },
+            });
+            self.int_sn += 1;
+            self.stats.interests_sent += 1;
+            s = e;
+            if s >= end {
+                break;
+            }
+        }
+        self.cc.last_send_int_ms = ms(ctx.now);
+    }
+
+    pub(super) fn enqueue(&mut self, seg: Segment, wnd: i16) {
+        self.snd_queue_bytes += seg.len() + HEADER_BYTES as u64;
+        self.stats.max_queue_bytes = self.stats.max_queue_bytes.max(self.snd_queue_bytes);
+        self.snd_queue.push_back((seg, wnd));
+    }
+}
