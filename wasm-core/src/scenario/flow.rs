@@ -5,7 +5,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-/// Read by hand (`tagged.rs`), written and described by the derives.
+// Read by hand (`tagged.rs`), written and described by the derives. A plain comment: a doc
+// comment would become the type's description in the JSON Schema and the generated types.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 #[serde(tag = "transport", rename_all = "snake_case")]
 pub enum Flow {
