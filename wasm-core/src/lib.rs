@@ -16,6 +16,7 @@ pub mod intcp;
 pub mod metrics;
 pub mod net;
 pub mod orbit;
+pub mod rto;
 pub mod rtt;
 pub mod runner;
 pub mod scenario;

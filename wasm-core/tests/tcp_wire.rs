@@ -205,8 +205,8 @@ fn the_receiver_counts_duplicates_as_spurious_retransmissions() {
 
 #[test]
 fn the_ns3_profile_takes_ns3_defaults_and_each_stays_settable() {
+    use orbitcp_core::rto::RtoFlavor;
     use orbitcp_core::scenario::Flow;
-    use orbitcp_core::tcp::rtt::RtoFlavor;
     use orbitcp_core::tcp::sender::{LossDetection, Recovery};
     let settings = |flow: Value| {
         let v = common::one_hop(10.0, 250.0, None, 0.0, 10.0, vec![flow]);

@@ -8,13 +8,13 @@ use super::Run;
 use crate::delivery::Delivery;
 use crate::metrics::Trace;
 use crate::net::AgentId;
+use crate::rto::RtoFlavor;
 use crate::scenario::TcpFlow;
 use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, Simulation};
 use crate::tcp::autotune::RcvWindow;
 use crate::tcp::congestion::CcOptions;
 use crate::tcp::receiver::{TcpReceiver, WindowPolicy};
-use crate::tcp::rtt::RtoFlavor;
 use crate::tcp::sender::{TcpConfig, TcpSender, SENDER_TRACE_COLUMNS};
 
 pub(super) struct TcpHandle {

@@ -2,8 +2,8 @@
 
 use super::problems::Problems;
 use super::yes;
+use crate::rto::RtoFlavor;
 use crate::tcp::congestion::CcKind;
-use crate::tcp::rtt::RtoFlavor;
 use crate::tcp::sender::{LossDetection, Recovery};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -44,13 +44,13 @@ use super::congestion::{CaState, Cc, CcKind, CcOptions, Window};
 use super::prr::Prr;
 use super::rack::Rack;
 use super::rate::RateSampler;
-use super::rtt::{RtoFlavor, RttEstimator};
 use super::scoreboard::Scoreboard;
 use crate::content::Content;
 use crate::engine::{Ctx, LazyTimer};
 use crate::metrics::Trace;
 use crate::net::packet::TCP_IP_HEADER_BYTES;
 use crate::net::{AgentId, Body, NodeId, Packet};
+use crate::rto::{RtoFlavor, RttEstimator};
 use crate::sim::{SimDuration, SimTime};
 
 const DUP_THRESH: u32 = 3; // RFC 5681 / RFC 6675 DupThresh

@@ -3,11 +3,11 @@
 
 use super::{LossDetection, Recovery, TcpSender, PACE_TIMER, REO_TIMER, RTO_TIMER, TLP_TIMER};
 use crate::engine::Ctx;
+use crate::rto::INITIAL_RTO;
 use crate::sim::SimDuration;
 use crate::tcp::congestion::{CaState, CwndEvent};
 use crate::tcp::prr::PrrAck;
 use crate::tcp::rack::probe_timeout;
-use crate::tcp::rtt::INITIAL_RTO;
 
 impl TcpSender {
     pub(super) fn arm_rto(&mut self, ctx: &mut Ctx) {

@@ -1,4 +1,4 @@
-//! RTT estimation and the retransmission timeout: RFC 6298 (α = 1/8, β = 1/4, K = 4: the
+//! The retransmission timeout (TCP and ARQ): RFC 6298 (α = 1/8, β = 1/4, K = 4: the
 //! smoothing is `crate::rtt`'s, shared with CTCP and INTCP), with the minimum and the formula
 //! selectable between Linux and the RFC (docs/models.md §7.1).
 
