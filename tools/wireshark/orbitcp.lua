@@ -1,11 +1,13 @@
 -- Wireshark dissector for the UDP headers orbitcp writes into its pcap captures (docs/pcap.md §4):
--- CTCP on UDP port 47001, INTCP on UDP port 47002. TCP flows are real TCP and need nothing.
+-- CTCP on UDP port 47001, INTCP on UDP port 47002, ARQ on UDP port 47003. TCP flows are real TCP
+-- and need nothing.
 --
 -- Use: tshark -X lua_script:tools/wireshark/orbitcp.lua -r link-0-n0-n1.pcap
 -- or copy this file into Wireshark's personal plugins folder (Help > About > Folders).
 
 local CTCP_PORT = 47001
 local INTCP_PORT = 47002
+local ARQ_PORT = 47003
 
 -- CTCP ----------------------------------------------------------------------------------------
 
@@ -125,6 +127,51 @@ function intcp.dissector(buf, pinfo, root)
   return 23
 end
 
+-- ARQ (stop-and-wait, go-back-N, selective repeat) -----------------------------------------------
+
+local arq = Proto("orbitcp_arq", "orbitcp ARQ (stop-and-wait, go-back-N, selective repeat)")
+local arq_types = { [1] = "DATA", [2] = "ACK" }
+local af = {
+  type = ProtoField.uint8("orbitcp_arq.type", "Type", base.DEC, arq_types),
+  flags = ProtoField.uint8("orbitcp_arq.flags", "Flags", base.HEX),
+  selective = ProtoField.bool("orbitcp_arq.selective", "Answers one packet", 8, nil, 0x01),
+  flow = ProtoField.uint16("orbitcp_arq.flow", "Flow"),
+  n = ProtoField.uint32("orbitcp_arq.n", "Packet number"),
+  ts = ProtoField.uint32("orbitcp_arq.ts_us", "Timestamp (us)"),
+  cum = ProtoField.uint32("orbitcp_arq.cum", "Next packet expected"),
+  sel = ProtoField.uint32("orbitcp_arq.sel", "Packet answered"),
+}
+arq.fields = af
+local arq_short = ProtoExpert.new("orbitcp_arq.short", "Truncated ARQ header", expert.group.MALFORMED, expert.severity.ERROR)
+arq.experts = { short = arq_short }
+
+function arq.dissector(buf, pinfo, root)
+  if buf:len() < 1 then return 0 end
+  pinfo.cols.protocol = "ARQ"
+  local tree = root:add(arq, buf())
+  if too_short(tree, pinfo, buf, 12, arq) then return end
+  local kind = buf(0, 1):uint()
+  tree:add(af.type, buf(0, 1))
+  local flags = tree:add(af.flags, buf(1, 1))
+  tree:add(af.flow, buf(2, 2))
+  if kind == 1 then
+    tree:add(af.n, buf(4, 4))
+    tree:add(af.ts, buf(8, 4))
+    pinfo.cols.info = string.format("DATA n=%d", buf(4, 4):uint())
+  else
+    flags:add(af.selective, buf(1, 1))
+    tree:add(af.cum, buf(4, 4))
+    if buf(1, 1):uint() % 2 == 1 then
+      tree:add(af.sel, buf(8, 4))
+      pinfo.cols.info = string.format("ACK next=%d for n=%d", buf(4, 4):uint(), buf(8, 4):uint())
+    else
+      pinfo.cols.info = string.format("ACK next=%d", buf(4, 4):uint())
+    end
+  end
+  return 12
+end
+
 local udp = DissectorTable.get("udp.port")
 udp:add(CTCP_PORT, ctcp)
 udp:add(INTCP_PORT, intcp)
+udp:add(ARQ_PORT, arq)

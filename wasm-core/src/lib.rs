@@ -6,6 +6,7 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod api;
+pub mod arq;
 pub mod coding;
 pub mod content;
 pub mod csv;

@@ -7,6 +7,7 @@
 //! (it names each in `Agent`, dispatched by `match`, as smoltcp's `Socket` enum is); the
 //! transports see only `crate::engine`.
 
+use crate::arq::{receiver::ArqReceiver, sender::ArqSender};
 use crate::ctcp::{receiver::CtcpReceiver, sender::CtcpSender};
 use crate::engine::{route, Ctx, Event};
 use crate::intcp::midnode::IntcpNode;
@@ -21,6 +22,8 @@ pub enum Agent {
     CtcpReceiver(Box<CtcpReceiver>),
     /// An INTCP flow's agent on one node of its path (producer, midnode or consumer).
     IntcpNode(Box<IntcpNode>),
+    ArqSender(Box<ArqSender>),
+    ArqReceiver(Box<ArqReceiver>),
 }
 
 pub struct Simulation {
@@ -110,14 +113,16 @@ impl Simulation {
                 Agent::TcpSender(s) => s.on_timer(ctx, token),
                 Agent::TcpReceiver(r) => r.on_timer(ctx, token),
                 Agent::CtcpSender(s) => s.on_timer(ctx, token),
-                Agent::CtcpReceiver(_) => {}
+                Agent::CtcpReceiver(_) | Agent::ArqReceiver(_) => {}
                 Agent::IntcpNode(n) => n.on_timer(ctx, token),
+                Agent::ArqSender(s) => s.on_timer(ctx, token),
             }),
             Event::Start { agent } => self.with_agent(agent, |a, ctx| match a {
                 Agent::TcpSender(s) => s.start(ctx),
                 Agent::CtcpSender(s) => s.start(ctx),
                 Agent::IntcpNode(n) => n.start(ctx),
-                Agent::TcpReceiver(_) | Agent::CtcpReceiver(_) => {}
+                Agent::ArqSender(s) => s.start(ctx),
+                Agent::TcpReceiver(_) | Agent::CtcpReceiver(_) | Agent::ArqReceiver(_) => {}
             }),
         }
         true
@@ -149,6 +154,8 @@ impl Simulation {
                     Agent::CtcpSender(s) => s.on_packet(ctx, pkt),
                     Agent::CtcpReceiver(r) => r.on_packet(ctx, pkt),
                     Agent::IntcpNode(n) => n.on_packet(ctx, pkt),
+                    Agent::ArqSender(s) => s.on_packet(ctx, pkt),
+                    Agent::ArqReceiver(r) => r.on_packet(ctx, pkt),
                 });
             } else {
                 route(&mut self.net, &mut self.queue, now, to, pkt);

@@ -177,6 +177,7 @@ function shortPreset(id, duration) {
 for (const [id, proto, field] of [
   ['ctcp-fig4-per20', 'orbitcp_ctcp', 'orbitcp_ctcp.type'],
   ['intcp-loss-delay', 'orbitcp_intcp', 'orbitcp_intcp.cmd'],
+  ['arq-geo-window', 'orbitcp_arq', 'orbitcp_arq.type'],
 ]) {
   test(`${id}: every packet decodes with the orbitcp dissector`, () => {
     requireTshark();

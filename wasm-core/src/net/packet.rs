@@ -129,13 +129,20 @@ pub enum Body {
     /// producer's send-queue headroom in MSS (0 from caches), `digest` the digest of the bytes
     /// and `first_sent` when the producer first sent them (one-way delay counts recovery).
     IntcpData { sn: u64, start: u64, end: u64, ts: SimTime, wnd: i16, digest: u64, first_sent: SimTime },
+    /// An ARQ data packet (docs/arq.md): packet number `n` of the flow with `len` payload bytes,
+    /// `digest` their digest, `first_sent` when packet `n` was first sent and `ts` when this copy was.
+    ArqData { n: u64, len: u32, digest: u64, first_sent: SimTime, ts: SimTime },
+    /// An ARQ acknowledgement: `cum` is the next packet the receiver expects in order (every
+    /// packet below it is acknowledged); `sel`, with selective repeat, the packet that this ACK
+    /// answers.
+    ArqAck { cum: u64, sel: Option<u64> },
 }
 
 impl Body {
     /// A packet that carries the flow's payload (data of any transport), as opposed to control
     /// packets and acknowledgements.
     pub fn is_data(&self) -> bool {
-        matches!(self, Body::TcpData { .. } | Body::CtcpData { .. } | Body::IntcpData { .. })
+        matches!(self, Body::TcpData { .. } | Body::CtcpData { .. } | Body::IntcpData { .. } | Body::ArqData { .. })
     }
 }
 

@@ -1,6 +1,6 @@
 //! A capture's packets as a classic pcap file (docs/pcap.md): nanosecond timestamps, raw IPv4
 //! (no link-layer header), a real TCP header for TCP flows and orbitcp's own headers over UDP
-//! for CTCP and INTCP. Payload bytes are zeros, cut at [`SNAPLEN`].
+//! for CTCP, INTCP and ARQ. Payload bytes are zeros, cut at [`SNAPLEN`].
 
 use super::packet::{Body, CtcpCoding, NodeId, Packet, SackBlocks};
 use crate::sim::SimTime;
@@ -13,10 +13,11 @@ pub const LINKTYPE_RAW: u32 = 101;
 pub const SNAPLEN: u32 = 128;
 /// The TCP receiver's port; a sender's port is [`CLIENT_PORT_BASE`] + its flow id.
 pub const TCP_PORT: u16 = 47000;
-/// UDP ports of CTCP and INTCP (the sender, producer or responder side), which the Wireshark
+/// UDP ports of CTCP, INTCP and ARQ (the sender, producer or responder side), which the Wireshark
 /// dissector (`tools/wireshark/orbitcp.lua`) registers on.
 pub const CTCP_PORT: u16 = 47001;
 pub const INTCP_PORT: u16 = 47002;
+pub const ARQ_PORT: u16 = 47003;
 /// The other end's port is this plus the flow id.
 pub const CLIENT_PORT_BASE: u16 = 10000;
 /// Both ends' TCP window scale (RFC 7323), the largest allowed: windows of any size fit the
@@ -29,6 +30,7 @@ pub enum Transport {
     Tcp,
     Ctcp,
     Intcp,
+    Arq,
 }
 
 /// A flow as the capture needs to know it.
@@ -69,7 +71,7 @@ pub fn write_record(out: &mut Vec<u8>, at: SimTime, pkt: &Packet, hop_from: Node
     let src = match flow.transport {
         // Hop by hop: every INTCP packet goes from one INTCP node to the next.
         Transport::Intcp => hop_from,
-        Transport::Tcp | Transport::Ctcp => {
+        Transport::Tcp | Transport::Ctcp | Transport::Arq => {
             if pkt.dst_node == flow.to {
                 flow.from
             } else {
@@ -80,7 +82,7 @@ pub fn write_record(out: &mut Vec<u8>, at: SimTime, pkt: &Packet, hop_from: Node
     let mut packet = Vec::with_capacity(SNAPLEN as usize);
     let total = match flow.transport {
         Transport::Tcp => tcp_segment(&mut packet, at, pkt, flow, node_addr(src), node_addr(pkt.dst_node), index),
-        Transport::Ctcp | Transport::Intcp => {
+        Transport::Ctcp | Transport::Intcp | Transport::Arq => {
             udp_datagram(&mut packet, pkt, flow, node_addr(src), node_addr(pkt.dst_node), index)
         }
     };
@@ -239,6 +241,9 @@ pub const CTCP_SYN_ACK: u8 = 4;
 /// INTCP header commands (docs/pcap.md §4.2).
 pub const INTCP_INTEREST: u8 = 1;
 pub const INTCP_DATA: u8 = 2;
+/// ARQ header types (docs/pcap.md §4.3).
+pub const ARQ_DATA: u8 = 1;
+pub const ARQ_ACK: u8 = 2;
 
 /// Appends the IPv4 + UDP datagram (headers and zero payload, not yet cut); returns its length.
 fn udp_datagram(out: &mut Vec<u8>, pkt: &Packet, flow: &FlowWire, src: [u8; 4], dst: [u8; 4], index: u32) -> usize {
@@ -251,6 +256,7 @@ fn udp_datagram(out: &mut Vec<u8>, pkt: &Packet, flow: &FlowWire, src: [u8; 4], 
         Body::CtcpAck { .. } | Body::TcpSynAck { .. } => true,
         Body::IntcpInterest { .. } => false,
         Body::IntcpData { .. } => true,
+        Body::ArqData { .. } => false,
         _ => true,
     };
     match &pkt.body {
@@ -292,9 +298,26 @@ fn udp_datagram(out: &mut Vec<u8>, pkt: &Packet, flow: &FlowWire, src: [u8; 4], 
         Body::IntcpData { sn, start, end, ts, wnd, .. } => {
             intcp_header(&mut h, INTCP_DATA, *wnd as u16, *ts, *sn, (end - start) as u32, *start, *end);
         }
+        Body::ArqData { n, ts, .. } => {
+            h.extend_from_slice(&[ARQ_DATA, 0]);
+            h.extend_from_slice(&f16);
+            h.extend_from_slice(&(*n as u32).to_be_bytes());
+            h.extend_from_slice(&ts_us(*ts).to_be_bytes());
+        }
+        Body::ArqAck { cum, sel } => {
+            // Flag 1: the second word is the packet this ACK answers (selective repeat).
+            h.extend_from_slice(&[ARQ_ACK, sel.is_some() as u8]);
+            h.extend_from_slice(&f16);
+            h.extend_from_slice(&(*cum as u32).to_be_bytes());
+            h.extend_from_slice(&(sel.unwrap_or(0) as u32).to_be_bytes());
+        }
         Body::TcpData { .. } | Body::TcpAck { .. } => {}
     }
-    let server = if flow.transport == Transport::Ctcp { CTCP_PORT } else { INTCP_PORT };
+    let server = match flow.transport {
+        Transport::Ctcp => CTCP_PORT,
+        Transport::Arq => ARQ_PORT,
+        Transport::Tcp | Transport::Intcp => INTCP_PORT,
+    };
     let (sport, dport) = if from_server { (server, client) } else { (client, server) };
     let total = (pkt.size as usize).max(28 + h.len());
     ipv4(out, total, 17, src, dst, index);

@@ -66,6 +66,7 @@ pub fn estimate(sc: &Scenario, jobs: u64) -> CostEstimate {
                 Flow::Tcp(t) => (t.bytes, t.start_s, t.mss_bytes),
                 Flow::Ctcp(c) => (c.bytes, c.start_s, c.mss_bytes),
                 Flow::Intcp(i) => (i.bytes, i.start_s, i.mss_bytes),
+                Flow::Arq(a) => (a.bytes, a.start_s, a.mss_bytes),
             };
             let busy = rate_mbps * 1e6 / 8.0 * (sc.duration_s - start_s).max(0.0) / mss.max(1) as f64;
             bytes.map_or(busy, |b| busy.min(b as f64 / mss.max(1) as f64))

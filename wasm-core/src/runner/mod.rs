@@ -3,12 +3,13 @@
 //! A [`Run`] is one simulation built from a scenario: `chain.rs` builds a chain's network,
 //! `constellation.rs` a constellation's (with the `orbits` feature only; `path.rs` has what
 //! results say about a path), and each transport's runner file (`tcp.rs`, `ctcp.rs`,
-//! `intcp.rs`) builds its agents and says what it reports, behind the seam of `transport.rs`.
+//! `intcp.rs`, `arq.rs`) builds its agents and says what it reports, behind the seam of `transport.rs`.
 //! `report.rs` turns a finished run into the [`RunResult`] (`result.rs`, with its time series
 //! in `traces.rs`). A [`Session`]
 //! (`session.rs`) steps the runs of one scenario; `sweep.rs` enumerates a sweep's runs and
 //! `cost.rs` estimates what a run costs.
 
+mod arq;
 mod chain;
 #[cfg(feature = "orbits")]
 pub mod constellation;
@@ -41,6 +42,7 @@ use crate::content::Content;
 use crate::scenario::{self, Chain, Flow, Scenario, Topology};
 use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, Simulation};
+use arq::ArqHandle;
 use chain::chain_network;
 use ctcp::CtcpHandle;
 use intcp::IntcpHandle;
@@ -65,6 +67,7 @@ enum FlowHandle {
     Tcp(TcpHandle),
     Ctcp(CtcpHandle),
     Intcp(IntcpHandle),
+    Arq(ArqHandle),
 }
 
 impl FlowHandle {
@@ -73,6 +76,7 @@ impl FlowHandle {
             FlowHandle::Tcp(h) => h,
             FlowHandle::Ctcp(h) => h,
             FlowHandle::Intcp(h) => h,
+            FlowHandle::Arq(h) => h,
         }
     }
 }
@@ -128,6 +132,7 @@ impl Run {
                 Flow::Tcp(t) => FlowHandle::Tcp(TcpHandle::build(t, slot, &mut b)),
                 Flow::Ctcp(c) => FlowHandle::Ctcp(CtcpHandle::build(c, slot, &mut b)),
                 Flow::Intcp(c) => FlowHandle::Intcp(IntcpHandle::build(c, slot, &mut b)),
+                Flow::Arq(a) => FlowHandle::Arq(ArqHandle::build(a, slot, &mut b)),
             });
         }
         b.finish();

@@ -52,6 +52,7 @@ impl Run {
                     Flow::Tcp(t) => (Transport::Tcp, t.mss_bytes),
                     Flow::Ctcp(c) => (Transport::Ctcp, c.mss_bytes),
                     Flow::Intcp(c) => (Transport::Intcp, c.mss_bytes),
+                    Flow::Arq(a) => (Transport::Arq, a.mss_bytes),
                 };
                 FlowWire {
                     id: first_id + i as u32,

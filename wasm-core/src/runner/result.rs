@@ -113,13 +113,15 @@ pub struct WireSummary {
     /// TCP: retransmitted segments. CTCP: packets sent beyond one per source packet delivered.
     pub retransmitted: u64,
     /// Packets that reached the receiver and brought nothing new: TCP segments it already had,
-    /// CTCP packets that added no degree of freedom.
+    /// CTCP packets that added no degree of freedom, ARQ packets already delivered or held (and
+    /// those go-back-N's receiver dropped for arriving out of order).
     pub spurious: u64,
     /// Data packets delivered to the application (source packets for CTCP).
     pub delivered: u64,
     pub retransmitted_per_delivered: f64,
     pub spurious_per_delivered: f64,
-    /// TCP only: tail loss probes, D-SACKs received, and the largest cwnd and flight (packets).
+    /// TCP: tail loss probes and D-SACKs received; TCP and ARQ: the largest cwnd (ARQ's window)
+    /// and flight (packets).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loss_probes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -227,4 +229,5 @@ enum TransportName {
     Tcp,
     Ctcp,
     Intcp,
+    Arq,
 }

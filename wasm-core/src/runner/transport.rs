@@ -1,6 +1,6 @@
 //! The seam between the runner and the transports.
 //!
-//! Each transport's runner file (`tcp.rs`, `ctcp.rs`, `intcp.rs`) implements [`Transport`]:
+//! Each transport's runner file (`tcp.rs`, `ctcp.rs`, `intcp.rs`, `arq.rs`) implements [`Transport`]:
 //! `build` places the flow's agents in the simulation through a [`Builder`] and returns the
 //! flow's handle; the handle then gives the flow's [`Delivery`] and, as a [`FlowReport`], what
 //! the transport reports beyond it (its own figures and time series). The report

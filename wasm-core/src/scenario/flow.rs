@@ -1,6 +1,6 @@
 //! A flow of any transport, and what every flow has (bytes, start, ends, label).
 
-use super::{CtcpFlow, CtcpVariant, IntcpFlow, TcpFlow};
+use super::{ArqFlow, CtcpFlow, CtcpVariant, IntcpFlow, TcpFlow};
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -15,15 +15,18 @@ pub enum Flow {
     Ctcp(CtcpFlow),
     /// INTCP: information-centric hop-by-hop transport with per-hop caches (docs/intcp-protocol.md).
     Intcp(IntcpFlow),
+    /// Stop-and-wait, go-back-N or selective repeat over a fixed window (docs/arq.md).
+    Arq(ArqFlow),
 }
 
 impl<'de> Deserialize<'de> for Flow {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Flow, D::Error> {
         let (transport, content) =
-            super::tagged::split_tag(Value::deserialize(d)?, "transport", &["tcp", "ctcp", "intcp"])?;
+            super::tagged::split_tag(Value::deserialize(d)?, "transport", &["tcp", "ctcp", "intcp", "arq"])?;
         match transport.as_str() {
             "tcp" => super::tagged::variant(&content).map(Flow::Tcp),
             "ctcp" => super::tagged::variant(&content).map(Flow::Ctcp),
+            "arq" => super::tagged::variant(&content).map(Flow::Arq),
             _ => super::tagged::variant(&content).map(Flow::Intcp),
         }
     }
@@ -35,6 +38,7 @@ impl Flow {
             Flow::Tcp(_) => "tcp",
             Flow::Ctcp(_) => "ctcp",
             Flow::Intcp(_) => "intcp",
+            Flow::Arq(_) => "arq",
         }
     }
     /// The congestion control's name as results report it.
@@ -52,6 +56,7 @@ impl Flow {
                     "intcp-uni"
                 }
             }
+            Flow::Arq(a) => a.mode.name(),
         }
     }
     pub fn bytes(&self) -> Option<u64> {
@@ -59,6 +64,7 @@ impl Flow {
             Flow::Tcp(t) => t.bytes,
             Flow::Ctcp(c) => c.bytes,
             Flow::Intcp(i) => i.bytes,
+            Flow::Arq(a) => a.bytes,
         }
     }
     pub fn start_s(&self) -> f64 {
@@ -66,6 +72,7 @@ impl Flow {
             Flow::Tcp(t) => t.start_s,
             Flow::Ctcp(c) => c.start_s,
             Flow::Intcp(i) => i.start_s,
+            Flow::Arq(a) => a.start_s,
         }
     }
     pub fn nodes(&self) -> (Option<u32>, Option<u32>) {
@@ -73,6 +80,7 @@ impl Flow {
             Flow::Tcp(t) => (t.from_node, t.to_node),
             Flow::Ctcp(c) => (c.from_node, c.to_node),
             Flow::Intcp(i) => (i.from_node, i.to_node),
+            Flow::Arq(a) => (a.from_node, a.to_node),
         }
     }
     pub fn label(&self) -> Option<&String> {
@@ -80,6 +88,7 @@ impl Flow {
             Flow::Tcp(t) => t.label.as_ref(),
             Flow::Ctcp(c) => c.label.as_ref(),
             Flow::Intcp(i) => i.label.as_ref(),
+            Flow::Arq(a) => a.label.as_ref(),
         }
     }
 }

@@ -10,6 +10,7 @@
 //! to name the field) in `parse.rs`; the range checks in `validate.rs` and
 //! `validate_topology.rs` (collected by `problems.rs`); the sweep's path setter in `json_path.rs`.
 
+mod arq_flow;
 mod ctcp_flow;
 mod error;
 mod flow;
@@ -28,6 +29,7 @@ mod validate;
 mod validate_topology;
 
 pub use crate::orbit::config::ConstellationTopology;
+pub use arq_flow::ArqFlow;
 pub use ctcp_flow::{
     CodingMode, CtcpCongestionGate, CtcpFeedback, CtcpFlow, CtcpRedundancy, CtcpSlowStartExit, CtcpVariant,
 };

@@ -62,6 +62,10 @@ impl Scenario {
                     c.problems(&mut p, &at);
                     continue;
                 }
+                Flow::Arq(a) => {
+                    a.problems(&mut p, &at);
+                    continue;
+                }
                 Flow::Intcp(c) => {
                     // The run looks caches up by the node's number written out ("1"): any other
                     // spelling ("01", "+1") would be silently ignored.

@@ -197,7 +197,20 @@ pub fn transport(hops: Option<u32>) -> impl Strategy<Value = Value> {
                 f
             },
         );
-    prop_oneof![tcp, ctcp, intcp]
+    let arq = (
+        prop::sample::select(vec!["stop-and-wait", "go-back-n", "selective-repeat"]),
+        64u32..9000,
+        maybe(1u32..300),
+        maybe(1.0..3000.0f64),
+    )
+        .prop_map(|(mode, mss, window, timeout)| {
+            let mut f = json!({ "transport": "arq", "mode": mode, "mss_bytes": mss });
+            // Stop-and-wait's window is 1: validation refuses any other (robustness.rs checks it).
+            let window = if mode == "stop-and-wait" { window.map(|_| 1) } else { window };
+            set_some(&mut f, vec![("window_pkts", window.map(Value::from)), ("timeout_ms", timeout.map(Value::from))]);
+            f
+        });
+    prop_oneof![tcp, ctcp, intcp, arq]
 }
 
 /// A byte count (or none: until the end of the run) and a start time within `duration`.

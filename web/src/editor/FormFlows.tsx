@@ -1,8 +1,9 @@
 // The form's flows: one fieldset per flow with its transport's fields (TCP's congestion control
-// and options, CTCP's variant, coding and blocks, INTCP's caches and content name), the fields
+// and options, CTCP's variant, coding and blocks, INTCP's caches and content name, ARQ's mode,
+// window and timeout), the fields
 // most flows leave at their defaults folded, and the button that adds a flow.
 
-import type { CcKind, CodingMode, CtcpVariant, LossDetection, Recovery, RtoFlavor, TcpProfile } from '../scenario/types.gen';
+import type { ArqMode, CcKind, CodingMode, CtcpVariant, LossDetection, Recovery, RtoFlavor, TcpProfile } from '../scenario/types.gen';
 import { setAt } from '../scenario/jsonPath';
 import { FieldErrors, SelectInput, StringInput, type Option } from './fields';
 import { flowPlaces } from './formPlaces';
@@ -34,7 +35,14 @@ const TRANSPORT_OPTIONS: { value: Transport; label: string }[] = [
   { value: 'tcp', label: 'TCP' },
   { value: 'ctcp', label: 'CTCP (network coded)' },
   { value: 'intcp', label: 'INTCP (hop by hop)' },
+  { value: 'arq', label: 'ARQ (fixed window)' },
 ];
+const ARQ_MODE_LABELS = {
+  'stop-and-wait': 'Stop-and-wait',
+  'go-back-n': 'Go-back-N',
+  'selective-repeat': 'Selective repeat',
+} satisfies Record<ArqMode, string>;
+const ARQ_MODE_OPTIONS: Option[] = Object.entries(ARQ_MODE_LABELS).map(([value, label]) => ({ value, label }));
 /** CTCP's enumerations; `satisfies Record<...>` makes a new value in the generated types a
  * compile error here until it has a label. */
 const CTCP_VARIANT_LABELS = { v1: 'v1 (AIMD)', v2: 'v2 (H-TCP-like)' } satisfies Record<CtcpVariant, string>;
@@ -88,17 +96,19 @@ function FlowItem({ kit, i, flow, count }: { kit: Kit; i: number; flow: Json; co
   const transport = isObject(flow) ? flow.transport : undefined;
   const ctcp = transport === 'ctcp';
   const intcp = transport === 'intcp';
+  const arq = transport === 'arq';
+  const stopAndWait = arq && get(`${fp}.mode`) === 'stop-and-wait';
   const transportSelect = (
     <SelectInput
       label="Transport"
-      hint="TCP, network-coded TCP (CTCP) or hop-by-hop INTCP. Switching keeps the bytes, start, nodes and label."
+      hint="TCP, network-coded TCP (CTCP), hop-by-hop INTCP, or a textbook ARQ with a fixed window and no congestion control. Switching keeps the bytes, start, nodes and label."
       value={transport}
       options={TRANSPORT_OPTIONS}
       errors={errors.at(`${fp}.transport`)}
       onChange={(t) =>
         edit((root) => {
           const list = asArray(root.flows);
-          if (t === 'tcp' || t === 'ctcp' || t === 'intcp') list[i] = switchTransport(list[i], t);
+          if (t === 'tcp' || t === 'ctcp' || t === 'intcp' || t === 'arq') list[i] = switchTransport(list[i], t);
           else setAt(root, `${fp}.transport`, t);
         })
       }
@@ -122,7 +132,30 @@ function FlowItem({ kit, i, flow, count }: { kit: Kit; i: number; flow: Json; co
       <StringInput label="Label" hint="A name for charts and tables." placeholder="none" value={get(`${fp}.label`)} errors={errors.at(`${fp}.label`)} onChange={(v) => set(`${fp}.label`)(v === '' ? undefined : v)} />
     </>
   );
-  const main = intcp ? (
+  const main = arq ? (
+    <>
+      {transportSelect}
+      <SelectInput
+        label="ARQ protocol"
+        hint="Stop-and-wait: one packet per round trip. Go-back-N: a window; a loss sends the window again. Selective repeat: a window; a loss sends only the lost packet again."
+        value={get(`${fp}.mode`)}
+        options={ARQ_MODE_OPTIONS}
+        errors={errors.at(`${fp}.mode`)}
+        onChange={(m) =>
+          edit((root) => {
+            setAt(root, `${fp}.mode`, m);
+            // Stop-and-wait's window is 1: a larger one left from another mode would be refused.
+            if (m === 'stop-and-wait') setAt(root, `${fp}.window_pkts`, undefined);
+          })
+        }
+      />
+      {common}
+      {stopAndWait
+        ? null
+        : num(`${fp}.window_pkts`, 'Window', { unit: 'packets', integer: true, empty: 'remove', placeholder: '16', hint: 'Packets the sender may have unacknowledged (1 to 100000). No congestion control: the sender keeps the window full whatever the path.' })}
+      {num(`${fp}.timeout_ms`, 'Timeout', { unit: 'ms', empty: 'remove', placeholder: 'RFC 6298', hint: "A fixed retransmission timeout. Empty: RFC 6298's from the measured RTT (1 s at first and at least 1 s, doubled on each timeout)." })}
+    </>
+  ) : intcp ? (
     <>
       {transportSelect}
       {check(`${fp}.cache`, 'Caches', true, 'Caches at every midnode; off is INTCP-uni, where every request goes to the producer.')}
@@ -167,7 +200,12 @@ function FlowItem({ kit, i, flow, count }: { kit: Kit; i: number; flow: Json; co
       {common}
     </>
   );
-  const advanced = intcp ? (
+  const advanced = arq ? (
+    <>
+      {num(`${fp}.mss_bytes`, 'Payload', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1460', hint: 'Payload bytes per packet, 64 to 65000; each packet adds 40 bytes of headers (IPv4, UDP, ARQ).' })}
+      {nodesAndLabel()}
+    </>
+  ) : intcp ? (
     <>
       <p className="muted wide">Hop-by-hop rate control, the same on every hop of this flow (docs/intcp-protocol.md §5; defaults are the paper's).</p>
       {num(`${fp}.mss_bytes`, 'Payload', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '1449', hint: 'Payload bytes per DATA segment (1472 − 23 header bytes: a 1500-byte packet).' })}
@@ -217,6 +255,7 @@ function FlowItem({ kit, i, flow, count }: { kit: Kit; i: number; flow: Json; co
         Flow {i + 1}
         {ctcp && <span className="muted"> (CTCP)</span>}
         {intcp && <span className="muted"> (INTCP)</span>}
+        {arq && <span className="muted"> (ARQ)</span>}
       </legend>
       <button type="button" className="icon remove" aria-label={`Remove flow ${i + 1}`} disabled={count <= 1} onClick={() => edit((root) => asArray(root.flows).splice(i, 1))}>
         ×

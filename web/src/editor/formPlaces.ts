@@ -127,6 +127,10 @@ const FLOW_FIELDS = {
     main: ['transport', 'variant', 'coding', 'bytes', 'start_s', 'block_pkts', 'max_blocks'],
     folded: ['mss_bytes', 'initial_cwnd_pkts', 'initial_ssthresh_pkts', 'max_cwnd_pkts', 'v2_delta_l_s', 'loss_scaling', ...NODES_AND_LABEL],
   },
+  arq: {
+    main: ['transport', 'mode', 'bytes', 'start_s', 'window_pkts', 'timeout_ms'],
+    folded: ['mss_bytes', ...NODES_AND_LABEL],
+  },
   tcp: {
     main: ['transport', 'cc', 'bytes', 'start_s'],
     folded: [
@@ -150,9 +154,9 @@ const FLOW_FIELDS = {
 };
 
 /** The form of a flow: its transport's, with any unknown transport shown as TCP. */
-export function flowForm(flow: Json | undefined): 'tcp' | 'ctcp' | 'intcp' {
+export function flowForm(flow: Json | undefined): 'tcp' | 'ctcp' | 'intcp' | 'arq' {
   const t = isObject(flow) ? flow.transport : undefined;
-  return t === 'ctcp' || t === 'intcp' ? t : 'tcp';
+  return t === 'ctcp' || t === 'intcp' || t === 'arq' ? t : 'tcp';
 }
 
 /** A flow's places: the flow itself and its main fields; folded, its advanced fields. */

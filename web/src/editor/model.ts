@@ -252,7 +252,7 @@ export function formatValueList(values: unknown): string {
 // ---------- flows ----------
 
 /** The transports a flow can have (the `transport` tag of Flow in types.gen.ts). */
-export type Transport = 'tcp' | 'ctcp' | 'intcp';
+export type Transport = 'tcp' | 'ctcp' | 'intcp' | 'arq';
 
 /** Fields every transport's flow has, kept when a flow switches transport. */
 const SHARED_FLOW_FIELDS = ['bytes', 'start_s', 'from_node', 'to_node', 'label'] as const;
@@ -272,7 +272,9 @@ export function switchTransport(flow: Json | undefined, to: Transport, defaults:
       ? { transport: 'tcp', cc: defaults.cc ?? 'cubic' }
       : to === 'ctcp'
         ? { transport: 'ctcp', variant: defaults.variant ?? 'v2', coding: 'full' }
-        : { transport: 'intcp', cache: true };
+        : to === 'intcp'
+          ? { transport: 'intcp', cache: true }
+          : { transport: 'arq', mode: 'selective-repeat' };
   for (const k of SHARED_FLOW_FIELDS) if (k in old && old[k] !== undefined) out[k] = old[k];
   return out;
 }

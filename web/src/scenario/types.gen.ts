@@ -342,6 +342,30 @@ export type Flow =
        */
       name?: string | null;
       label?: string | null;
+    }
+  | {
+      transport: 'arq';
+      mode: ArqMode;
+      /**
+       * Bytes to transfer; null or absent sends until the end of the run.
+       */
+      bytes?: number | null;
+      start_s?: number;
+      /**
+       * Payload bytes per packet (1460: a 1500-byte packet with the 40 bytes of headers).
+       */
+      mss_bytes?: number;
+      /**
+       * Packets the sender may have unacknowledged. Stop-and-wait's is 1; go-back-N and selective repeat default to 16.
+       */
+      window_pkts?: number | null;
+      /**
+       * A fixed retransmission timeout in ms, as the textbooks draw it. Absent or null: RFC 6298's, from the RTT the sender measures (1 s before the first sample and at least 1 s, doubled on each timeout, at most 60 s).
+       */
+      timeout_ms?: number | null;
+      from_node?: number | null;
+      to_node?: number | null;
+      label?: string | null;
     };
 /**
  * The congestion controls a scenario can name.
@@ -398,6 +422,10 @@ export type CtcpRedundancy = 'nearest' | 'ceil';
  * The controller of one INTCP hop (`IntcpFlow::hop_cc`).
  */
 export type HopCc = 'intcp' | 'reno';
+/**
+ * Which of the three protocols a flow runs.
+ */
+export type ArqMode = 'stop-and-wait' | 'go-back-n' | 'selective-repeat';
 export type ClaimChart = 'delay_cdf' | 'delay' | 'jitter' | 'goodput';
 
 export interface Scenario {

@@ -157,7 +157,7 @@ export interface WireSummary {
    */
   retransmitted: number;
   /**
-   * Packets that reached the receiver and brought nothing new: TCP segments it already had, CTCP packets that added no degree of freedom.
+   * Packets that reached the receiver and brought nothing new: TCP segments it already had, CTCP packets that added no degree of freedom, ARQ packets already delivered or held (and those go-back-N's receiver dropped for arriving out of order).
    */
   spurious: number;
   /**
@@ -167,7 +167,7 @@ export interface WireSummary {
   retransmitted_per_delivered: number;
   spurious_per_delivered: number;
   /**
-   * TCP only: tail loss probes, D-SACKs received, and the largest cwnd and flight (packets).
+   * TCP: tail loss probes and D-SACKs received; TCP and ARQ: the largest cwnd (ARQ's window) and flight (packets).
    */
   loss_probes?: number | null;
   dsacks?: number | null;

@@ -1,0 +1,97 @@
+//! An ARQ flow (docs/arq.md): its two agents, and what it reports (the wire figures, the
+//! sender's window and timeout over time).
+
+use super::result::WireSummary;
+use super::traces::Columns;
+use super::transport::{Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
+use super::Run;
+use crate::arq::receiver::ArqReceiver;
+use crate::arq::sender::{ArqConfig, ArqSender, ARQ_SENDER_TRACE_COLUMNS};
+use crate::delivery::Delivery;
+use crate::metrics::Trace;
+use crate::net::AgentId;
+use crate::scenario::ArqFlow;
+use crate::sim::{SimDuration, SimTime};
+use crate::simulation::{Agent, Simulation};
+
+pub(super) struct ArqHandle {
+    sender: AgentId,
+    receiver: AgentId,
+}
+
+impl ArqHandle {
+    fn agents<'s>(&self, sim: &'s Simulation) -> (&'s ArqSender, &'s ArqReceiver) {
+        match (&sim.agents[self.sender as usize], &sim.agents[self.receiver as usize]) {
+            (Agent::ArqSender(s), Agent::ArqReceiver(r)) => (s, r),
+            _ => unreachable!("an ARQ flow's agents are an ARQ sender and an ARQ receiver"),
+        }
+    }
+}
+
+impl Transport for ArqHandle {
+    type Spec = ArqFlow;
+
+    fn build(a: &ArqFlow, slot: FlowSlot, b: &mut Builder) -> ArqHandle {
+        let FlowSlot { f, from, to, content, start, points, interval, bin_width, .. } = slot;
+        let sender_id = b.reserve();
+        let receiver_id = b.reserve();
+        let cfg = ArqConfig {
+            mode: a.mode,
+            window_pkts: a.window(),
+            mss: a.mss_bytes,
+            bytes: a.bytes,
+            fixed_timeout: a.timeout_ms.map(|ms| SimDuration::from_secs_f64(ms / 1e3)),
+        };
+        let sender = ArqSender::new(f, to, receiver_id, content, cfg, Trace::with_interval(points, interval));
+        b.place(sender_id, from, Agent::ArqSender(Box::new(sender)), start);
+        let receiver = ArqReceiver::new(
+            f,
+            from,
+            sender_id,
+            content,
+            a.mode,
+            a.window(),
+            a.mss_bytes,
+            a.bytes,
+            Trace::with_interval(points, interval),
+            bin_width,
+        );
+        b.place(receiver_id, to, Agent::ArqReceiver(Box::new(receiver)), None);
+        ArqHandle { sender: sender_id, receiver: receiver_id }
+    }
+}
+
+impl FlowReport for ArqHandle {
+    fn delivery<'s>(&self, sim: &'s Simulation) -> &'s Delivery {
+        &self.agents(sim).1.delivery
+    }
+
+    fn ends(&self) -> (AgentId, AgentId) {
+        (self.sender, self.receiver)
+    }
+
+    fn figures(&self, run: &Run, _f: usize, _end: SimTime) -> Figures {
+        let (s, r) = self.agents(&run.sim);
+        let delivered_pkts = r.delivery.delivered.div_ceil(s.config().mss as u64);
+        let mut wire = WireSummary::new(
+            s.stats.sent_pkts,
+            s.stats.retransmissions,
+            r.duplicate_pkts + r.discarded_pkts,
+            delivered_pkts,
+        );
+        wire.max_cwnd_pkts = Some(s.config().window_pkts);
+        wire.max_inflight_pkts = Some(s.stats.max_inflight);
+        Figures {
+            retransmissions: s.stats.retransmissions,
+            timeouts: s.stats.timeouts,
+            wire: Some(wire),
+            coding: None,
+            hops: None,
+        }
+    }
+
+    fn traces(&self, run: &Run, _f: usize) -> TraceParts {
+        let (s, _) = self.agents(&run.sim);
+        TraceParts { sender: Columns::new(&s.trace, ARQ_SENDER_TRACE_COLUMNS), coding: None, hops: None }
+    }
+}
