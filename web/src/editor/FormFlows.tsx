@@ -150,9 +150,15 @@ function FlowItem({ kit, i, flow, count }: { kit: Kit; i: number; flow: Json; co
         }
       />
       {common}
-      {stopAndWait
-        ? null
-        : num(`${fp}.window_pkts`, 'Window', { unit: 'packets', integer: true, empty: 'remove', placeholder: '16', hint: 'Packets the sender may have unacknowledged (1 to 100000). No congestion control: the sender keeps the window full whatever the path.' })}
+      {num(`${fp}.window_pkts`, 'Window', {
+        unit: 'packets',
+        integer: true,
+        empty: 'remove',
+        placeholder: stopAndWait ? '1' : '16',
+        hint: stopAndWait
+          ? 'Stop-and-wait sends one packet at a time: leave empty (or 1).'
+          : 'Packets the sender may have unacknowledged (1 to 100000). No congestion control: the sender keeps the window full whatever the path.',
+      })}
       {num(`${fp}.timeout_ms`, 'Timeout', { unit: 'ms', empty: 'remove', placeholder: 'RFC 6298', hint: "A fixed retransmission timeout. Empty: RFC 6298's from the measured RTT (1 s at first and at least 1 s, doubled on each timeout)." })}
     </>
   ) : intcp ? (

@@ -3,7 +3,7 @@
 /**
  * The values of [`FlowResult::transport`], for the schema (the field is the flow's `Flow::transport()`).
  */
-export type TransportName = 'tcp' | 'ctcp' | 'intcp';
+export type TransportName = 'tcp' | 'ctcp' | 'intcp' | 'arq';
 /**
  * An INTCP node's part in a flow, for the schema of `role` (the field is `Role::name()`): the data source, a router along the path, or the requester.
  */
