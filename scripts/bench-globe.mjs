@@ -1,4 +1,4 @@
-// Browser benchmark of the globe (issue 6, "Speed"): CPU milliseconds per frame for propagation
+// Browser benchmark of the globe: CPU milliseconds per frame for propagation
 // plus buffer updates at 10,000 satellites, Walker (the core's closed form) and SGP4
 // (satellite.js, its JS propagator and its WASM bulk propagator), in headless Debian Chromium
 // with software WebGL. Builds scripts/bench-globe/ (the real GlobeScene on synthetic

@@ -1,4 +1,4 @@
-// Browser benchmarks of the built site (issue 3's "Speed"), printed for BENCHMARKS.md:
+// Browser benchmarks of the built site, printed for BENCHMARKS.md:
 //  1. gzipped bytes of what the first load fetches (HTML, JS, CSS, worker, wasm);
 //  2. time from navigation to the first chart of the default preset (headless Chromium);
 //  3. wall time of the CTCP paper Fig. 2 TCP sweep in the browser, against the native CLI.

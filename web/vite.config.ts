@@ -33,7 +33,7 @@ const contentSecurityPolicy: Plugin = {
 
 /**
  * The app is written against React's API and ships on Preact (`preact/compat`), which is about a
- * tenth of react-dom's size on the first load (issue 15). The code and its types keep importing
+ * tenth of react-dom's size on the first load. The code and its types keep importing
  * 'react' and 'react-dom' (tsc checks them with @types/react); these aliases swap the runtime for
  * the build, the dev server and vitest alike, so the unit tests render what ships. JSX compiles
  * to 'react/jsx-runtime' (tsconfig's "jsx": "react-jsx"), which lands here too.
