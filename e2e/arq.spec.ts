@@ -1,5 +1,6 @@
-// ARQ in the browser: the loss preset gives exactly the native CLI's summary, and the form turns a
-// TCP flow into a stop-and-wait flow that runs at one packet per round trip.
+// ARQ in the browser: the loss preset gives exactly the native CLI's summary and draws its
+// acknowledged data with the retransmissions marked, and the form turns a TCP flow into a
+// stop-and-wait flow that runs at one packet per round trip.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, open, runAndWait, summaryText, test } from './fixtures';
@@ -19,6 +20,20 @@ test('the ARQ loss preset gives exactly the summary the native CLI gives', async
   const rows = await summaryText(page);
   expect(rows).toHaveLength(3);
   expect(rows[2]).toContain('selective-repeat');
+
+  const chart = page.getByTestId('chart-sequence');
+  await expect(chart).toBeVisible();
+  await expect(chart.getByTestId('series-acked')).toHaveCount(3);
+  await expect(chart.getByTestId('series-inflight')).toHaveCount(3);
+  const said = chart.getByTestId('sequence-summary');
+  await expect(said).toHaveCount(3);
+  for (const [i, f] of native.flows.entries()) {
+    await expect(said.nth(i)).toContainText(`sent ${f.retransmissions.toLocaleString('en')} retransmissions`);
+  }
+  // Go-back-N resends windows at 1 % loss: its marks are on the chart.
+  expect(native.flows[1].retransmissions).toBeGreaterThan(100);
+  const marks = chart.getByTestId('retransmission-marks');
+  expect(Math.max(...(await marks.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-points') ?? 0)))))).toBeGreaterThan(10);
   expect(consoleErrors).toEqual([]);
 });
 

@@ -1,5 +1,5 @@
 // The charts of one run, in a grid: for INTCP flows the hop view first (it spans the grid),
-// then congestion window, goodput, delay, the delay CDF, jitter, the bottleneck's queue, for
+// then congestion window, acknowledged data and retransmissions, goodput, delay, the delay CDF, jitter, the bottleneck's queue, for
 // several flows the per-flow goodput and Jain's index, and for CTCP flows the network coding
 // (decoder rank, loss estimate) and where the bottleneck's capacity went. With a pinned
 // baseline, the window, goodput and delay charts draw its lines dashed on the same scales.
@@ -17,6 +17,7 @@ import { GoodputChart } from './GoodputChart';
 import { HopView } from './HopView';
 import { JitterChart } from './JitterChart';
 import { QueueChart } from './QueueChart';
+import { SequenceChart, sequenceFlows } from './SequenceChart';
 import { fileBase } from './exportChart';
 import type { BaselineRun } from './baselineRun';
 import './charts.css';
@@ -33,7 +34,7 @@ function timeDomain(result: RunResult): [number, number] {
 export type { BaselineRun } from './baselineRun';
 
 /** A chart's id, as the lessons and the embedded page name it (lessons/format.ts VIEWS). */
-export type ChartId = 'cwnd' | 'goodput' | 'delay' | 'delay_cdf' | 'jitter' | 'queue' | 'fairness' | 'coding' | 'capacity' | 'hops';
+export type ChartId = 'cwnd' | 'sequence' | 'goodput' | 'delay' | 'delay_cdf' | 'jitter' | 'queue' | 'fairness' | 'coding' | 'capacity' | 'hops';
 
 /** `only` shows that one chart (an embedded page); nothing when this result has no such chart. */
 export function ResultCharts({
@@ -70,6 +71,7 @@ export function ResultCharts({
     <div className="charts-grid" data-testid="charts">
       {show('hops') && traces.flows.some((f) => f.hops?.length) && <HopView result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {show('cwnd') && traces.flows.some((f) => f.sender.cols.cwnd) && <CwndChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />}
+      {show('sequence') && sequenceFlows(result).length > 0 && <SequenceChart result={result} xDomain={xDomain} name={name} />}
       {show('coding') && coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {show('capacity') && coding && <CapacityChart summary={result.summary} name={name} />}
       {show('goodput') && <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />}

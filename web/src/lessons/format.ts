@@ -18,6 +18,7 @@ export const LESSON_VERSION = 1;
 export const VIEWS = {
   summary: { label: 'the summary table', testid: 'summary' },
   cwnd: { label: 'the congestion window chart', testid: 'chart-cwnd' },
+  sequence: { label: 'the acknowledged-data chart', testid: 'chart-sequence' },
   goodput: { label: 'the goodput chart', testid: 'chart-goodput' },
   delay: { label: 'the delay chart', testid: 'chart-delay' },
   delay_cdf: { label: 'the delay CDF', testid: 'chart-cdf' },

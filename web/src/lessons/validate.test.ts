@@ -62,7 +62,7 @@ describe('validateLesson', () => {
     const r = validateLesson(lesson({ steps: [step({ look_at: 'radar' })] }));
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0].path).toBe('steps[0].look_at');
-    expect(r.errors[0].message).toMatch(/^unknown view "radar"; expected one of summary, cwnd, goodput, .*globe$/);
+    expect(r.errors[0].message).toMatch(/^unknown view "radar"; expected one of summary, cwnd, sequence, goodput, .*globe$/);
   });
 
   it('needs a preset on the first step, and a preset or edits on every step', () => {
