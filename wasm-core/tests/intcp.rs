@@ -105,7 +105,7 @@ fn square_trio(d: (u32, u32), buffer: u32, period: f64, duration: f64, seed: u64
 }
 
 /// Preset 1 (paper Fig. 5(a)), lossless as the paper's testbed: INTCP reaches at least 75 % of
-/// the GSL's mean capacity and at least 1.3× Reno's and CUBIC's goodput (measured 16.64 against
+/// the GSL's mean capacity and at least 1.3× Reno's and CUBIC's goodput (measured 16.69 against
 /// 12.69 and 12.47 Mbit/s).
 #[test]
 fn on_the_lossless_square_wave_intcp_fills_the_gsl_and_beats_reno_and_cubic_by_1_3() {
@@ -166,7 +166,7 @@ fn the_square_wave_advantage_holds_with_a_long_gsl_round_trip_and_a_short_period
 /// The budget is what makes the difference: with `hold_budget_bytes: 0` (the authors' code, a
 /// midnode asks upstream only for what downstream asked) INTCP gets no more than end-to-end
 /// transport's ceiling, the slower link at each moment (12.5 Mbit/s, 12.07 of payload; measured
-/// 10.7), and the default budget gives at least 1.3× that (measured 16.65).
+/// 10.7), and the default budget gives at least 1.3× that (measured 16.69).
 #[test]
 fn without_a_hold_budget_intcp_falls_back_to_the_end_to_end_level() {
     let s = preset("intcp-two-hop-square");
