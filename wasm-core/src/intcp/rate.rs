@@ -10,17 +10,20 @@
 //!
 //! Mixed hops (INTCP paper §III: "one hop with terrestrial link can use the regular methods,
 //! like Cubic or Reno; other hops with satellite links can use our rate-based congestion
-//! control"): a hop's requester may instead run a TCP-Reno-style window (RFC 5681) — slow start
-//! of one packet per packet received, +1 packet per window in congestion avoidance, the window
-//! halved on a loss confirmed on this hop (a SeqHole, at most once per hop RTT, like Reno's one
-//! reduction per window), and collapsed to one packet after a hop timeout (no DATA for a hop
-//! RTO while interests were outstanding). It advertises its window as a rate, cwnd·MSS / srtt,
-//! on the INTERESTs, so the hop's responder paces it with the same token bucket; at a midnode
-//! the backpressure term still caps it (the part the receive window plays in split TCP).
+//! control"): a hop's requester may instead run TCP's Reno (`tcp::congestion`, the integer
+//! window in packets and the `tcp_congestion_ops` hooks) with each DATA as the ACK of one
+//! packet: slow start of one packet per packet received, +1 packet per window in congestion
+//! avoidance, the window halved (Recovery) on a loss confirmed on this hop (a SeqHole, at most
+//! once per hop RTT, like Reno's one reduction per window), and the loss window of one packet
+//! (Loss) after a hop timeout (no DATA for a hop RTO while interests were outstanding). It
+//! advertises its window as a rate, cwnd·MSS / srtt, on the INTERESTs, so the hop's responder
+//! paces it with the same token bucket; at a midnode the backpressure term still caps it (the
+//! part the receive window plays in split TCP).
 
 use super::{CWND_MIN, SENDRATE_MAX_MBPS, SENDRATE_MIN_MBPS};
 use crate::rtt::{SmoothedRtt, RFC6298_GAIN};
 use crate::sim::{SimDuration, SimTime};
+use crate::tcp::congestion::{AckSample, CaState, Cc, CcKind, CwndEvent, Window};
 use std::collections::VecDeque;
 
 /// The controller a hop's requester runs.
@@ -41,12 +44,8 @@ pub const MAX_RATE_OVER_RECEIVED: f64 = 2.0;
 
 /// Lower bound of the hop RTO of a Reno hop (Linux `TCP_RTO_MIN`, 200 ms).
 pub const RENO_HOP_RTO_MIN: SimDuration = SimDuration::from_millis(200);
-/// Window after a hop timeout, packets (RFC 5681 §3.1: the loss window, one segment).
-pub const RENO_LOSS_WINDOW: f64 = 1.0;
 /// Initial window of a Reno hop, packets (RFC 5681 §3.1: 3 segments for a 1095-2190 B SMSS).
-pub const RENO_INITIAL_WINDOW: f64 = 3.0;
-/// Smallest ssthresh, packets (RFC 5681 eq. 4: at least 2·SMSS).
-pub const RENO_MIN_SSTHRESH: f64 = 2.0;
+pub const RENO_INITIAL_WINDOW: u32 = 3;
 
 /// The hop CC's parameters (scenario fields of an INTCP flow).
 #[derive(Clone, Debug)]
@@ -93,7 +92,6 @@ impl CcParams {
 }
 
 /// The requester side of one hop.
-#[derive(Clone, Debug)]
 pub struct HopCc {
     p: CcParams,
     /// The smoothed hop RTT (`crate::rtt`, α = 1/8, at least 1 ms as in the authors' code).
@@ -114,25 +112,24 @@ pub struct HopCc {
     pub w_max: f64,
     /// When this node last sent an INTEREST upstream (rate-refresh rule, §5.6).
     pub last_send_int: SimTime,
-    /// Reno hops: slow-start threshold in packets, and the phase.
-    pub ssthresh: f64,
-    reno: RenoPhase,
+    /// A Reno hop's window and TCP's Reno module; None on an INTCP hop.
+    pub reno: Option<RenoHop>,
     /// When the last DATA arrived (Reno hops' timeout rule); None before the first.
     last_data: Option<SimTime>,
     /// Window reductions of a Reno hop: (hop losses, hop timeouts).
     pub reductions: (u64, u64),
 }
 
-/// Where a Reno hop's window is (RFC 5681).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum RenoPhase {
-    /// Below ssthresh: +1 packet per packet received.
-    SlowStart,
-    /// +1 packet per window of data.
-    CongestionAvoidance,
-    /// Just reduced: further hop losses until `until` (one hop RTT later) belong to the same
-    /// window and do not reduce it again; the window grows as in congestion avoidance.
-    Recovery { until: SimTime },
+/// A Reno hop: TCP's integer window (`tcp::congestion::Window`, packets) and Reno module, driven
+/// through the `tcp_congestion_ops` hooks as the TCP stack drives them, with DATA as the ACKs.
+pub struct RenoHop {
+    pub w: Window,
+    cc: Cc,
+    /// Open, Recovery (after a hop loss) or Loss (after a hop timeout).
+    pub state: CaState,
+    /// When Recovery or Loss ends: one hop RTT after it began. Hop losses before then belong
+    /// to the window already reduced (in Recovery).
+    until: SimTime,
 }
 
 /// The smallest smoothed RTT INTCP keeps, a hop's or end to end (§7.3: `max(srtt, 1)`).
@@ -162,17 +159,13 @@ impl HopCc {
             thrp_mbps: 0.0,
             recvd_bytes: 0.0,
             last_thrp_update: SimTime::ZERO,
-            cwnd: match p.controller {
-                HopController::Intcp => CWND_MIN,
-                HopController::Reno => RENO_INITIAL_WINDOW,
-            },
+            cwnd: CWND_MIN,
             slow_start: true,
             cc_data_len: 0.0,
             last_decr: None,
             w_max: 0.0,
             last_send_int: SimTime::ZERO,
-            ssthresh: p.ssthresh_pkts,
-            reno: RenoPhase::SlowStart,
+            reno: (p.controller == HopController::Reno).then(|| RenoHop::new(p.mss, p.ssthresh_pkts)),
             last_data: None,
             reductions: (0, 0),
             p,
@@ -193,44 +186,19 @@ impl HopCc {
     /// window, once per hop RTT; INTCP's RTT-based control does not react to losses (§5.4: the
     /// loss-based scheme exists in the code but is not selected).
     pub fn on_hop_loss(&mut self, now: SimTime) {
-        if self.p.controller != HopController::Reno {
-            return;
-        }
-        if let RenoPhase::Recovery { until } = self.reno {
-            if now < until {
-                return;
+        let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
+        if let Some(r) = &mut self.reno {
+            if r.enter_recovery(now, srtt) {
+                self.reductions.0 += 1;
             }
         }
-        self.ssthresh = (self.cwnd / 2.0).max(RENO_MIN_SSTHRESH);
-        self.cwnd = self.ssthresh;
-        self.reno = RenoPhase::Recovery { until: now + self.srtt().unwrap_or(SimDuration::ZERO) };
-        self.reductions.0 += 1;
     }
 
-    /// A Reno hop's timeout: DATA stopped for more than a hop RTO while this node had asked for
-    /// more. Found when the next DATA arrives (the window matters only once data flows again).
-    fn reno_timeout(&mut self) {
-        self.ssthresh = (self.cwnd / 2.0).max(RENO_MIN_SSTHRESH);
-        self.cwnd = RENO_LOSS_WINDOW;
-        self.reno = RenoPhase::SlowStart;
-        self.reductions.1 += 1;
-    }
-
-    fn update_reno(&mut self, now: SimTime, payload: u32) {
-        let pkts = payload as f64 / self.p.mss as f64;
-        match self.reno {
-            RenoPhase::SlowStart if self.cwnd < self.ssthresh => self.cwnd += pkts,
-            RenoPhase::SlowStart => {
-                self.reno = RenoPhase::CongestionAvoidance;
-                self.cwnd += pkts / self.cwnd;
-            }
-            RenoPhase::CongestionAvoidance => self.cwnd += pkts / self.cwnd,
-            RenoPhase::Recovery { until } => {
-                if now >= until {
-                    self.reno = RenoPhase::CongestionAvoidance;
-                }
-                self.cwnd += pkts / self.cwnd;
-            }
+    /// The window in packets: a Reno hop's integer window, or INTCP's.
+    pub fn cwnd_pkts(&self) -> f64 {
+        match &self.reno {
+            Some(r) => r.w.cwnd as f64,
+            None => self.cwnd,
         }
     }
 
@@ -243,7 +211,11 @@ impl HopCc {
                 self.last_send_int > t && self.srtt().is_some() && now.saturating_since(t) > self.hop_rto()
             });
             if silent {
-                self.reno_timeout();
+                let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
+                if let Some(r) = &mut self.reno {
+                    r.timeout(now, srtt);
+                }
+                self.reductions.1 += 1;
             }
             self.last_data = Some(now);
         }
@@ -270,9 +242,11 @@ impl HopCc {
                 self.last_thrp_update = now;
             }
         }
-        match self.p.controller {
-            HopController::Intcp => self.update_cwnd(now, payload),
-            HopController::Reno => self.update_reno(now, payload),
+        let rtt = (now > ts).then(|| now - ts);
+        let srtt = self.srtt();
+        match &mut self.reno {
+            Some(r) => r.on_data(now, payload, rtt, srtt),
+            None => self.update_cwnd(now, payload),
         }
     }
 
@@ -371,7 +345,7 @@ impl HopCc {
             HopController::Intcp => self.min_hrtt,
             HopController::Reno => srtt,
         };
-        let mut rate = self.cwnd * self.p.mss as f64 * 8.0 / 1e6 / rtt.as_secs_f64().max(1e-6);
+        let mut rate = self.cwnd_pkts() * self.p.mss as f64 * 8.0 / 1e6 / rtt.as_secs_f64().max(1e-6);
         if let Some((queued, next_hop_rate)) = backpressure {
             let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / srtt.as_secs_f64() + next_hop_rate;
             rate = rate.min(bp);
@@ -382,6 +356,74 @@ impl HopCc {
     /// Whether a rate-refresh (empty) INTEREST is due: none sent for more than 0.9·hopSRTT.
     pub fn refresh_due(&self, now: SimTime) -> bool {
         self.srtt().is_some_and(|srtt| now.saturating_since(self.last_send_int) > srtt.mul_f64(0.9))
+    }
+}
+
+impl RenoHop {
+    fn new(mss: u32, ssthresh_pkts: f64) -> RenoHop {
+        let mut w = Window::new(RENO_INITIAL_WINDOW, Some(ssthresh_pkts.ceil() as u32), mss);
+        let mut cc = Cc::new(CcKind::Reno);
+        cc.init(&mut w, None, SimTime::ZERO);
+        RenoHop { w, cc, state: CaState::Open, until: SimTime::ZERO }
+    }
+
+    /// A DATA segment is the ACK of one packet (`pkts_acked`, then `cong_avoid`, as Linux's
+    /// `tcp_ack` calls them), always window-limited (the hop's requester asks for more than its
+    /// window lets through). Unlike the TCP stack, which holds the window at ssthresh through
+    /// Recovery (PRR), the hop's window grows in Recovery as in congestion avoidance.
+    fn on_data(&mut self, now: SimTime, payload: u32, rtt: Option<SimDuration>, srtt: Option<SimDuration>) {
+        if self.state != CaState::Open && now >= self.until {
+            // Leaving Recovery (Linux `tcp_end_cwnd_reduction`) or Loss, as the stack does.
+            let was = self.state;
+            self.cc.set_state(&mut self.w, CaState::Open, now);
+            self.state = CaState::Open;
+            if was == CaState::Recovery {
+                self.cc.cwnd_event(&mut self.w, CwndEvent::CompleteCwr, now);
+            }
+        }
+        let ack = AckSample {
+            now,
+            acked: 1,
+            acked_bytes: payload as u64,
+            rtt,
+            srtt,
+            in_flight: self.w.cwnd,
+            cwnd_limited: true,
+            snd_una: 0,
+            snd_nxt: 0,
+            dupack: false,
+        };
+        self.cc.pkts_acked(&mut self.w, &ack, self.state);
+        self.cc.cong_avoid(&mut self.w, &ack);
+    }
+
+    /// A confirmed hop loss: Recovery with the window at the module's ssthresh, unless one began
+    /// less than a hop RTT ago. Returns whether the window was reduced.
+    fn enter_recovery(&mut self, now: SimTime, srtt: SimDuration) -> bool {
+        if self.state == CaState::Recovery && now < self.until {
+            return false;
+        }
+        self.w.prior_cwnd = self.w.cwnd;
+        self.w.ssthresh = self.cc.ssthresh(&self.w, now);
+        self.cc.set_state(&mut self.w, CaState::Recovery, now);
+        self.state = CaState::Recovery;
+        self.w.cwnd = self.w.ssthresh;
+        self.w.cwnd_cnt = 0;
+        self.until = now + srtt;
+        true
+    }
+
+    /// A hop timeout (Linux `tcp_enter_loss`): ssthresh from the module, then the loss window
+    /// of one packet (RFC 5681 §3.1), slow-starting again.
+    fn timeout(&mut self, now: SimTime, srtt: SimDuration) {
+        self.w.prior_cwnd = self.w.cwnd;
+        self.w.ssthresh = self.cc.ssthresh(&self.w, now);
+        self.cc.cwnd_event(&mut self.w, CwndEvent::Loss, now);
+        self.cc.set_state(&mut self.w, CaState::Loss, now);
+        self.state = CaState::Loss;
+        self.w.cwnd = 1;
+        self.w.cwnd_cnt = 0;
+        self.until = now + srtt;
     }
 }
 
@@ -523,40 +565,50 @@ mod tests {
         now
     }
 
+    /// A Reno hop's integer window (TCP's `Window`), packets.
+    fn win(cc: &HopCc) -> &Window {
+        &cc.reno.as_ref().expect("a Reno hop").w
+    }
+
     #[test]
-    fn a_reno_hop_slow_starts_then_adds_one_packet_per_window() {
+    fn a_reno_hop_slow_starts_one_packet_per_packet_then_adds_one_packet_per_window() {
         let mut cc = reno();
         let now = feed(&mut cc, 0.0, 97, 40.0);
         // 3 initial + 1 per packet, up to ssthresh (100).
-        assert!((cc.cwnd - 100.0).abs() < 1e-9, "{}", cc.cwnd);
-        feed(&mut cc, now, 100, 40.0);
-        assert!(cc.cwnd > 100.9 && cc.cwnd < 101.1, "{}", cc.cwnd);
+        assert_eq!(win(&cc).cwnd, 100);
+        assert_eq!(cc.cwnd_pkts(), 100.0);
+        feed(&mut cc, now, 99, 40.0);
+        assert_eq!(win(&cc).cwnd, 100);
+        feed(&mut cc, now + 99.0, 1, 40.0);
+        assert_eq!(win(&cc).cwnd, 101);
     }
 
     #[test]
     fn a_reno_hop_advertises_its_window_over_the_smoothed_hop_rtt() {
         let mut cc = reno();
         feed(&mut cc, 0.0, 20, 40.0);
-        let want = cc.cwnd * 1449.0 * 8.0 / 1e6 / cc.srtt_ms() * 1000.0;
+        let want = win(&cc).cwnd as f64 * 1449.0 * 8.0 / 1e6 / cc.srtt_ms() * 1000.0;
         assert!((cc.rate_mbps(None) - want).abs() < 1e-9);
     }
 
     #[test]
-    fn a_reno_hop_halves_its_rate_on_a_hop_loss_once_per_hop_rtt() {
+    fn a_reno_hop_halves_its_window_on_a_hop_loss_once_per_hop_rtt() {
         let mut cc = reno();
         let now = feed(&mut cc, 0.0, 60, 40.0);
-        let before = cc.rate_mbps(None);
+        assert_eq!(win(&cc).cwnd, 63);
         cc.on_hop_loss(t(now));
-        assert!((cc.rate_mbps(None) - before / 2.0).abs() < 1e-9);
-        assert_eq!(cc.ssthresh, cc.cwnd);
+        assert_eq!((win(&cc).cwnd, win(&cc).ssthresh), (31, 31));
+        assert_eq!(cc.reno.as_ref().unwrap().state, CaState::Recovery);
         // A second loss within the same hop RTT belongs to the same window.
         cc.on_hop_loss(t(now + 10.0));
         assert_eq!(cc.reductions, (1, 0));
-        // A loss one hop RTT later halves again.
+        assert_eq!(win(&cc).cwnd, 31);
+        // One hop RTT later Recovery is over, and a loss halves again.
         let now = feed(&mut cc, now, 45, 40.0);
-        let w = cc.cwnd;
+        assert_eq!(cc.reno.as_ref().unwrap().state, CaState::Open);
+        let w = win(&cc).cwnd;
         cc.on_hop_loss(t(now));
-        assert!((cc.cwnd - w / 2.0).abs() < 1e-9);
+        assert_eq!(win(&cc).cwnd, w / 2);
         assert_eq!(cc.reductions, (2, 0));
     }
 
@@ -564,14 +616,16 @@ mod tests {
     fn a_reno_hop_collapses_to_one_packet_after_a_hop_timeout_and_slow_starts_again() {
         let mut cc = reno();
         let now = feed(&mut cc, 0.0, 60, 40.0);
-        let w = cc.cwnd;
+        let w = win(&cc).cwnd;
         // An interest went out, then nothing came back for longer than the hop RTO.
         cc.last_send_int = t(now + 1.0);
         let later = t(now + 5.0) + cc.hop_rto();
         cc.on_data(later, SimTime(later.0 - ms(40.0).0), 1472, 1449);
         assert_eq!(cc.reductions, (0, 1));
-        assert!((cc.ssthresh - w / 2.0).abs() < 1e-9);
-        assert!((cc.cwnd - (RENO_LOSS_WINDOW + 1.0)).abs() < 1e-9, "{}", cc.cwnd);
+        assert_eq!(win(&cc).ssthresh, w / 2);
+        assert_eq!(cc.reno.as_ref().unwrap().state, CaState::Loss);
+        // The loss window of 1, and +1 for the DATA that revealed the timeout (slow start).
+        assert_eq!(win(&cc).cwnd, 2);
         // A pause with no interest outstanding is not a timeout.
         let mut idle = reno();
         let now = feed(&mut idle, 0.0, 10, 40.0);
@@ -583,9 +637,9 @@ mod tests {
     fn intcp_hops_ignore_hop_losses() {
         let mut cc = HopCc::new(params());
         let now = feed(&mut cc, 0.0, 60, 40.0);
-        let w = cc.cwnd;
+        let w = cc.cwnd_pkts();
         cc.on_hop_loss(t(now));
-        assert_eq!(cc.cwnd, w);
+        assert_eq!(cc.cwnd_pkts(), w);
     }
 
     #[test]

@@ -73,7 +73,7 @@ impl FlowReport for IntcpHandle {
                     role: n.role.name(),
                     hop_srtt_ms: if requester { n.cc.srtt_ms() } else { 0.0 },
                     hop_min_rtt_ms: if requester { n.cc.min_hrtt_ms() } else { 0.0 },
-                    hop_cwnd_pkts: if requester { n.cc.cwnd } else { 0.0 },
+                    hop_cwnd_pkts: if requester { n.cc.cwnd_pkts() } else { 0.0 },
                     advertised_rate_mbps: if requester { n.advertised_rate() } else { 0.0 },
                     paced_rate_mbps: if n.role == Role::Consumer { 0.0 } else { n.bucket.rate_mbps },
                     data_sent: n.stats.data_sent,

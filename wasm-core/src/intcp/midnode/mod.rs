@@ -357,7 +357,7 @@ impl IntcpNode {
                     c.srtt_ms(),
                     c.rto_ms(),
                     self.cc.srtt_ms(),
-                    self.cc.cwnd,
+                    self.cc.cwnd_pkts(),
                     self.cc.rate_mbps(None),
                     c.credit,
                     c.outstanding_bytes() as f64,
