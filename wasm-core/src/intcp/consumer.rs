@@ -11,8 +11,8 @@
 
 use super::cache::Segment;
 use super::holes::HoleDetector;
-use super::rate::{duration_of_ms, SRTT_FLOOR};
-use super::{INTB_MAX_MSS, MAX_CONSEQ_TIMEOUT, RTO_DEF_MS, RTO_MAX_MS, RTO_MIN_MS};
+use super::rate::SRTT_FLOOR;
+use super::{INTB_MAX_MSS, MAX_CONSEQ_TIMEOUT, RTO_DEF, RTO_MAX, RTO_MIN};
 use crate::content::Content;
 use crate::delivery::Delivery;
 use crate::metrics::{DeliveryLog, Trace};
@@ -67,7 +67,7 @@ pub struct Consumer {
     rmt_sndq_rest: f64,
     /// The end-to-end smoothed RTT (`crate::rtt`, α = 1/8, at least 1 ms).
     rtt: SmoothedRtt,
-    pub rto_ms: f64,
+    pub rto: SimDuration,
     conseq_timeout: u32,
     holes: HoleDetector,
     rcv: BTreeMap<u64, Segment>,
@@ -75,10 +75,6 @@ pub struct Consumer {
     pub delivery: Delivery,
     pub trace: Trace<8>,
     pub stats: ConsumerStats,
-}
-
-fn ms(t: SimTime) -> f64 {
-    t.0 as f64 / 1e6
 }
 
 impl Consumer {
@@ -109,7 +105,7 @@ impl Consumer {
             credit: target_buffer_bytes,
             rmt_sndq_rest: target_buffer_bytes,
             rtt: SmoothedRtt::new(RFC6298_GAIN).with_floor(SRTT_FLOOR),
-            rto_ms: RTO_DEF_MS,
+            rto: RTO_DEF,
             conseq_timeout: 0,
             holes: HoleDetector::default(),
             rcv: BTreeMap::new(),
@@ -130,30 +126,35 @@ impl Consumer {
 
     fn entry_deadline(&self, e: &Entry) -> SimTime {
         let k = 1.5f64.powi(e.xmit.saturating_sub(1) as i32) + 1.0;
-        e.ts + SimDuration::from_secs_f64(self.rto_ms * k / 1e3)
+        e.ts + self.rto.mul_f64(k)
     }
 
-    /// The RTT estimate and the RTO from a sample in ms (§7.3).
-    fn update_rtt(&mut self, r: f64) {
+    /// The RTT estimate and the RTO from a sample (§7.3).
+    fn update_rtt(&mut self, r: SimDuration) {
         let first = self.rtt.srtt().is_none();
-        self.rtt.sample(duration_of_ms(r));
-        self.rto_ms = if first {
-            (3.0 * r).clamp(RTO_MIN_MS, RTO_MAX_MS)
-        } else {
-            (self.srtt_ms() + (4.0 * self.rtt.rttvar_ms()).max(1.0)).clamp(RTO_MIN_MS, RTO_MAX_MS)
-        };
+        self.rtt.sample(r);
+        self.rto = match self.rtt.srtt() {
+            Some(srtt) if !first => srtt + SimDuration(4 * self.rtt.rttvar().0).max(SimDuration::from_millis(1)),
+            _ => SimDuration(3 * r.0),
+        }
+        .clamp(RTO_MIN, RTO_MAX);
     }
 
-    /// The end-to-end smoothed RTT in ms; 0 until the first sample.
+    /// The end-to-end smoothed RTT in ms; 0 until the first sample (for traces).
     pub fn srtt_ms(&self) -> f64 {
         self.rtt.srtt_ms()
+    }
+
+    /// The RTO in ms (for traces).
+    pub fn rto_ms(&self) -> f64 {
+        self.rto.as_millis_f64()
     }
 
     /// One 1 ms flush (§5.8, §7.3): refills the interest credit from the last-hop receive rate
     /// `thrp_mbps`, finds timed-out interests, and returns the interests to send now (due
     /// re-sends first, then new ranges), stopping at the first that the credit does not cover.
     ///
-    /// `follow` = (the rate the consumer advertises on its hop, its hop RTT), when the last
+    /// `follow` = (the rate the consumer advertises on its hop, its hop RTT once measured), when the last
     /// hop's responder reads ahead and reports its own debt in `wnd` (`readahead.rs`): the
     /// consumer then requests at the rate it asks the hop to send at, plus the correction that
     /// keeps that responder's debt at its target over one hop RTT, rather than at the rate that
@@ -162,23 +163,22 @@ impl Consumer {
     pub fn tick(
         &mut self,
         now: SimTime,
-        dt_ms: f64,
+        dt: SimDuration,
         thrp_mbps: f64,
-        follow: Option<(f64, f64)>,
+        follow: Option<(f64, Option<SimDuration>)>,
         out: &mut Vec<(u64, u64)>,
     ) {
         let mut new_output = 0.0;
-        let base = match follow {
-            Some((rate, hop_srtt)) if hop_srtt > 0.0 => Some((rate, hop_srtt)),
-            _ => None,
-        };
-        if let (Some((rate, hop_srtt)), true) = (base, self.srtt_ms() > 0.0) {
-            new_output = (self.rmt_sndq_rest * dt_ms / hop_srtt + rate * 125.0 * dt_ms).max(0.0);
-            new_output = new_output.max(super::SENDRATE_MIN_MBPS * 125.0 * dt_ms);
-            self.credit += new_output;
-        } else if self.srtt_ms() > 0.0 {
-            new_output = self.rmt_sndq_rest * dt_ms / self.srtt_ms() + thrp_mbps * 125_000.0 * dt_ms / 1000.0;
-            new_output = new_output.max(super::SENDRATE_MIN_MBPS * 125.0 * dt_ms);
+        let base = follow.and_then(|(rate, hop_srtt)| Some((rate, hop_srtt?)));
+        let dt_s = dt.as_secs_f64();
+        if let Some(srtt) = self.rtt.srtt() {
+            new_output = match base {
+                Some((rate, hop_srtt)) => {
+                    (self.rmt_sndq_rest * dt_s / hop_srtt.as_secs_f64() + rate * 125_000.0 * dt_s).max(0.0)
+                }
+                None => self.rmt_sndq_rest * dt_s / srtt.as_secs_f64() + thrp_mbps * 125_000.0 * dt_s,
+            };
+            new_output = new_output.max(super::SENDRATE_MIN_MBPS * 125_000.0 * dt_s);
             self.credit += new_output;
         }
         if now >= self.next_check {
@@ -202,7 +202,7 @@ impl Consumer {
                 self.conseq_timeout += 1;
                 if self.conseq_timeout < MAX_CONSEQ_TIMEOUT {
                     self.rtt.scale(1.1);
-                    self.rto_ms = (self.rto_ms * 1.1).min(RTO_MAX_MS);
+                    self.rto = self.rto.mul_f64(1.1).min(RTO_MAX);
                 }
             }
         }
@@ -245,7 +245,7 @@ impl Consumer {
                 self.next_new = end;
             }
         }
-        if !stopped && self.srtt_ms() > 0.0 {
+        if !stopped && self.rtt.srtt().is_some() {
             self.credit = self.credit.min(new_output);
         }
     }
@@ -283,7 +283,7 @@ impl Consumer {
         self.int_buf_bytes -= seg.len();
         self.conseq_timeout = 0;
         if e.xmit == 1 {
-            self.update_rtt(ms(now) - ms(e.ts));
+            self.update_rtt(now - e.ts);
         }
         if seg.start < self.rcv_nxt || self.rcv.contains_key(&seg.start) {
             self.fail(format!("bytes [{}, {}) received twice for one interest", seg.start, seg.end));

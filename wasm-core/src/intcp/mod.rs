@@ -49,10 +49,10 @@ pub const SENDRATE_MAX_MBPS: f64 = 300.0;
 pub const CWND_MIN: f64 = 0.2;
 /// Maximum requested bytes the consumer keeps outstanding, in MSS (`INTB_MAX`, §6.1).
 pub const INTB_MAX_MSS: u64 = 20_000;
-/// Consumer RTO bounds and initial value, ms (`RTO_MIN/DEF/MAX`, §7.3).
-pub const RTO_MIN_MS: f64 = 20.0;
-pub const RTO_DEF_MS: f64 = 10_000.0;
-pub const RTO_MAX_MS: f64 = 60_000.0;
+/// Consumer RTO bounds and initial value (`RTO_MIN/DEF/MAX`, §7.3).
+pub const RTO_MIN: SimDuration = SimDuration::from_millis(20);
+pub const RTO_DEF: SimDuration = SimDuration::from_millis(10_000);
+pub const RTO_MAX: SimDuration = SimDuration::from_millis(60_000);
 /// Consecutive timeout ticks that still inflate srtt and rto by 1.1 (`RTO_EXPO`, §7.3).
 pub const MAX_CONSEQ_TIMEOUT: u32 = 10;
 /// SeqHole state lifetime without packets, and hole lifetime ([I] `SNHOLE_TIMEOUT`, §7.2).

@@ -10,17 +10,20 @@
 //!
 //! Mixed hops (INTCP paper §III: "one hop with terrestrial link can use the regular methods,
 //! like Cubic or Reno; other hops with satellite links can use our rate-based congestion
-//! control"): a hop's requester may instead run a TCP-Reno-style window (RFC 5681) — slow start
-//! of one packet per packet received, +1 packet per window in congestion avoidance, the window
-//! halved on a loss confirmed on this hop (a SeqHole, at most once per hop RTT, like Reno's one
-//! reduction per window), and collapsed to one packet after a hop timeout (no DATA for a hop
-//! RTO while interests were outstanding). It advertises its window as a rate, cwnd·MSS / srtt,
-//! on the INTERESTs, so the hop's responder paces it with the same token bucket; at a midnode
-//! the backpressure term still caps it (the part the receive window plays in split TCP).
+//! control"): a hop's requester may instead run TCP's Reno (`tcp::congestion`, the integer
+//! window in packets and the `tcp_congestion_ops` hooks) with each DATA as the ACK of one
+//! packet: slow start of one packet per packet received, +1 packet per window in congestion
+//! avoidance, the window halved (Recovery) on a loss confirmed on this hop (a SeqHole, at most
+//! once per hop RTT, like Reno's one reduction per window), and the loss window of one packet
+//! (Loss) after a hop timeout (no DATA for a hop RTO while interests were outstanding). It
+//! advertises its window as a rate, cwnd·MSS / srtt, on the INTERESTs, so the hop's responder
+//! paces it with the same token bucket; at a midnode the backpressure term still caps it (the
+//! part the receive window plays in split TCP).
 
 use super::{CWND_MIN, SENDRATE_MAX_MBPS, SENDRATE_MIN_MBPS};
 use crate::rtt::{SmoothedRtt, RFC6298_GAIN};
-use crate::sim::SimDuration;
+use crate::sim::{SimDuration, SimTime};
+use crate::tcp::congestion::{AckSample, CaState, Cc, CcKind, CwndEvent, Window};
 use std::collections::VecDeque;
 
 /// The controller a hop's requester runs.
@@ -34,19 +37,15 @@ pub enum HopController {
 }
 
 /// A receive-rate window that spans this many hop RTTs without DATA is an idle gap, not a rate.
-pub const IDLE_RTTS: f64 = 4.0;
+pub const IDLE_RTTS: u64 = 4;
 /// Slow start grows the window only while its rate is below this multiple of the rate DATA
 /// arrived at over the last hop RTT.
 pub const MAX_RATE_OVER_RECEIVED: f64 = 2.0;
 
-/// Lower bound of the hop RTO of a Reno hop, ms (Linux `TCP_RTO_MIN`, 200 ms).
-pub const RENO_HOP_RTO_MIN_MS: f64 = 200.0;
-/// Window after a hop timeout, packets (RFC 5681 §3.1: the loss window, one segment).
-pub const RENO_LOSS_WINDOW: f64 = 1.0;
+/// Lower bound of the hop RTO of a Reno hop (Linux `TCP_RTO_MIN`, 200 ms).
+pub const RENO_HOP_RTO_MIN: SimDuration = SimDuration::from_millis(200);
 /// Initial window of a Reno hop, packets (RFC 5681 §3.1: 3 segments for a 1095-2190 B SMSS).
-pub const RENO_INITIAL_WINDOW: f64 = 3.0;
-/// Smallest ssthresh, packets (RFC 5681 eq. 4: at least 2·SMSS).
-pub const RENO_MIN_SSTHRESH: f64 = 2.0;
+pub const RENO_INITIAL_WINDOW: u32 = 3;
 
 /// The hop CC's parameters (scenario fields of an INTCP flow).
 #[derive(Clone, Debug)]
@@ -60,8 +59,8 @@ pub struct CcParams {
     pub queue_threshold_bytes: f64,
     /// k in cwnd := k·BDP on congestion ([P] eq. 8 and [L]: 0.8; [I]: 0.9).
     pub decrease_factor: f64,
-    /// Window of the minimum hop RTT, ms ([P]: 5 s; [L]: 10 s).
-    pub min_rtt_window_ms: f64,
+    /// Window of the minimum hop RTT ([P]: 5 s; [L]: 10 s).
+    pub min_rtt_window: SimDuration,
     /// Target send-buffer length BL_tar, bytes (`SNDQ_MAX`: [I] 7·MSS, [L] 5·MSS).
     pub target_buffer_bytes: f64,
     pub min_rate_mbps: f64,
@@ -82,7 +81,7 @@ impl CcParams {
             ssthresh_pkts: 100.0,
             queue_threshold_bytes: 3000.0,
             decrease_factor: 0.8,
-            min_rtt_window_ms: 5000.0,
+            min_rtt_window: SimDuration::from_millis(5000),
             target_buffer_bytes: 7.0 * mss as f64,
             min_rate_mbps: SENDRATE_MIN_MBPS,
             max_rate_mbps: SENDRATE_MAX_MBPS,
@@ -92,82 +91,82 @@ impl CcParams {
     }
 }
 
-/// The requester side of one hop. Times are in ms (f64, from the simulated clock).
-#[derive(Clone, Debug)]
+/// The requester side of one hop.
 pub struct HopCc {
     p: CcParams,
     /// The smoothed hop RTT (`crate::rtt`, α = 1/8, at least 1 ms as in the authors' code).
     rtt: SmoothedRtt,
     /// (time, srtt) samples for the minimum over the window (§5.2).
-    hrtt: VecDeque<(f64, f64)>,
-    pub min_hrtt_ms: f64,
+    hrtt: VecDeque<(SimTime, SimDuration)>,
+    /// The minimum of those samples; zero before the first.
+    pub min_hrtt: SimDuration,
     /// Receive rate over the last hop RTT, Mbit/s (§5.3).
     pub thrp_mbps: f64,
     recvd_bytes: f64,
-    last_thrp_update_ms: f64,
+    last_thrp_update: SimTime,
     pub cwnd: f64,
     pub slow_start: bool,
     cc_data_len: f64,
-    last_decr_ms: Option<f64>,
+    last_decr: Option<SimTime>,
     /// Rate probing: the window at the last congestion signal (k·w_max is where cwnd went).
     pub w_max: f64,
     /// When this node last sent an INTEREST upstream (rate-refresh rule, §5.6).
-    pub last_send_int_ms: f64,
-    /// Reno hops: slow-start threshold in packets, and the phase.
-    pub ssthresh: f64,
-    reno: RenoPhase,
+    pub last_send_int: SimTime,
+    /// A Reno hop's window and TCP's Reno module; None on an INTCP hop.
+    pub reno: Option<RenoHop>,
     /// When the last DATA arrived (Reno hops' timeout rule); None before the first.
-    last_data_ms: Option<f64>,
+    last_data: Option<SimTime>,
     /// Window reductions of a Reno hop: (hop losses, hop timeouts).
     pub reductions: (u64, u64),
 }
 
-/// Where a Reno hop's window is (RFC 5681).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum RenoPhase {
-    /// Below ssthresh: +1 packet per packet received.
-    SlowStart,
-    /// +1 packet per window of data.
-    CongestionAvoidance,
-    /// Just reduced: further hop losses until `until_ms` (one hop RTT) belong to the same
-    /// window and do not reduce it again; the window grows as in congestion avoidance.
-    Recovery { until_ms: f64 },
-}
-
-/// A span of simulated time given in INTCP's float milliseconds, to the nanosecond.
-pub fn duration_of_ms(ms: f64) -> SimDuration {
-    SimDuration((ms * 1e6).round().max(0.0) as u64)
+/// A Reno hop: TCP's integer window (`tcp::congestion::Window`, packets) and Reno module, driven
+/// through the `tcp_congestion_ops` hooks as the TCP stack drives them, with DATA as the ACKs.
+pub struct RenoHop {
+    pub w: Window,
+    cc: Cc,
+    /// Open, Recovery (after a hop loss) or Loss (after a hop timeout).
+    pub state: CaState,
+    /// When Recovery or Loss ends: one hop RTT after it began. Hop losses before then belong
+    /// to the window already reduced (in Recovery).
+    until: SimTime,
 }
 
 /// The smallest smoothed RTT INTCP keeps, a hop's or end to end (§7.3: `max(srtt, 1)`).
 pub const SRTT_FLOOR: SimDuration = SimDuration::from_millis(1);
 
 impl HopCc {
-    /// The smoothed hop RTT in ms; 0 until the first sample.
+    /// The smoothed hop RTT in ms; 0 until the first sample (for traces and results).
     pub fn srtt_ms(&self) -> f64 {
         self.rtt.srtt_ms()
+    }
+
+    /// The smoothed hop RTT, once there was a sample.
+    pub fn srtt(&self) -> Option<SimDuration> {
+        self.rtt.srtt()
+    }
+
+    /// The minimum hop RTT in ms (for traces and results).
+    pub fn min_hrtt_ms(&self) -> f64 {
+        self.min_hrtt.as_millis_f64()
     }
 
     pub fn new(p: CcParams) -> HopCc {
         HopCc {
             rtt: SmoothedRtt::new(RFC6298_GAIN).with_floor(SRTT_FLOOR),
             hrtt: VecDeque::new(),
-            min_hrtt_ms: 0.0,
+            min_hrtt: SimDuration::ZERO,
             thrp_mbps: 0.0,
             recvd_bytes: 0.0,
-            last_thrp_update_ms: 0.0,
-            cwnd: match p.controller {
-                HopController::Intcp => CWND_MIN,
-                HopController::Reno => RENO_INITIAL_WINDOW,
-            },
+            last_thrp_update: SimTime::ZERO,
+            cwnd: CWND_MIN,
             slow_start: true,
             cc_data_len: 0.0,
-            last_decr_ms: None,
+            last_decr: None,
             w_max: 0.0,
-            last_send_int_ms: 0.0,
-            ssthresh: p.ssthresh_pkts,
-            reno: RenoPhase::SlowStart,
-            last_data_ms: None,
+            last_send_int: SimTime::ZERO,
+            reno: (p.controller == HopController::Reno).then(|| RenoHop::new(p.mss, p.ssthresh_pkts)),
+            last_data: None,
             reductions: (0, 0),
             p,
         }
@@ -177,117 +176,100 @@ impl HopCc {
         self.p.controller
     }
 
-    /// The hop RTO of a Reno hop, ms (RFC 6298 from the hop RTT, at least 200 ms).
-    pub fn hop_rto_ms(&self) -> f64 {
-        (self.srtt_ms() + 4.0 * self.rtt.rttvar_ms()).max(RENO_HOP_RTO_MIN_MS)
+    /// The hop RTO of a Reno hop (RFC 6298 from the hop RTT, at least 200 ms).
+    pub fn hop_rto(&self) -> SimDuration {
+        let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
+        (srtt + SimDuration(4 * self.rtt.rttvar().0)).max(RENO_HOP_RTO_MIN)
     }
 
     /// A loss on this hop was confirmed (a SeqHole this requester found). A Reno hop halves its
     /// window, once per hop RTT; INTCP's RTT-based control does not react to losses (§5.4: the
     /// loss-based scheme exists in the code but is not selected).
-    pub fn on_hop_loss(&mut self, now_ms: f64) {
-        if self.p.controller != HopController::Reno {
-            return;
-        }
-        if let RenoPhase::Recovery { until_ms } = self.reno {
-            if now_ms < until_ms {
-                return;
-            }
-        }
-        self.ssthresh = (self.cwnd / 2.0).max(RENO_MIN_SSTHRESH);
-        self.cwnd = self.ssthresh;
-        self.reno = RenoPhase::Recovery { until_ms: now_ms + self.srtt_ms() };
-        self.reductions.0 += 1;
-    }
-
-    /// A Reno hop's timeout: DATA stopped for more than a hop RTO while this node had asked for
-    /// more. Found when the next DATA arrives (the window matters only once data flows again).
-    fn reno_timeout(&mut self) {
-        self.ssthresh = (self.cwnd / 2.0).max(RENO_MIN_SSTHRESH);
-        self.cwnd = RENO_LOSS_WINDOW;
-        self.reno = RenoPhase::SlowStart;
-        self.reductions.1 += 1;
-    }
-
-    fn update_reno(&mut self, now_ms: f64, payload: u32) {
-        let pkts = payload as f64 / self.p.mss as f64;
-        match self.reno {
-            RenoPhase::SlowStart if self.cwnd < self.ssthresh => self.cwnd += pkts,
-            RenoPhase::SlowStart => {
-                self.reno = RenoPhase::CongestionAvoidance;
-                self.cwnd += pkts / self.cwnd;
-            }
-            RenoPhase::CongestionAvoidance => self.cwnd += pkts / self.cwnd,
-            RenoPhase::Recovery { until_ms } => {
-                if now_ms >= until_ms {
-                    self.reno = RenoPhase::CongestionAvoidance;
-                }
-                self.cwnd += pkts / self.cwnd;
+    pub fn on_hop_loss(&mut self, now: SimTime) {
+        let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
+        if let Some(r) = &mut self.reno {
+            if r.enter_recovery(now, srtt) {
+                self.reductions.0 += 1;
             }
         }
     }
 
-    /// On a DATA segment from the hop's responder: `ts_ms` is its back-dated send time (§5.1),
+    /// The window in packets: a Reno hop's integer window, or INTCP's.
+    pub fn cwnd_pkts(&self) -> f64 {
+        match &self.reno {
+            Some(r) => r.w.cwnd as f64,
+            None => self.cwnd,
+        }
+    }
+
+    /// On a DATA segment from the hop's responder: `ts` is its back-dated send time (§5.1),
     /// `seg_bytes` its size counted for throughput (header + payload, as [L]), `payload` its
     /// payload length.
-    pub fn on_data(&mut self, now_ms: f64, ts_ms: f64, seg_bytes: u32, payload: u32) {
+    pub fn on_data(&mut self, now: SimTime, ts: SimTime, seg_bytes: u32, payload: u32) {
         if self.p.controller == HopController::Reno {
-            let silent = self
-                .last_data_ms
-                .is_some_and(|t| self.last_send_int_ms > t && self.srtt_ms() > 0.0 && now_ms - t > self.hop_rto_ms());
+            let silent = self.last_data.is_some_and(|t| {
+                self.last_send_int > t && self.srtt().is_some() && now.saturating_since(t) > self.hop_rto()
+            });
             if silent {
-                self.reno_timeout();
+                let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
+                if let Some(r) = &mut self.reno {
+                    r.timeout(now, srtt);
+                }
+                self.reductions.1 += 1;
             }
-            self.last_data_ms = Some(now_ms);
+            self.last_data = Some(now);
         }
-        if now_ms > ts_ms {
+        if now > ts {
             if self.rtt.srtt().is_none() {
-                self.last_thrp_update_ms = now_ms;
+                self.last_thrp_update = now;
             }
-            self.rtt.sample(duration_of_ms(now_ms - ts_ms));
+            self.rtt.sample(now - ts);
         }
-        if self.srtt_ms() > 0.0 {
-            let elapsed = now_ms - self.last_thrp_update_ms;
-            if elapsed > IDLE_RTTS * self.srtt_ms() {
+        if let Some(srtt) = self.srtt() {
+            let elapsed = now.saturating_since(self.last_thrp_update);
+            if elapsed > SimDuration(IDLE_RTTS * srtt.0) {
                 // Nothing came for several hop RTTs (an outage, or nothing asked): the gap says
                 // nothing about the hop's rate, so the window restarts without a measurement.
                 self.recvd_bytes = seg_bytes as f64;
-                self.last_thrp_update_ms = now_ms;
+                self.last_thrp_update = now;
             } else {
                 self.recvd_bytes += seg_bytes as f64;
             }
-            let elapsed = now_ms - self.last_thrp_update_ms;
-            if elapsed > self.srtt_ms() {
-                self.thrp_mbps = self.recvd_bytes * 8.0 / 1e6 / elapsed * 1000.0;
+            let elapsed = now.saturating_since(self.last_thrp_update);
+            if elapsed > srtt {
+                self.thrp_mbps = self.recvd_bytes * 8.0 / 1e6 / elapsed.as_secs_f64();
                 self.recvd_bytes = 0.0;
-                self.last_thrp_update_ms = now_ms;
+                self.last_thrp_update = now;
             }
         }
-        match self.p.controller {
-            HopController::Intcp => self.update_cwnd(now_ms, payload),
-            HopController::Reno => self.update_reno(now_ms, payload),
+        let rtt = (now > ts).then(|| now - ts);
+        let srtt = self.srtt();
+        match &mut self.reno {
+            Some(r) => r.on_data(now, payload, rtt, srtt),
+            None => self.update_cwnd(now, payload),
         }
     }
 
     /// Queued bytes implied by the RTT above its minimum (§5.4).
     pub fn queue_bytes(&self) -> f64 {
-        self.thrp_mbps * 125_000.0 * (self.srtt_ms() - self.min_hrtt_ms).max(0.0) / 1000.0
+        let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
+        self.thrp_mbps * 125_000.0 * (srtt - self.min_hrtt).as_secs_f64()
     }
 
-    fn update_cwnd(&mut self, now_ms: f64, payload: u32) {
+    fn update_cwnd(&mut self, now: SimTime, payload: u32) {
         let mss = self.p.mss as f64;
         self.cc_data_len += payload as f64;
-        if self.srtt_ms() == 0.0 {
+        let Some(srtt) = self.srtt() else {
             return;
-        }
+        };
         // §5.2: the minimum of the smoothed hop RTT over the window (empty queue: append, Q2).
-        while self.hrtt.front().is_some_and(|&(t, _)| now_ms - t > self.p.min_rtt_window_ms) {
+        while self.hrtt.front().is_some_and(|&(t, _)| now.saturating_since(t) > self.p.min_rtt_window) {
             self.hrtt.pop_front();
         }
-        if self.hrtt.back().is_none_or(|&(t, _)| now_ms - t >= self.srtt_ms() / 2.0) {
-            self.hrtt.push_back((now_ms, self.srtt_ms()));
+        if self.hrtt.back().is_none_or(|&(t, _)| now.saturating_since(t) >= SimDuration(srtt.0 / 2)) {
+            self.hrtt.push_back((now, srtt));
         }
-        self.min_hrtt_ms = self.hrtt.iter().map(|&(_, r)| r).fold(f64::INFINITY, f64::min);
+        self.min_hrtt = self.hrtt.iter().map(|&(_, r)| r).min().unwrap_or(srtt);
         let cong = self.queue_bytes() > self.p.queue_threshold_bytes;
         if self.slow_start {
             if cong || self.cwnd >= self.p.ssthresh_pkts {
@@ -302,7 +284,7 @@ impl HopCc {
                 // window doubles up to ssthresh and the hop advertises several times its link
                 // (60-110 Mbit/s on 20-30 Mbit/s links): a window at most twice the rate that
                 // arrived over the last hop RTT still doubles every RTT while it is used.
-                let window_rate = self.cwnd * mss * 8.0 / 1e3 / self.min_hrtt_ms.max(1e-3);
+                let window_rate = self.cwnd * mss * 8.0 / 1e6 / self.min_hrtt.as_secs_f64().max(1e-6);
                 if self.thrp_mbps == 0.0 || window_rate < MAX_RATE_OVER_RECEIVED * self.thrp_mbps {
                     self.cwnd += payload as f64 / mss;
                 }
@@ -315,19 +297,19 @@ impl HopCc {
         // grow for seconds after a link slows down. The decrease sets cwnd from the measured
         // rate, not from cwnd, so repeating it while the queue drains does not compound.
         let probing = self.p.probe_gain > 0.0;
-        let hold = if probing { self.min_hrtt_ms } else { self.srtt_ms() };
-        let allow = self.last_decr_ms.is_none_or(|t| now_ms - t >= 2.0 * hold);
+        let hold = if probing { self.min_hrtt } else { srtt };
+        let allow = self.last_decr.is_none_or(|t| now.saturating_since(t) >= SimDuration(2 * hold.0));
         if !allow {
             return;
         }
         if cong {
-            let bdp_pkts = self.thrp_mbps * 125.0 * self.min_hrtt_ms / mss;
+            let bdp_pkts = self.thrp_mbps * 125_000.0 * self.min_hrtt.as_secs_f64() / mss;
             self.w_max = bdp_pkts;
             self.cwnd = (self.p.decrease_factor * bdp_pkts).max(CWND_MIN);
-            self.last_decr_ms = Some(now_ms);
+            self.last_decr = Some(now);
             self.cc_data_len = 0.0;
         } else {
-            let cwnd_rate_mbps = self.cwnd * mss * 8.0 / 1e6 / self.srtt_ms() * 1000.0;
+            let cwnd_rate_mbps = self.cwnd * mss * 8.0 / 1e6 / srtt.as_secs_f64();
             let allow_inc = self.thrp_mbps == 0.0 || self.thrp_mbps >= 0.5 * cwnd_rate_mbps;
             if allow_inc && self.cc_data_len > self.cwnd * mss / self.p.ca_increase_pkts {
                 // The paper's additive increase: one packet per cwnd of data (≈ per hop RTT)
@@ -355,25 +337,93 @@ impl HopCc {
     /// The rate to advertise upstream (§5.6). `backpressure` = (own send-queue bytes, the rate
     /// the downstream requester asked of this node) at a midnode; None at the consumer.
     pub fn rate_mbps(&self, backpressure: Option<(f64, f64)>) -> f64 {
-        if self.srtt_ms() == 0.0 {
+        let Some(srtt) = self.srtt() else {
             return self.p.min_rate_mbps;
-        }
+        };
         // INTCP divides by the minimum hop RTT (§5.6); a Reno window is worth cwnd per srtt.
         let rtt = match self.p.controller {
-            HopController::Intcp => self.min_hrtt_ms,
-            HopController::Reno => self.srtt_ms(),
+            HopController::Intcp => self.min_hrtt,
+            HopController::Reno => srtt,
         };
-        let mut rate = self.cwnd * self.p.mss as f64 * 8.0 / 1e6 / rtt.max(1e-3) * 1000.0;
+        let mut rate = self.cwnd_pkts() * self.p.mss as f64 * 8.0 / 1e6 / rtt.as_secs_f64().max(1e-6);
         if let Some((queued, next_hop_rate)) = backpressure {
-            let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / self.srtt_ms() * 1000.0 + next_hop_rate;
+            let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / srtt.as_secs_f64() + next_hop_rate;
             rate = rate.min(bp);
         }
         rate.max(self.p.min_rate_mbps).min(self.p.max_rate_mbps)
     }
 
     /// Whether a rate-refresh (empty) INTEREST is due: none sent for more than 0.9·hopSRTT.
-    pub fn refresh_due(&self, now_ms: f64) -> bool {
-        self.srtt_ms() > 0.0 && now_ms - self.last_send_int_ms > 0.9 * self.srtt_ms()
+    pub fn refresh_due(&self, now: SimTime) -> bool {
+        self.srtt().is_some_and(|srtt| now.saturating_since(self.last_send_int) > srtt.mul_f64(0.9))
+    }
+}
+
+impl RenoHop {
+    fn new(mss: u32, ssthresh_pkts: f64) -> RenoHop {
+        let mut w = Window::new(RENO_INITIAL_WINDOW, Some(ssthresh_pkts.ceil() as u32), mss);
+        let mut cc = Cc::new(CcKind::Reno);
+        cc.init(&mut w, None, SimTime::ZERO);
+        RenoHop { w, cc, state: CaState::Open, until: SimTime::ZERO }
+    }
+
+    /// A DATA segment is the ACK of one packet (`pkts_acked`, then `cong_avoid`, as Linux's
+    /// `tcp_ack` calls them), always window-limited (the hop's requester asks for more than its
+    /// window lets through). Unlike the TCP stack, which holds the window at ssthresh through
+    /// Recovery (PRR), the hop's window grows in Recovery as in congestion avoidance.
+    fn on_data(&mut self, now: SimTime, payload: u32, rtt: Option<SimDuration>, srtt: Option<SimDuration>) {
+        if self.state != CaState::Open && now >= self.until {
+            // Leaving Recovery (Linux `tcp_end_cwnd_reduction`) or Loss, as the stack does.
+            let was = self.state;
+            self.cc.set_state(&mut self.w, CaState::Open, now);
+            self.state = CaState::Open;
+            if was == CaState::Recovery {
+                self.cc.cwnd_event(&mut self.w, CwndEvent::CompleteCwr, now);
+            }
+        }
+        let ack = AckSample {
+            now,
+            acked: 1,
+            acked_bytes: payload as u64,
+            rtt,
+            srtt,
+            in_flight: self.w.cwnd,
+            cwnd_limited: true,
+            snd_una: 0,
+            snd_nxt: 0,
+            dupack: false,
+        };
+        self.cc.pkts_acked(&mut self.w, &ack, self.state);
+        self.cc.cong_avoid(&mut self.w, &ack);
+    }
+
+    /// A confirmed hop loss: Recovery with the window at the module's ssthresh, unless one began
+    /// less than a hop RTT ago. Returns whether the window was reduced.
+    fn enter_recovery(&mut self, now: SimTime, srtt: SimDuration) -> bool {
+        if self.state == CaState::Recovery && now < self.until {
+            return false;
+        }
+        self.w.prior_cwnd = self.w.cwnd;
+        self.w.ssthresh = self.cc.ssthresh(&self.w, now);
+        self.cc.set_state(&mut self.w, CaState::Recovery, now);
+        self.state = CaState::Recovery;
+        self.w.cwnd = self.w.ssthresh;
+        self.w.cwnd_cnt = 0;
+        self.until = now + srtt;
+        true
+    }
+
+    /// A hop timeout (Linux `tcp_enter_loss`): ssthresh from the module, then the loss window
+    /// of one packet (RFC 5681 §3.1), slow-starting again.
+    fn timeout(&mut self, now: SimTime, srtt: SimDuration) {
+        self.w.prior_cwnd = self.w.cwnd;
+        self.w.ssthresh = self.cc.ssthresh(&self.w, now);
+        self.cc.cwnd_event(&mut self.w, CwndEvent::Loss, now);
+        self.cc.set_state(&mut self.w, CaState::Loss, now);
+        self.state = CaState::Loss;
+        self.w.cwnd = 1;
+        self.w.cwnd_cnt = 0;
+        self.until = now + srtt;
     }
 }
 
@@ -392,17 +442,17 @@ pub struct TokenBucket {
     pub rate_mbps: f64,
     /// Credit in bytes (`dataOutputLimit`, initially 1 MSS).
     pub tokens: f64,
-    /// The latest INTEREST one-way delay (`intHopOwd`), ms.
-    pub int_hop_owd_ms: f64,
+    /// The latest INTEREST one-way delay (`intHopOwd`).
+    pub int_hop_owd: SimDuration,
 }
 
 impl TokenBucket {
     pub fn new(mss: u32) -> TokenBucket {
-        TokenBucket { rate_mbps: SENDRATE_MIN_MBPS, tokens: mss as f64, int_hop_owd_ms: 0.0 }
+        TokenBucket { rate_mbps: SENDRATE_MIN_MBPS, tokens: mss as f64, int_hop_owd: SimDuration::ZERO }
     }
-    /// Adds a tick's credit for `dt_ms`; returns it (`newOutput`).
-    pub fn refill(&mut self, dt_ms: f64) -> f64 {
-        let new_output = self.rate_mbps * 125_000.0 * dt_ms / 1000.0;
+    /// Adds a tick's credit for `dt`; returns it (`newOutput`).
+    pub fn refill(&mut self, dt: SimDuration) -> f64 {
+        let new_output = self.rate_mbps * 125_000.0 * dt.as_secs_f64();
         self.tokens += new_output;
         new_output
     }
@@ -428,14 +478,24 @@ mod tests {
         CcParams::defaults(1449)
     }
 
+    /// The instant `ms` milliseconds after a start 1 s into the run (so that back-dated send
+    /// times before it stay positive).
+    fn t(ms: f64) -> SimTime {
+        SimTime::from_secs_f64((1000.0 + ms) / 1e3)
+    }
+
+    fn ms(d: f64) -> SimDuration {
+        SimDuration::from_secs_f64(d / 1e3)
+    }
+
     #[test]
     fn the_hop_rtt_is_the_sum_of_both_one_way_delays_smoothed_rfc6298_style() {
         let mut cc = HopCc::new(params());
         // The responder back-dates ts by the interest OWD (10 ms); data takes 15 ms.
-        cc.on_data(125.0, 100.0, 1472, 1449);
+        cc.on_data(t(125.0), t(100.0), 1472, 1449);
         assert_eq!(cc.srtt_ms(), 25.0);
         assert_eq!(cc.rtt.rttvar_ms(), 12.5);
-        cc.on_data(200.0, 167.0, 1472, 1449);
+        cc.on_data(t(200.0), t(167.0), 1472, 1449);
         assert_eq!(cc.srtt_ms(), (7.0 * 25.0 + 33.0) / 8.0);
     }
 
@@ -451,7 +511,7 @@ mod tests {
         let mut now = 0.0;
         for _ in 0..10 {
             now += 1.0;
-            cc.on_data(now, now - 20.0, 1472, 1449);
+            cc.on_data(t(now), t(now - 20.0), 1472, 1449);
         }
         assert!(cc.slow_start);
         assert!((cc.cwnd - 10.2).abs() < 1e-9);
@@ -467,10 +527,10 @@ mod tests {
         for i in 0..400 {
             now += 1.0;
             let rtt = if i < 200 { 20.0 } else { 40.0 };
-            cc.on_data(now, now - rtt, 1472, 1449);
+            cc.on_data(t(now), t(now - rtt), 1472, 1449);
         }
         assert!(!cc.slow_start);
-        let bdp = cc.thrp_mbps * 125.0 * cc.min_hrtt_ms / 1449.0;
+        let bdp = cc.thrp_mbps * 125.0 * cc.min_hrtt_ms() / 1449.0;
         assert!(cc.cwnd <= 0.8 * bdp + 1.0 + 1e-9, "cwnd {} bdp {bdp}", cc.cwnd);
     }
 
@@ -478,7 +538,7 @@ mod tests {
     fn a_filling_send_queue_lowers_the_midnode_rate_to_the_next_hop_rate_or_below() {
         let mut cc = HopCc::new(params());
         for i in 0..50 {
-            cc.on_data(i as f64, i as f64 - 20.0, 1472, 1449);
+            cc.on_data(t(i as f64), t(i as f64 - 20.0), 1472, 1449);
         }
         let free = cc.rate_mbps(Some((0.0, 5.0)));
         let full = cc.rate_mbps(Some((7.0 * 1449.0, 5.0)));
@@ -499,46 +559,56 @@ mod tests {
         let mut now = from_ms;
         for _ in 0..n {
             now += 1.0;
-            cc.last_send_int_ms = now - 0.5;
-            cc.on_data(now, now - rtt, 1472, 1449);
+            cc.last_send_int = t(now - 0.5);
+            cc.on_data(t(now), t(now - rtt), 1472, 1449);
         }
         now
     }
 
+    /// A Reno hop's integer window (TCP's `Window`), packets.
+    fn win(cc: &HopCc) -> &Window {
+        &cc.reno.as_ref().expect("a Reno hop").w
+    }
+
     #[test]
-    fn a_reno_hop_slow_starts_then_adds_one_packet_per_window() {
+    fn a_reno_hop_slow_starts_one_packet_per_packet_then_adds_one_packet_per_window() {
         let mut cc = reno();
         let now = feed(&mut cc, 0.0, 97, 40.0);
         // 3 initial + 1 per packet, up to ssthresh (100).
-        assert!((cc.cwnd - 100.0).abs() < 1e-9, "{}", cc.cwnd);
-        feed(&mut cc, now, 100, 40.0);
-        assert!(cc.cwnd > 100.9 && cc.cwnd < 101.1, "{}", cc.cwnd);
+        assert_eq!(win(&cc).cwnd, 100);
+        assert_eq!(cc.cwnd_pkts(), 100.0);
+        feed(&mut cc, now, 99, 40.0);
+        assert_eq!(win(&cc).cwnd, 100);
+        feed(&mut cc, now + 99.0, 1, 40.0);
+        assert_eq!(win(&cc).cwnd, 101);
     }
 
     #[test]
     fn a_reno_hop_advertises_its_window_over_the_smoothed_hop_rtt() {
         let mut cc = reno();
         feed(&mut cc, 0.0, 20, 40.0);
-        let want = cc.cwnd * 1449.0 * 8.0 / 1e6 / cc.srtt_ms() * 1000.0;
+        let want = win(&cc).cwnd as f64 * 1449.0 * 8.0 / 1e6 / cc.srtt_ms() * 1000.0;
         assert!((cc.rate_mbps(None) - want).abs() < 1e-9);
     }
 
     #[test]
-    fn a_reno_hop_halves_its_rate_on_a_hop_loss_once_per_hop_rtt() {
+    fn a_reno_hop_halves_its_window_on_a_hop_loss_once_per_hop_rtt() {
         let mut cc = reno();
         let now = feed(&mut cc, 0.0, 60, 40.0);
-        let before = cc.rate_mbps(None);
-        cc.on_hop_loss(now);
-        assert!((cc.rate_mbps(None) - before / 2.0).abs() < 1e-9);
-        assert_eq!(cc.ssthresh, cc.cwnd);
+        assert_eq!(win(&cc).cwnd, 63);
+        cc.on_hop_loss(t(now));
+        assert_eq!((win(&cc).cwnd, win(&cc).ssthresh), (31, 31));
+        assert_eq!(cc.reno.as_ref().unwrap().state, CaState::Recovery);
         // A second loss within the same hop RTT belongs to the same window.
-        cc.on_hop_loss(now + 10.0);
+        cc.on_hop_loss(t(now + 10.0));
         assert_eq!(cc.reductions, (1, 0));
-        // A loss one hop RTT later halves again.
+        assert_eq!(win(&cc).cwnd, 31);
+        // One hop RTT later Recovery is over, and a loss halves again.
         let now = feed(&mut cc, now, 45, 40.0);
-        let w = cc.cwnd;
-        cc.on_hop_loss(now);
-        assert!((cc.cwnd - w / 2.0).abs() < 1e-9);
+        assert_eq!(cc.reno.as_ref().unwrap().state, CaState::Open);
+        let w = win(&cc).cwnd;
+        cc.on_hop_loss(t(now));
+        assert_eq!(win(&cc).cwnd, w / 2);
         assert_eq!(cc.reductions, (2, 0));
     }
 
@@ -546,18 +616,20 @@ mod tests {
     fn a_reno_hop_collapses_to_one_packet_after_a_hop_timeout_and_slow_starts_again() {
         let mut cc = reno();
         let now = feed(&mut cc, 0.0, 60, 40.0);
-        let w = cc.cwnd;
+        let w = win(&cc).cwnd;
         // An interest went out, then nothing came back for longer than the hop RTO.
-        cc.last_send_int_ms = now + 1.0;
-        let later = now + cc.hop_rto_ms() + 5.0;
-        cc.on_data(later, later - 40.0, 1472, 1449);
+        cc.last_send_int = t(now + 1.0);
+        let later = t(now + 5.0) + cc.hop_rto();
+        cc.on_data(later, SimTime(later.0 - ms(40.0).0), 1472, 1449);
         assert_eq!(cc.reductions, (0, 1));
-        assert!((cc.ssthresh - w / 2.0).abs() < 1e-9);
-        assert!((cc.cwnd - (RENO_LOSS_WINDOW + 1.0)).abs() < 1e-9, "{}", cc.cwnd);
+        assert_eq!(win(&cc).ssthresh, w / 2);
+        assert_eq!(cc.reno.as_ref().unwrap().state, CaState::Loss);
+        // The loss window of 1, and +1 for the DATA that revealed the timeout (slow start).
+        assert_eq!(win(&cc).cwnd, 2);
         // A pause with no interest outstanding is not a timeout.
         let mut idle = reno();
         let now = feed(&mut idle, 0.0, 10, 40.0);
-        idle.on_data(now + 5000.0, now + 4960.0, 1472, 1449);
+        idle.on_data(t(now + 5000.0), t(now + 4960.0), 1472, 1449);
         assert_eq!(idle.reductions, (0, 0));
     }
 
@@ -565,21 +637,21 @@ mod tests {
     fn intcp_hops_ignore_hop_losses() {
         let mut cc = HopCc::new(params());
         let now = feed(&mut cc, 0.0, 60, 40.0);
-        let w = cc.cwnd;
-        cc.on_hop_loss(now);
-        assert_eq!(cc.cwnd, w);
+        let w = cc.cwnd_pkts();
+        cc.on_hop_loss(t(now));
+        assert_eq!(cc.cwnd_pkts(), w);
     }
 
     #[test]
     fn the_token_bucket_paces_and_caps_idle_credit_at_one_tick() {
         let mut b = TokenBucket::new(1449);
         b.rate_mbps = 12.0; // 1500 bytes per ms
-        let n = b.refill(1.0);
+        let n = b.refill(ms(1.0));
         assert_eq!(n, 1500.0);
         assert!(b.try_spend(1472.0));
         assert!(b.try_spend(1472.0));
         assert!(!b.try_spend(1472.0));
-        b.refill(10.0);
+        b.refill(ms(10.0));
         b.drained(1500.0);
         assert_eq!(b.tokens, 1500.0);
         assert_eq!(decode_rate(encode_rate(12.345)), 12.34);

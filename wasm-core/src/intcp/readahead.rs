@@ -24,17 +24,18 @@
 //!   reports on its DATA as the headroom below its target buffer, in place of the producer's
 //!   send-queue headroom of the code (§2.2 `wnd`), so its requester can keep it fed.
 
+use crate::sim::{SimDuration, SimTime};
 use std::collections::BTreeMap;
 
 /// How long an upstream request stays outstanding before a downstream request for the same
 /// bytes is forwarded again (the consumer's RTO re-asks after at most its backoff; a second is
 /// well beyond a hop RTT plus the upstream responder's paced queue).
-pub const INFLIGHT_EXPIRY_MS: f64 = 1000.0;
+pub const INFLIGHT_EXPIRY: SimDuration = SimDuration::from_millis(1000);
 
 #[derive(Clone, Copy, Debug)]
 struct Inflight {
     end: u64,
-    sent_ms: f64,
+    sent: SimTime,
     wanted: bool,
 }
 
@@ -108,9 +109,9 @@ impl ReadAhead {
     /// A segment downstream asked for and the cache does not hold: true if it is on its way
     /// (now marked wanted), false if it must be requested upstream (`requested` then records
     /// it as wanted).
-    pub fn await_inflight(&mut self, now_ms: f64, start: u64) -> bool {
+    pub fn await_inflight(&mut self, now: SimTime, start: u64) -> bool {
         match self.inflight.get_mut(&start) {
-            Some(f) if now_ms - f.sent_ms < INFLIGHT_EXPIRY_MS => {
+            Some(f) if now.saturating_since(f.sent) < INFLIGHT_EXPIRY => {
                 if !f.wanted {
                     f.wanted = true;
                     self.wanted_bytes += f.end - start;
@@ -122,9 +123,9 @@ impl ReadAhead {
     }
 
     /// This node requested `[start, end)` upstream (one segment).
-    pub fn requested(&mut self, now_ms: f64, start: u64, end: u64, wanted: bool) {
+    pub fn requested(&mut self, now: SimTime, start: u64, end: u64, wanted: bool) {
         self.remove_inflight(start);
-        self.inflight.insert(start, Inflight { end, sent_ms: now_ms, wanted });
+        self.inflight.insert(start, Inflight { end, sent: now, wanted });
         self.inflight_bytes += end - start;
         if wanted {
             self.wanted_bytes += end - start;
@@ -156,10 +157,14 @@ impl ReadAhead {
         }
     }
 
-    /// Drops requests outstanding for longer than `INFLIGHT_EXPIRY_MS`.
-    pub fn expire(&mut self, now_ms: f64) {
-        let old: Vec<u64> =
-            self.inflight.iter().filter(|(_, f)| now_ms - f.sent_ms >= INFLIGHT_EXPIRY_MS).map(|(&s, _)| s).collect();
+    /// Drops requests outstanding for `INFLIGHT_EXPIRY` or longer.
+    pub fn expire(&mut self, now: SimTime) {
+        let old: Vec<u64> = self
+            .inflight
+            .iter()
+            .filter(|(_, f)| now.saturating_since(f.sent) >= INFLIGHT_EXPIRY)
+            .map(|(&s, _)| s)
+            .collect();
         for s in old {
             self.remove_inflight(s);
         }
@@ -170,20 +175,26 @@ impl ReadAhead {
         self.held_bytes + (self.inflight_bytes - self.wanted_bytes)
     }
 
-    /// The read-ahead requests due after `dt_ms`, at `rate_mbps` (the upstream hop's rate) over a
-    /// hop RTT of `srtt_ms`: segments from `up_next` on, while the credit, the budget, the
+    /// The read-ahead requests due after `dt`, at `rate_mbps` (the upstream hop's rate) over a
+    /// hop RTT of `srtt` (none before the first sample: nothing is due): segments from `up_next` on, while the credit, the budget, the
     /// lookahead and the flow's length allow and the requests in flight stay within twice the
     /// hop's bandwidth-delay product (plus 4 segments). Returns whether only the credit held
     /// requests back (so the next tick may send more); otherwise only an arrival or a
     /// downstream request can free the way.
-    pub fn due(&mut self, dt_ms: f64, rate_mbps: f64, srtt_ms: f64, out: &mut Vec<(u64, u64)>) -> bool {
-        if self.budget == 0 || srtt_ms <= 0.0 {
+    pub fn due(
+        &mut self,
+        dt: SimDuration,
+        rate_mbps: f64,
+        srtt: Option<SimDuration>,
+        out: &mut Vec<(u64, u64)>,
+    ) -> bool {
+        let Some(srtt) = srtt.filter(|_| self.budget > 0) else {
             return false;
-        }
-        let per_ms = rate_mbps * 125.0;
-        let new_output = (per_ms + self.upstream_headroom / srtt_ms).max(0.0) * dt_ms;
+        };
+        let (srtt_s, per_s) = (srtt.as_secs_f64(), rate_mbps * 125_000.0);
+        let new_output = (per_s + self.upstream_headroom / srtt_s).max(0.0) * dt.as_secs_f64();
         self.credit += new_output;
-        let window = 2.0 * per_ms * srtt_ms + 4.0 * self.mss as f64;
+        let window = 2.0 * per_s * srtt_s + 4.0 * self.mss as f64;
         let mut by_credit = false;
         while self.up_next < self.limit {
             let end = (self.up_next + self.mss).min(self.limit);
@@ -219,11 +230,19 @@ mod tests {
         ReadAhead::new(MSS, budget, u64::MAX, None, 0.0)
     }
 
+    fn ms(x: f64) -> SimDuration {
+        SimDuration::from_secs_f64(x / 1e3)
+    }
+
+    fn at(x: f64) -> SimTime {
+        SimTime::ZERO + ms(x)
+    }
+
     fn request_due(r: &mut ReadAhead, now: f64, dt: f64, rate: f64) -> Vec<(u64, u64)> {
         let mut out = Vec::new();
-        r.due(dt, rate, 10.0, &mut out);
+        r.due(ms(dt), rate, Some(ms(10.0)), &mut out);
         for &(a, b) in &out {
-            r.requested(now, a, b, false);
+            r.requested(at(now), a, b, false);
         }
         out
     }
@@ -259,8 +278,8 @@ mod tests {
         request_due(&mut r, 0.0, 3.0, 8.0);
         assert_eq!(r.up_next, 3000);
         r.on_downstream_interest(1000, 2000);
-        assert!(r.await_inflight(1.0, 1000));
-        assert!(r.await_inflight(1.5, 1000), "asking twice counts once");
+        assert!(r.await_inflight(at(1.0), 1000));
+        assert!(r.await_inflight(at(1.5), 1000), "asking twice counts once");
         assert_eq!(r.wanted_bytes, 1000);
         assert_eq!(r.on_data(1000, 2000), Arrival::Forward);
         assert_eq!(r.on_data(1000, 2000), Arrival::Drop, "a late duplicate is not sent again");
@@ -272,8 +291,8 @@ mod tests {
     fn a_stale_request_is_forgotten_so_downstream_can_ask_again() {
         let mut r = ra(100_000);
         request_due(&mut r, 0.0, 1.0, 8.0);
-        assert!(!r.await_inflight(INFLIGHT_EXPIRY_MS, 0));
-        r.expire(INFLIGHT_EXPIRY_MS);
+        assert!(!r.await_inflight(SimTime::ZERO + INFLIGHT_EXPIRY, 0));
+        r.expire(SimTime::ZERO + INFLIGHT_EXPIRY);
         assert_eq!(r.inflight_bytes, 0);
     }
 

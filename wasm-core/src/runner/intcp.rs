@@ -13,7 +13,7 @@ use crate::intcp::IntcpConfig;
 use crate::metrics::Trace;
 use crate::net::AgentId;
 use crate::scenario::{self, IntcpFlow};
-use crate::sim::SimTime;
+use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, Simulation};
 
 /// The agents of an INTCP flow: the producer's, the consumer's, and those between.
@@ -72,8 +72,8 @@ impl FlowReport for IntcpHandle {
                     node: n.node,
                     role: n.role.name(),
                     hop_srtt_ms: if requester { n.cc.srtt_ms() } else { 0.0 },
-                    hop_min_rtt_ms: if requester { n.cc.min_hrtt_ms } else { 0.0 },
-                    hop_cwnd_pkts: if requester { n.cc.cwnd } else { 0.0 },
+                    hop_min_rtt_ms: if requester { n.cc.min_hrtt_ms() } else { 0.0 },
+                    hop_cwnd_pkts: if requester { n.cc.cwnd_pkts() } else { 0.0 },
                     advertised_rate_mbps: if requester { n.advertised_rate() } else { 0.0 },
                     paced_rate_mbps: if n.role == Role::Consumer { 0.0 } else { n.bucket.rate_mbps },
                     data_sent: n.stats.data_sent,
@@ -132,7 +132,7 @@ impl Transport for IntcpHandle {
         cc.ssthresh_pkts = c.ssthresh_pkts;
         cc.queue_threshold_bytes = c.queue_threshold_bytes;
         cc.decrease_factor = c.decrease_factor;
-        cc.min_rtt_window_ms = c.min_rtt_window_s * 1e3;
+        cc.min_rtt_window = SimDuration::from_secs_f64(c.min_rtt_window_s);
         cc.target_buffer_bytes = c.target_buffer_pkts * c.mss_bytes as f64;
         cc.min_rate_mbps = c.min_rate_mbps;
         cc.max_rate_mbps = c.max_rate_mbps;

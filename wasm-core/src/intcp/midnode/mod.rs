@@ -47,7 +47,7 @@ pub use store::{NodeContent, Pit, PIT_LIFETIME};
 /// Columns of a node's hop trace (`FlowTrace.hops[i].series` in results).
 /// `held_bytes`: what the node holds for downstream (its send queue and, with read-ahead, the
 /// data it fetched before downstream asked); `in_rate_mbps`: DATA arriving from upstream over the
-/// last hop RTT; `out_rate_mbps`: DATA sent downstream over the last `OUT_RATE_WINDOW_MS`.
+/// last hop RTT; `out_rate_mbps`: DATA sent downstream over the last `OUT_RATE_WINDOW`.
 pub const HOP_TRACE_COLUMNS: [&str; 7] = [
     "advertised_rate_mbps",
     "paced_rate_mbps",
@@ -59,7 +59,7 @@ pub const HOP_TRACE_COLUMNS: [&str; 7] = [
 ];
 
 /// The window over which a node's sending rate downstream is measured for its trace.
-pub const OUT_RATE_WINDOW_MS: f64 = 100.0;
+pub const OUT_RATE_WINDOW: SimDuration = SimDuration::from_millis(100);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -132,10 +132,6 @@ pub struct IntcpNode {
     rtx_count: u64,
 }
 
-fn ms(t: SimTime) -> f64 {
-    t.0 as f64 / 1e6
-}
-
 impl IntcpNode {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -198,9 +194,9 @@ impl IntcpNode {
         let adv = if self.role == Role::Producer { 0.0 } else { self.advertised_rate() };
         let paced = if self.role == Role::Consumer { 0.0 } else { self.bucket.rate_mbps };
         let cache = self.store(ctx).map_or(0, |s| s.cache.used());
-        let dt = ms(now) - ms(self.out_mark.0);
-        if dt >= OUT_RATE_WINDOW_MS {
-            self.out_rate_mbps = (self.out_bytes - self.out_mark.1) as f64 * 8.0 / 1e3 / dt;
+        let dt = now.saturating_since(self.out_mark.0);
+        if dt >= OUT_RATE_WINDOW {
+            self.out_rate_mbps = (self.out_bytes - self.out_mark.1) as f64 * 8.0 / 1e6 / dt.as_secs_f64();
             self.out_mark = (now, self.out_bytes);
         }
         let inr = if self.role == Role::Producer { 0.0 } else { self.cc.thrp_mbps };
@@ -259,7 +255,7 @@ impl IntcpNode {
                 if self.role == Role::Consumer {
                     return;
                 }
-                self.bucket.int_hop_owd_ms = ms(ctx.now) - ms(ts);
+                self.bucket.int_hop_owd = ctx.now.saturating_since(ts);
                 self.bucket.rate_mbps = decode_rate(rate);
                 if start < end {
                     self.serve(ctx, start, end);
@@ -281,7 +277,7 @@ impl IntcpNode {
                     }
                 }
                 let payload = (end - start) as u32;
-                self.cc.on_data(ms(now), ms(ts), payload + HEADER_BYTES, payload);
+                self.cc.on_data(now, ts, payload + HEADER_BYTES, payload);
                 let seg = Segment { start, end, digest, first_sent };
                 let mut lost = std::mem::take(&mut self.scratch);
                 lost.clear();
@@ -296,7 +292,7 @@ impl IntcpNode {
                         self.send_interest(ctx, a, b);
                     }
                     if !lost.is_empty() {
-                        self.cc.on_hop_loss(ms(now));
+                        self.cc.on_hop_loss(now);
                     }
                     self.record_rtx(now, lost.len() as u64);
                 } else {
@@ -324,13 +320,13 @@ impl IntcpNode {
                         self.send_interest(ctx, a, b);
                     }
                     if !lost.is_empty() {
-                        self.cc.on_hop_loss(ms(now));
+                        self.cc.on_hop_loss(now);
                     }
                     self.record_rtx(now, lost.len() as u64);
                     self.ensure_tick(ctx);
                 }
                 self.scratch = lost;
-                if self.cc.refresh_due(ms(now)) {
+                if self.cc.refresh_due(now) {
                     self.send_interest(ctx, 0, 0);
                 }
                 self.record(ctx);
@@ -344,7 +340,7 @@ impl IntcpNode {
             return;
         }
         self.tick_at = None;
-        let dt_ms = (ms(ctx.now) - ms(self.last_flush)).max(0.0);
+        let dt = ctx.now.saturating_since(self.last_flush);
         self.last_flush = ctx.now;
         let more;
         if let Some(c) = &mut self.consumer {
@@ -352,16 +348,16 @@ impl IntcpNode {
             out.clear();
             let resends_before = c.stats.timeout_resends;
             let follow = self.cfg.hold_budget_bytes > 0 && self.cfg.cache && !self.aggregates;
-            let follow = follow.then(|| (self.cc.rate_mbps(None), self.cc.srtt_ms()));
-            c.tick(ctx.now, dt_ms, self.cc.thrp_mbps, follow, &mut out);
+            let follow = follow.then(|| (self.cc.rate_mbps(None), self.cc.srtt()));
+            c.tick(ctx.now, dt, self.cc.thrp_mbps, follow, &mut out);
             let resent = c.stats.timeout_resends - resends_before;
             c.trace.record(
                 ctx.now,
                 [
                     c.srtt_ms(),
-                    c.rto_ms,
+                    c.rto_ms(),
                     self.cc.srtt_ms(),
-                    self.cc.cwnd,
+                    self.cc.cwnd_pkts(),
                     self.cc.rate_mbps(None),
                     c.credit,
                     c.outstanding_bytes() as f64,
@@ -376,8 +372,8 @@ impl IntcpNode {
             self.record_rtx(ctx.now, resent);
         } else {
             self.drain_pit(ctx);
-            let reading = self.read_ahead(ctx, dt_ms);
-            self.flush_data(ctx, dt_ms);
+            let reading = self.read_ahead(ctx, dt);
+            self.flush_data(ctx, dt);
             more = !self.waits.is_empty() || reading;
         }
         self.record(ctx);
@@ -389,9 +385,9 @@ impl IntcpNode {
     }
 
     /// Sends what the token bucket allows from the send queue (§5.7).
-    fn flush_data(&mut self, ctx: &mut Ctx, dt_ms: f64) {
+    fn flush_data(&mut self, ctx: &mut Ctx, dt: SimDuration) {
         let Some(down) = self.down(ctx) else { return };
-        let new_output = self.bucket.refill(dt_ms);
+        let new_output = self.bucket.refill(dt);
         while let Some(&(seg, wnd)) = self.snd_queue.front() {
             let cost = seg.len() + HEADER_BYTES as u64;
             if !self.bucket.try_spend(cost as f64) {
@@ -417,7 +413,7 @@ impl IntcpNode {
                 wnd
             };
             let first_sent = if seg.first_sent == SimTime::MAX { ctx.now } else { seg.first_sent };
-            let ts = SimTime::from_secs_f64((ms(ctx.now) - self.bucket.int_hop_owd_ms).max(0.0) / 1e3);
+            let ts = SimTime(ctx.now.0.saturating_sub(self.bucket.int_hop_owd.0));
             ctx.send(Packet {
                 flow: self.flow,
                 dst_node: down.node,

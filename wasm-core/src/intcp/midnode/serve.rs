@@ -2,13 +2,13 @@
 //! from its cache (forwarding what it lacks upstream), and a midnode that reads ahead segment
 //! by segment, waiting for what it already requested (`readahead.rs`).
 
-use super::{ms, IntcpNode, Role};
+use super::{IntcpNode, Role};
 use crate::engine::Ctx;
 use crate::intcp::cache::Segment;
 use crate::intcp::rate::encode_rate;
 use crate::intcp::{HEADER_BYTES, INTEREST_BYTES};
 use crate::net::{Body, Packet};
-use crate::sim::SimTime;
+use crate::sim::{SimDuration, SimTime};
 
 impl IntcpNode {
     /// Answers `[start, end)`: the producer from its content, a midnode from its cache, and
@@ -56,7 +56,7 @@ impl IntcpNode {
         if self.store.is_none() {
             return;
         }
-        let now_ms = ms(ctx.now);
+        let now = ctx.now;
         let mss = self.cfg.mss as u64;
         if let Some(ra) = &mut self.ra {
             ra.on_downstream_interest(start, end);
@@ -76,8 +76,8 @@ impl IntcpNode {
                 self.enqueue(seg, 0);
                 s = seg.end.max(s + 1);
             } else {
-                if !ra.await_inflight(now_ms, s) {
-                    ra.requested(now_ms, s, e, true);
+                if !ra.await_inflight(now, s) {
+                    ra.requested(now, s, e, true);
                     run = Some(run.map_or((s, e), |(a, _)| (a, e)));
                     s = e;
                     continue;
@@ -95,19 +95,19 @@ impl IntcpNode {
     }
 
     /// The read-ahead requests due now (`readahead.rs`); true while the credit holds some back.
-    pub(super) fn read_ahead(&mut self, ctx: &mut Ctx, dt_ms: f64) -> bool {
+    pub(super) fn read_ahead(&mut self, ctx: &mut Ctx, dt: SimDuration) -> bool {
         if self.ra.is_none() || self.up(ctx).is_none() {
             return false;
         }
         let rate = self.advertised_rate();
-        let now_ms = ms(ctx.now);
+        let now = ctx.now;
         let mut out = std::mem::take(&mut self.scratch);
         out.clear();
         let Some(ra) = &mut self.ra else { return false };
-        ra.expire(now_ms);
-        let more = ra.due(dt_ms, rate, self.cc.srtt_ms(), &mut out);
+        ra.expire(now);
+        let more = ra.due(dt, rate, self.cc.srtt(), &mut out);
         for &(a, b) in &out {
-            ra.requested(now_ms, a, b, false);
+            ra.requested(now, a, b, false);
         }
         if let (Some(&(a, _)), Some(&(_, b))) = (out.first(), out.last()) {
             self.send_interest(ctx, a, b);
@@ -136,7 +136,7 @@ impl IntcpNode {
                 break;
             }
         }
-        self.cc.last_send_int_ms = ms(ctx.now);
+        self.cc.last_send_int = ctx.now;
     }
 
     pub(super) fn enqueue(&mut self, seg: Segment, wnd: i16) {
