@@ -21,7 +21,7 @@ const traces = run.traces?.flows ?? [];
 const quantile = (cdf, q) => (cdf && cdf.length ? cdf[Math.round(q * (cdf.length - 1))] : NaN);
 const ms = (v) => (Number.isFinite(v) ? v.toFixed(1) : '-');
 const share = (cols) => {
-  const j = cols?.cols?.jitter_ms ?? [];
+  const j = cols?.jitter_ms ?? [];
   return j.length ? `${Math.round((100 * j.filter((x) => x < 100).length) / j.length)} %` : '-';
 };
 
