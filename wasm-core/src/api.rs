@@ -185,12 +185,14 @@ pub fn combine_results(json: &str, seed: Option<String>, parts_json: &str) -> Re
 }
 
 /// A run's packet capture (docs/pcap.md): one pcap file per link, the bytes `orbitcp run
-/// --pcap` writes.
+/// --pcap` writes. In the orbit build only: the first load does without the pcap writer.
+#[cfg(feature = "orbits")]
 #[wasm_bindgen]
 pub struct PcapFiles {
     capture: runner::PcapCapture,
 }
 
+#[cfg(feature = "orbits")]
 #[wasm_bindgen]
 impl PcapFiles {
     /// Runs the scenario's base point (with `seed`, decimal text, if given) keeping at most
@@ -246,7 +248,9 @@ pub fn sweep_jobs(json: &str) -> Result<String, JsValue> {
 /// A sweep's results as CSV, the bytes `orbitcp sweep` prints (`runner::sweep_csv`): `json` is
 /// the sweep's scenario, `results_json` a JSON array of its runs' results in job order (as
 /// `SteppedRun::result` gave them; only `flows`, `fairness_jain` and `unrouted_pkts` are read),
-/// `aggregate` as `--aggregate`.
+/// `aggregate` as `--aggregate`. In the orbit build only, as `PcapFiles`: exports the user asks
+/// for after a run stay out of the first load.
+#[cfg(feature = "orbits")]
 #[wasm_bindgen]
 pub fn sweep_csv(json: &str, results_json: &str, aggregate: bool) -> Result<String, JsValue> {
     runner::sweep_csv_json(json, results_json, aggregate).map_err(run_error)

@@ -206,7 +206,7 @@ for (const [id, proto, field] of [
 }
 
 test("the browser's pcap export is the CLI's file, byte for byte", async () => {
-  const api = await wasm();
+  const api = await wasm('pkg-orbit');
   const { out, files } = runWithPcap(LOSSY_TCP);
   const cap = new api.PcapFiles(JSON.stringify(LOSSY_TCP));
   try {

@@ -62,8 +62,10 @@ test("the browser's sweep CSV is the CLI's, byte for byte", async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'orbitcp-sweep-csv-')), 'sweep.json');
   writeFileSync(file, text);
   const native = execFileSync(cli, ['sweep', '--threads', '2', file], { encoding: 'utf8' });
-  const api = await wasm();
-  const summaries = JSON.stringify(browserSummaries(api, text));
+  // The runs on the first-load core, as the browser runs a chain sweep; the CSV from the orbit
+  // core, which the browser loads for the export.
+  const summaries = JSON.stringify(browserSummaries(await wasm(), text));
+  const api = await wasm('pkg-orbit');
   const browser = api.sweep_csv(text, summaries, false);
   assert.equal(browser, native);
   const nativeAggregate = execFileSync(cli, ['sweep', '--aggregate', '--threads', '2', file], { encoding: 'utf8' });

@@ -103,9 +103,10 @@ async function run(
   }
 }
 
-/** The core that answers `msg`: the orbit build for the globe's view, whatever the scenario. */
+/** The core that answers `msg`: the orbit build for the globe's view and for the exports (pcap
+ * files, a sweep's CSV), whatever the scenario; the first-load build has neither writer. */
 async function coreOf(msg: ToWorker): Promise<Loaded> {
-  if (msg.type === 'view') return loadOrbitCore();
+  if (msg.type === 'view' || msg.type === 'pcap' || msg.type === 'sweepCsv') return loadOrbitCore();
   if (msg.type === 'panic') return chainCore;
   return coreFor(msg.scenario);
 }
@@ -146,11 +147,14 @@ async function handle(msg: ToWorker) {
         post({ type: 'view', id: msg.id, view: JSON.parse(orbit.constellation_view(msg.scenario)) as ConstellationView });
         break;
       }
-      case 'sweepCsv':
-        post({ type: 'csv', id: msg.id, csv: core.sweep_csv(msg.scenario, msg.results, false) });
+      case 'sweepCsv': {
+        const { core: orbit } = await loadOrbitCore();
+        post({ type: 'csv', id: msg.id, csv: orbit.sweep_csv(msg.scenario, msg.results, false) });
         break;
+      }
       case 'pcap': {
-        const cap = new core.PcapFiles(msg.scenario, undefined, undefined);
+        const { core: orbit } = await loadOrbitCore();
+        const cap = new orbit.PcapFiles(msg.scenario, undefined, undefined);
         try {
           const files = Array.from({ length: cap.count() }, (_, i) => ({ name: cap.name(i), bytes: cap.bytes(i) }));
           post({ type: 'pcap', id: msg.id, files, missed: cap.missed() }, files.map((f) => f.bytes.buffer));

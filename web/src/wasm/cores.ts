@@ -1,7 +1,7 @@
 // The worker's two builds of the core (scripts/build-wasm.sh): `pkg`, without the orbit code,
 // loads at start and runs every chain scenario; `pkg-orbit`, a superset with SGP4 and routing,
-// loads the first time a request needs it (a constellation scenario, or the globe's view of any
-// scenario). Keeping the orbit code out of the first load is what gets it under its budget
+// loads the first time a request needs it (a constellation scenario, the globe's view of any
+// scenario, or an export: pcap files, a sweep's CSV). Keeping the orbit code out of the first load is what gets it under its budget
 // (BENCHMARKS.md, the browser lab). A chain scenario always runs on `pkg`, so which scenarios a
 // worker saw before never decides which build answers (both give the CLI's bytes:
 // wasm-core/tests-node/determinism.test.mjs).
