@@ -26,6 +26,36 @@ pub enum Agent {
     ArqReceiver(Box<ArqReceiver>),
 }
 
+/// A type of agent the `Agent` enum holds, read back out of it (the runner's report reads each
+/// flow's agents as their own types).
+pub trait AgentKind {
+    /// The agent as this type, if it is one.
+    fn of(agent: &Agent) -> Option<&Self>;
+}
+
+macro_rules! agent_kinds {
+    ($($variant:ident($ty:ty)),* $(,)?) => {
+        $(impl AgentKind for $ty {
+            fn of(agent: &Agent) -> Option<&Self> {
+                match agent {
+                    Agent::$variant(a) => Some(&**a),
+                    _ => None,
+                }
+            }
+        })*
+    };
+}
+
+agent_kinds!(
+    TcpSender(TcpSender),
+    TcpReceiver(TcpReceiver),
+    CtcpSender(CtcpSender),
+    CtcpReceiver(CtcpReceiver),
+    IntcpNode(IntcpNode),
+    ArqSender(ArqSender),
+    ArqReceiver(ArqReceiver),
+);
+
 pub struct Simulation {
     pub now: SimTime,
     pub end: SimTime,

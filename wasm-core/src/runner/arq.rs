@@ -3,7 +3,7 @@
 
 use super::result::WireSummary;
 use super::traces::Columns;
-use super::transport::{Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
+use super::transport::{sender_and_receiver, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::arq::receiver::ArqReceiver;
 use crate::arq::sender::{ArqConfig, ArqSender, ARQ_SENDER_TRACE_COLUMNS};
@@ -21,10 +21,7 @@ pub(super) struct ArqHandle {
 
 impl ArqHandle {
     fn agents<'s>(&self, sim: &'s Simulation) -> (&'s ArqSender, &'s ArqReceiver) {
-        match (&sim.agents[self.sender as usize], &sim.agents[self.receiver as usize]) {
-            (Agent::ArqSender(s), Agent::ArqReceiver(r)) => (s, r),
-            _ => unreachable!("an ARQ flow's agents are an ARQ sender and an ARQ receiver"),
-        }
+        sender_and_receiver(sim, (self.sender, self.receiver))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::result::{CapacitySummary, CodingSummary, WireSummary};
 use super::traces::{CodingTrace, Columns};
-use super::transport::{Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
+use super::transport::{sender_and_receiver, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::ctcp::cc::{CcRules, Increase};
 use crate::ctcp::receiver::CtcpReceiver;
@@ -27,10 +27,7 @@ pub(super) struct CtcpHandle {
 
 impl CtcpHandle {
     fn agents<'s>(&self, sim: &'s Simulation) -> (&'s CtcpSender, &'s CtcpReceiver) {
-        match (&sim.agents[self.sender as usize], &sim.agents[self.receiver as usize]) {
-            (Agent::CtcpSender(s), Agent::CtcpReceiver(r)) => (s, r),
-            _ => unreachable!("a CTCP flow's agents are a CTCP sender and a CTCP receiver"),
-        }
+        sender_and_receiver(sim, (self.sender, self.receiver))
     }
 
     /// See [`CapacitySummary`].

@@ -3,7 +3,7 @@
 
 use super::result::WireSummary;
 use super::traces::Columns;
-use super::transport::{Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
+use super::transport::{sender_and_receiver, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::delivery::Delivery;
 use crate::metrics::Trace;
@@ -24,10 +24,7 @@ pub(super) struct TcpHandle {
 
 impl TcpHandle {
     fn agents<'s>(&self, sim: &'s Simulation) -> (&'s TcpSender, &'s TcpReceiver) {
-        match (&sim.agents[self.sender as usize], &sim.agents[self.receiver as usize]) {
-            (Agent::TcpSender(s), Agent::TcpReceiver(r)) => (s, r),
-            _ => unreachable!("a TCP flow's agents are a TCP sender and a TCP receiver"),
-        }
+        sender_and_receiver(sim, (self.sender, self.receiver))
     }
 }
 

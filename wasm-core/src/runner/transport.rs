@@ -15,7 +15,7 @@ use crate::content::Content;
 use crate::delivery::Delivery;
 use crate::net::{AgentId, NodeId, NodeSlot};
 use crate::sim::{SimDuration, SimTime};
-use crate::simulation::{Agent, Simulation};
+use crate::simulation::{Agent, AgentKind, Simulation};
 
 /// Where a flow's agents go and what every transport's agents are given.
 #[derive(Clone, Copy)]
@@ -83,6 +83,17 @@ impl<'a> Builder<'a> {
             let (node, agent, start) = staged.unwrap_or_else(|| panic!("agent {i} reserved but never placed"));
             self.sim.add_agent(node, agent, start);
         }
+    }
+}
+
+/// The two agents of a flow with one sender and one receiver, as their types.
+pub(super) fn sender_and_receiver<S: AgentKind, R: AgentKind>(
+    sim: &Simulation,
+    (sender, receiver): (AgentId, AgentId),
+) -> (&S, &R) {
+    match (S::of(&sim.agents[sender as usize]), R::of(&sim.agents[receiver as usize])) {
+        (Some(s), Some(r)) => (s, r),
+        _ => unreachable!("agents {sender} and {receiver} are not the sender and receiver their flow placed"),
     }
 }
 
