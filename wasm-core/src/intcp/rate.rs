@@ -42,6 +42,16 @@ pub const IDLE_RTTS: u64 = 4;
 /// arrived at over the last hop RTT.
 pub const MAX_RATE_OVER_RECEIVED: f64 = 2.0;
 
+/// Rate probing's jump: a fresh receive-rate measurement this many times above both the window's
+/// rate and the previous measurement means the link got faster (it drained its queue at a rate
+/// the hop had never been paced at), and the window jumps to that rate at once.
+pub const RATE_JUMP_RATIO: f64 = 1.1;
+
+/// Rate probing: this many probe rounds in a row above the last congestion window without a
+/// queue mean the link has room the gentle probe would need many round trips to find, and the
+/// window doubles per hop RTT again (slow start without its threshold) until a queue shows.
+pub const CLEAN_PROBE_ROUNDS_TO_SEARCH: u32 = 2;
+
 /// Lower bound of the hop RTO of a Reno hop (Linux `TCP_RTO_MIN`, 200 ms).
 pub const RENO_HOP_RTO_MIN: SimDuration = SimDuration::from_millis(200);
 /// Initial window of a Reno hop, packets (RFC 5681 §3.1: 3 segments for a 1095-2190 B SMSS).
@@ -104,6 +114,13 @@ pub struct HopCc {
     pub thrp_mbps: f64,
     recvd_bytes: f64,
     last_thrp_update: SimTime,
+    /// The measurement before the newest, while the newest is still to be acted on (rate
+    /// probing's jump).
+    fresh_thrp_after: Option<f64>,
+    /// Slow start re-entered by rate probing (no ssthresh: it ends at the first queue).
+    resumed_slow_start: bool,
+    /// Probe rounds in a row above `w_max` without a congestion signal.
+    clean_probe_rounds: u32,
     pub cwnd: f64,
     pub slow_start: bool,
     cc_data_len: f64,
@@ -159,6 +176,9 @@ impl HopCc {
             thrp_mbps: 0.0,
             recvd_bytes: 0.0,
             last_thrp_update: SimTime::ZERO,
+            fresh_thrp_after: None,
+            resumed_slow_start: false,
+            clean_probe_rounds: 0,
             cwnd: CWND_MIN,
             slow_start: true,
             cc_data_len: 0.0,
@@ -236,7 +256,16 @@ impl HopCc {
                 self.recvd_bytes += seg_bytes as f64;
             }
             let elapsed = now.saturating_since(self.last_thrp_update);
-            if elapsed > srtt {
+            // Over the last hop RTT, but at most two minimum hop RTTs: while a queue builds faster
+            // than time passes (35 → 5 Mbit/s into a 1000-packet buffer adds 3.4 s of RTT per
+            // second) a span of srtt never ends, and a decrease from the stale rate never lowers
+            // the window.
+            let span = match self.min_hrtt {
+                SimDuration::ZERO => srtt,
+                min => srtt.min(SimDuration(2 * min.0)),
+            };
+            if elapsed > span {
+                self.fresh_thrp_after = Some(self.thrp_mbps);
                 self.thrp_mbps = self.recvd_bytes * 8.0 / 1e6 / elapsed.as_secs_f64();
                 self.recvd_bytes = 0.0;
                 self.last_thrp_update = now;
@@ -248,6 +277,13 @@ impl HopCc {
             Some(r) => r.on_data(now, payload, rtt, srtt),
             None => self.update_cwnd(now, payload),
         }
+    }
+
+    /// Rate probing found room (a jump, or clean probe rounds): double per hop RTT until a queue.
+    fn resume_slow_start(&mut self) {
+        self.slow_start = true;
+        self.resumed_slow_start = true;
+        self.clean_probe_rounds = 0;
     }
 
     /// Queued bytes implied by the RTT above its minimum (§5.4).
@@ -271,8 +307,23 @@ impl HopCc {
         }
         self.min_hrtt = self.hrtt.iter().map(|&(_, r)| r).min().unwrap_or(srtt);
         let cong = self.queue_bytes() > self.p.queue_threshold_bytes;
+        if let Some(previous) = self.fresh_thrp_after.take().filter(|_| self.p.probe_gain > 0.0) {
+            // A link that speeds up shows it within one hop RTT: the queue it holds leaves at the
+            // new rate, faster than this hop was ever paced and faster than it delivered before.
+            // That rate is a measurement of the link, so the window takes it at once instead of
+            // probing its way there (5 → 35 Mbit/s over a 100 ms hop RTT takes ~8 RTTs of
+            // probing). The test against the previous measurement keeps a queue draining after
+            // a cut (arrivals at the unchanged link rate) from undoing the cut.
+            let window_rate = self.cwnd * mss * 8.0 / 1e6 / self.min_hrtt.as_secs_f64().max(1e-6);
+            if previous > 0.0 && self.thrp_mbps > RATE_JUMP_RATIO * window_rate.max(previous) {
+                self.cwnd = self.thrp_mbps * 125_000.0 * self.min_hrtt.as_secs_f64() / mss;
+                self.w_max = self.w_max.max(self.cwnd);
+                self.resume_slow_start();
+            }
+        }
         if self.slow_start {
-            if cong || self.cwnd >= self.p.ssthresh_pkts {
+            if cong || (!self.resumed_slow_start && self.cwnd >= self.p.ssthresh_pkts) {
+                self.resumed_slow_start = false;
                 self.slow_start = false;
                 self.w_max = self.cwnd;
                 self.cc_data_len = self.cwnd * mss;
@@ -303,6 +354,7 @@ impl HopCc {
             return;
         }
         if cong {
+            self.clean_probe_rounds = 0;
             let bdp_pkts = self.thrp_mbps * 125_000.0 * self.min_hrtt.as_secs_f64() / mss;
             self.w_max = bdp_pkts;
             self.cwnd = (self.p.decrease_factor * bdp_pkts).max(CWND_MIN);
@@ -327,6 +379,12 @@ impl HopCc {
                 };
                 self.cwnd += inc;
                 self.cc_data_len = 0.0;
+                if probing && self.cwnd > self.w_max {
+                    self.clean_probe_rounds += 1;
+                    if self.clean_probe_rounds >= CLEAN_PROBE_ROUNDS_TO_SEARCH {
+                        self.resume_slow_start();
+                    }
+                }
             } else if !allow_inc && self.cc_data_len > 5.0 * self.cwnd * mss / 10.0 {
                 self.cwnd = (self.cwnd - 0.1).max(CWND_MIN);
                 self.cc_data_len = 0.0;
@@ -640,6 +698,99 @@ mod tests {
         let w = cc.cwnd_pkts();
         cc.on_hop_loss(t(now));
         assert_eq!(cc.cwnd_pkts(), w);
+    }
+
+    /// Delivers `n` full segments `gap` ms apart, the hop RTT of each given by `rtt(i)`; returns
+    /// the time of the last.
+    fn deliver(cc: &mut HopCc, from_ms: f64, n: usize, gap: f64, rtt: impl Fn(usize) -> f64) -> f64 {
+        let mut now = from_ms;
+        for i in 0..n {
+            now += gap;
+            cc.on_data(t(now), t(now - rtt(i)), 1472, 1449);
+        }
+        now
+    }
+
+    fn window_rate_mbps(cc: &HopCc) -> f64 {
+        cc.cwnd * 1449.0 * 8.0 / 1e6 / cc.min_hrtt.as_secs_f64()
+    }
+
+    #[test]
+    fn a_link_that_drains_faster_than_ever_before_moves_the_window_to_its_rate_at_once() {
+        let mut cc = HopCc::new(params());
+        // 5.9 Mbit/s (one 1472-byte segment per 2 ms) at a 20 ms hop RTT: the window settles
+        // near twice that, the most slow start lets it grow to over what arrives.
+        let now = deliver(&mut cc, 0.0, 200, 2.0, |_| 20.0);
+        assert!(window_rate_mbps(&cc) < 15.0, "{}", window_rate_mbps(&cc));
+        // The link speeds up and drains at 47 Mbit/s (a segment per 0.25 ms) for 30 ms.
+        deliver(&mut cc, now, 120, 0.25, |_| 20.0);
+        assert!(window_rate_mbps(&cc) > 40.0, "{}", window_rate_mbps(&cc));
+        // The jump (slow start's doubling alone leaves w_max alone) and the search beyond it.
+        let w_max_rate = cc.w_max * 1449.0 * 8.0 / 1e6 / cc.min_hrtt.as_secs_f64();
+        assert!(w_max_rate > 40.0, "{w_max_rate}");
+        assert!(cc.slow_start && cc.resumed_slow_start);
+    }
+
+    #[test]
+    fn a_queue_draining_after_a_cut_does_not_undo_the_cut() {
+        let mut cc = HopCc::new(params());
+        // 11.8 Mbit/s at a 20 ms hop RTT, then a queue: the RTT is 40 ms and the window is cut.
+        let now = deliver(&mut cc, 0.0, 200, 1.0, |_| 20.0);
+        let now = deliver(&mut cc, now, 60, 1.0, |_| 40.0);
+        let cut = cc.cwnd;
+        let bdp = cc.thrp_mbps * 125.0 * cc.min_hrtt_ms() / 1449.0;
+        assert!(cut <= 0.8 * bdp + 1.0, "cwnd {cut} bdp {bdp}");
+        // The queue drains: segments keep arriving at the link's unchanged rate while the RTT
+        // falls back; the receive rate is no news, so the window stays where the cut put it
+        // until the hold-off ends (two minimum RTTs).
+        deliver(&mut cc, now, 30, 1.0, |i| 40.0 - i as f64 * 0.5);
+        assert!(cc.cwnd <= cut + 1e-9, "{} after a cut to {cut}", cc.cwnd);
+    }
+
+    #[test]
+    fn two_probe_rounds_without_a_queue_resume_doubling_until_a_queue_shows() {
+        let mut cc = HopCc::new(params());
+        // A cut (the queue of a 40 ms RTT), then a link with room: no queue, and every window
+        // is delivered (arrivals at the window's rate).
+        let now = deliver(&mut cc, 0.0, 200, 1.0, |_| 20.0);
+        let mut now = deliver(&mut cc, now, 60, 1.0, |_| 40.0);
+        assert!(!cc.slow_start);
+        let w_max = cc.w_max;
+        let mut rounds = 0;
+        while !cc.slow_start && rounds < 50 {
+            let (n, gap) = (cc.cwnd.ceil() as usize, 20.0 / cc.cwnd.max(1.0));
+            now = deliver(&mut cc, now, n, gap, |_| 20.0);
+            rounds += 1;
+        }
+        assert!(cc.slow_start && cc.resumed_slow_start, "still probing after {rounds} windows");
+        // The hold-off's window, the return to w_max, and the probes of 1 and 2 packets.
+        assert!(rounds <= 4, "the search began after {rounds} windows (w_max {w_max})");
+        // Slow start's growth, gated by what arrives: two more delivered windows more than
+        // double it, where probing would have added 4 and 8 packets.
+        let w = cc.cwnd;
+        for _ in 0..2 {
+            let (n, gap) = (cc.cwnd.ceil() as usize, 20.0 / cc.cwnd);
+            now = deliver(&mut cc, now, n, gap, |_| 20.0);
+        }
+        assert!(cc.cwnd > 2.0 * w, "{} from {w}", cc.cwnd);
+        // ...beyond ssthresh (100 packets), which bounds only the first slow start, until a
+        // queue shows.
+        deliver(&mut cc, now, 40, 0.2, |_| 40.0);
+        assert!(!cc.slow_start && !cc.resumed_slow_start);
+    }
+
+    #[test]
+    fn the_receive_rate_is_measured_while_the_rtt_grows_faster_than_time() {
+        let mut cc = HopCc::new(params());
+        // 47 Mbit/s at a 20 ms hop RTT; then the link slows to 5.9 Mbit/s and its queue adds
+        // 3.4 ms of RTT per ms (35 → 5 Mbit/s into a large buffer).
+        let now = deliver(&mut cc, 0.0, 400, 0.25, |_| 20.0);
+        assert!(cc.thrp_mbps > 40.0, "{}", cc.thrp_mbps);
+        deliver(&mut cc, now, 50, 2.0, |i| 20.0 + 6.8 * i as f64);
+        // Within 100 ms the rate measured is the new one, though the smoothed RTT (the span of
+        // the paper's measurement) grew past 100 ms.
+        assert!(cc.srtt_ms() > 100.0, "{}", cc.srtt_ms());
+        assert!(cc.thrp_mbps < 8.0, "still {} Mbit/s", cc.thrp_mbps);
     }
 
     #[test]
