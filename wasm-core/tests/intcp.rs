@@ -151,10 +151,11 @@ fn the_square_wave_advantage_holds_over_delays_buffers_periods_and_seeds() {
 }
 
 /// Where the shape does not hold: a 100 ms GSL round trip with a 4 s period (2 s high phases).
-/// With 50-packet buffers (a sixth of the GSL's bandwidth-delay product at 35 Mbit/s) each
-/// search for the high rate overflows the buffer and INTCP carries 0.69-0.71 of the GSL's mean;
-/// with 1000-packet buffers and a short ground hop Reno's standing queue rides through the short
-/// low phases and reaches 13.72, 1.285x below INTCP.
+/// With 50-packet buffers the GSL holds almost no queue when it speeds up, so the hop has no
+/// drain to jump on: probing and doubling take about 1 s of the 2 s high phase, and the searches
+/// then overshoot a buffer a sixth of the bandwidth-delay product; INTCP carries 0.69-0.71 of
+/// the GSL's mean. With 1000-packet buffers and a short ground hop Reno's standing queue rides
+/// through the short low phases and reaches 13.72, and INTCP's 17.63 is 1.285× that, not 1.3×.
 #[test]
 #[ignore = "known gap: GSL RTT 100 ms, period 4 s: measured INTCP 13.58 = 0.70 of the GSL's mean (delays \
             5/50, 50 pkts; 13.30 with 50/50) and 17.63 vs Reno 13.72 = 1.285x (5/50, 1000 pkts)"]
