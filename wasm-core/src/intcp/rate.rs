@@ -279,6 +279,11 @@ impl HopCc {
         }
     }
 
+    /// The window's rate over the minimum hop RTT, Mbit/s.
+    fn window_rate_mbps(&self) -> f64 {
+        self.cwnd * self.p.mss as f64 * 8.0 / 1e6 / self.min_hrtt.as_secs_f64().max(1e-6)
+    }
+
     /// Rate probing found room (a jump, or clean probe rounds): double per hop RTT until a queue.
     fn resume_slow_start(&mut self) {
         self.slow_start = true;
@@ -314,8 +319,7 @@ impl HopCc {
             // probing its way there (5 → 35 Mbit/s over a 100 ms hop RTT takes ~8 RTTs of
             // probing). The test against the previous measurement keeps a queue draining after
             // a cut (arrivals at the unchanged link rate) from undoing the cut.
-            let window_rate = self.cwnd * mss * 8.0 / 1e6 / self.min_hrtt.as_secs_f64().max(1e-6);
-            if previous > 0.0 && self.thrp_mbps > RATE_JUMP_RATIO * window_rate.max(previous) {
+            if previous > 0.0 && self.thrp_mbps > RATE_JUMP_RATIO * self.window_rate_mbps().max(previous) {
                 self.cwnd = self.thrp_mbps * 125_000.0 * self.min_hrtt.as_secs_f64() / mss;
                 self.w_max = self.w_max.max(self.cwnd);
                 self.resume_slow_start();
@@ -335,8 +339,7 @@ impl HopCc {
                 // window doubles up to ssthresh and the hop advertises several times its link
                 // (60-110 Mbit/s on 20-30 Mbit/s links): a window at most twice the rate that
                 // arrived over the last hop RTT still doubles every RTT while it is used.
-                let window_rate = self.cwnd * mss * 8.0 / 1e6 / self.min_hrtt.as_secs_f64().max(1e-6);
-                if self.thrp_mbps == 0.0 || window_rate < MAX_RATE_OVER_RECEIVED * self.thrp_mbps {
+                if self.thrp_mbps == 0.0 || self.window_rate_mbps() < MAX_RATE_OVER_RECEIVED * self.thrp_mbps {
                     self.cwnd += payload as f64 / mss;
                 }
                 return;
@@ -711,20 +714,16 @@ mod tests {
         now
     }
 
-    fn window_rate_mbps(cc: &HopCc) -> f64 {
-        cc.cwnd * 1449.0 * 8.0 / 1e6 / cc.min_hrtt.as_secs_f64()
-    }
-
     #[test]
     fn a_link_that_drains_faster_than_ever_before_moves_the_window_to_its_rate_at_once() {
         let mut cc = HopCc::new(params());
         // 5.9 Mbit/s (one 1472-byte segment per 2 ms) at a 20 ms hop RTT: the window settles
         // near twice that, the most slow start lets it grow to over what arrives.
         let now = deliver(&mut cc, 0.0, 200, 2.0, |_| 20.0);
-        assert!(window_rate_mbps(&cc) < 15.0, "{}", window_rate_mbps(&cc));
+        assert!(cc.window_rate_mbps() < 15.0, "{}", cc.window_rate_mbps());
         // The link speeds up and drains at 47 Mbit/s (a segment per 0.25 ms) for 30 ms.
         deliver(&mut cc, now, 120, 0.25, |_| 20.0);
-        assert!(window_rate_mbps(&cc) > 40.0, "{}", window_rate_mbps(&cc));
+        assert!(cc.window_rate_mbps() > 40.0, "{}", cc.window_rate_mbps());
         // The jump (slow start's doubling alone leaves w_max alone) and the search beyond it.
         let w_max_rate = cc.w_max * 1449.0 * 8.0 / 1e6 / cc.min_hrtt.as_secs_f64();
         assert!(w_max_rate > 40.0, "{w_max_rate}");
