@@ -59,9 +59,11 @@ pub struct IntcpFlow {
     pub hole_threshold_pkts: u32,
     /// Rate probing: without a congestion signal, cwnd returns at once to the window where the
     /// last congestion signal came, then its excess over that grows by this factor per hop RTT
-    /// (1, 2, 4, ... packets with 1, the default), so a hop finds a faster link within a few
-    /// round trips; the hold-off after a decrease is 2 minimum hop RTTs. 0: the paper's additive
-    /// increase (one packet per round trip) and the code's 2·hopSRTT hold-off.
+    /// (1, 2, 4, ... packets with 1, the default); after two such rounds without a queue, or a
+    /// receive rate above anything the hop delivered before, it doubles per hop RTT until a
+    /// queue shows, so a hop finds a faster link within a few round trips; the hold-off after a
+    /// decrease is 2 minimum hop RTTs. 0: the paper's additive increase (one packet per round
+    /// trip) and the code's 2·hopSRTT hold-off.
     #[serde(default = "default_intcp_probe_gain")]
     pub probe_gain: f64,
     /// Bytes each midnode may hold for downstream, fetched from upstream at the upstream hop's

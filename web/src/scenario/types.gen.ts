@@ -320,7 +320,7 @@ export type Flow =
        */
       hole_threshold_pkts?: number;
       /**
-       * Rate probing: without a congestion signal, cwnd returns at once to the window where the last congestion signal came, then its excess over that grows by this factor per hop RTT (1, 2, 4, ... packets with 1, the default), so a hop finds a faster link within a few round trips; the hold-off after a decrease is 2 minimum hop RTTs. 0: the paper's additive increase (one packet per round trip) and the code's 2·hopSRTT hold-off.
+       * Rate probing: without a congestion signal, cwnd returns at once to the window where the last congestion signal came, then its excess over that grows by this factor per hop RTT (1, 2, 4, ... packets with 1, the default); after two such rounds without a queue, or a receive rate above anything the hop delivered before, it doubles per hop RTT until a queue shows, so a hop finds a faster link within a few round trips; the hold-off after a decrease is 2 minimum hop RTTs. 0: the paper's additive increase (one packet per round trip) and the code's 2·hopSRTT hold-off.
        */
       probe_gain?: number;
       /**
