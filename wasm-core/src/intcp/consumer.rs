@@ -65,6 +65,9 @@ pub struct Consumer {
     next_check: SimTime,
     pub credit: f64,
     rmt_sndq_rest: f64,
+    /// Whether the last DATA came from a midnode reading ahead, whose `wnd` is its own debt.
+    pub responder_reads_ahead: bool,
+    target_buffer_bytes: f64,
     /// The end-to-end smoothed RTT (`crate::rtt`, α = 1/8, at least 1 ms).
     rtt: SmoothedRtt,
     pub rto: SimDuration,
@@ -91,6 +94,7 @@ impl Consumer {
         bin_width: SimDuration,
     ) -> Consumer {
         Consumer {
+            responder_reads_ahead: false,
             flow,
             mss,
             bytes,
@@ -104,6 +108,7 @@ impl Consumer {
             // Before the first RTT sample the credit is SNDQ_MAX of requests (§5.8).
             credit: target_buffer_bytes,
             rmt_sndq_rest: target_buffer_bytes,
+            target_buffer_bytes,
             rtt: SmoothedRtt::new(RFC6298_GAIN).with_floor(SRTT_FLOOR),
             rto: RTO_DEF,
             conseq_timeout: 0,
@@ -258,7 +263,21 @@ impl Consumer {
         self.holes = HoleDetector::default();
     }
 
-    pub fn on_data(&mut self, now: SimTime, sn: u64, seg: Segment, wnd: i16, rerequest: &mut Vec<(u64, u64)>) {
+    pub fn on_data(
+        &mut self,
+        now: SimTime,
+        sn: u64,
+        seg: Segment,
+        wnd: i16,
+        ahead: bool,
+        rerequest: &mut Vec<(u64, u64)>,
+    ) {
+        if ahead != self.responder_reads_ahead {
+            // The headroom meant the other queue (the midnode's debt, or the producer's queue):
+            // start from the target until this one reports.
+            self.responder_reads_ahead = ahead;
+            self.rmt_sndq_rest = self.target_buffer_bytes;
+        }
         if wnd != 0 {
             self.rmt_sndq_rest = wnd as f64 * self.mss as f64;
         }

@@ -27,6 +27,7 @@ pub mod holes;
 pub mod midnode;
 pub mod rate;
 pub mod readahead;
+pub mod swing;
 
 use crate::sim::SimDuration;
 
@@ -74,4 +75,6 @@ pub struct IntcpConfig {
     pub hold_budget_bytes: u64,
     /// How far past the highest byte its downstream asked for a midnode may request.
     pub lookahead_bytes: u64,
+    /// Read ahead only while the downstream hop swings (`swing.rs`); false: whenever there is budget.
+    pub swing_gate: bool,
 }

@@ -17,13 +17,15 @@
 //!
 //! - `inflight`: segments requested upstream and not yet arrived, each marked *wanted* once
 //!   downstream has asked for it (it then goes down as soon as it arrives, instead of being
-//!   requested twice); an entry older than `INFLIGHT_EXPIRY` is dropped, so a lost interest
-//!   costs one downstream re-request, never a stuck segment;
+//!   requested twice); a downstream request for an entry older than `INFLIGHT_EXPIRY` goes
+//!   upstream again, so a lost interest costs one downstream re-request, never a stuck segment,
+//!   and a read-ahead entry that old is dropped;
 //! - `held`: segments that arrived before downstream asked for them;
 //! - the node's *debt* to downstream (`wanted_bytes` plus its send queue), which a responder
 //!   reports on its DATA as the headroom below its target buffer, in place of the producer's
 //!   send-queue headroom of the code (§2.2 `wnd`), so its requester can keep it fed.
 
+use super::swing::SwingGate;
 use crate::sim::{SimDuration, SimTime};
 use std::collections::BTreeMap;
 
@@ -74,6 +76,8 @@ pub struct ReadAhead {
     pub credit: f64,
     /// Headroom the upstream responder last reported below its target buffer, bytes.
     pub upstream_headroom: f64,
+    /// When this node reads ahead (`swing.rs`); none: whenever the budget allows.
+    pub gate: Option<SwingGate>,
 }
 
 impl ReadAhead {
@@ -92,6 +96,27 @@ impl ReadAhead {
             held_bytes: 0,
             credit: target_buffer_bytes,
             upstream_headroom: target_buffer_bytes,
+            gate: None,
+        }
+    }
+
+    /// Reads ahead only while the downstream hop swings (`swing.rs`).
+    pub fn gated(mut self) -> ReadAhead {
+        self.gate = Some(SwingGate::new(SimTime::ZERO, self.mss as u32));
+        self
+    }
+
+    /// Whether this node reads ahead now. While it does not, it fetches only what downstream
+    /// asks for (its held bytes leave as downstream asks for them), as the authors' code does.
+    pub fn reading(&self) -> bool {
+        self.gate.as_ref().is_none_or(|g| g.is_open())
+    }
+
+    /// Closes the gate's bins that ended by `now` (`swing.rs`).
+    pub fn update_gate(&mut self, now: SimTime) {
+        let (asked, held) = (self.down_next, self.held_bytes);
+        if let Some(g) = &mut self.gate {
+            g.update(now, asked, held);
         }
     }
 
@@ -106,16 +131,16 @@ impl ReadAhead {
         }
     }
 
-    /// A segment downstream asked for and the cache does not hold: true if it is on its way
-    /// (now marked wanted), false if it must be requested upstream (`requested` then records
-    /// it as wanted).
+    /// A segment downstream asked for and the cache does not hold: true if this node read it
+    /// ahead and it is on its way (now marked wanted), false if it must be requested upstream
+    /// (`requested` then records it as wanted). Downstream asking again for a segment it already
+    /// asked for is a re-request (a timeout or a hole it found): that goes upstream again, as
+    /// without read-ahead, since the segment may have been lost before it reached this node.
     pub fn await_inflight(&mut self, now: SimTime, start: u64) -> bool {
         match self.inflight.get_mut(&start) {
-            Some(f) if now.saturating_since(f.sent) < INFLIGHT_EXPIRY => {
-                if !f.wanted {
-                    f.wanted = true;
-                    self.wanted_bytes += f.end - start;
-                }
+            Some(f) if !f.wanted && now.saturating_since(f.sent) < INFLIGHT_EXPIRY => {
+                f.wanted = true;
+                self.wanted_bytes += f.end - start;
                 true
             }
             _ => false,
@@ -157,12 +182,14 @@ impl ReadAhead {
         }
     }
 
-    /// Drops requests outstanding for `INFLIGHT_EXPIRY` or longer.
+    /// Drops read-ahead requests outstanding for `INFLIGHT_EXPIRY` or longer. A request that
+    /// downstream asked for stays until its data arrives (a late segment is still sent on, as
+    /// without read-ahead); downstream asking again after the expiry sends it upstream again.
     pub fn expire(&mut self, now: SimTime) {
         let old: Vec<u64> = self
             .inflight
             .iter()
-            .filter(|(_, f)| now.saturating_since(f.sent) >= INFLIGHT_EXPIRY)
+            .filter(|(_, f)| !f.wanted && now.saturating_since(f.sent) >= INFLIGHT_EXPIRY)
             .map(|(&s, _)| s)
             .collect();
         for s in old {
@@ -188,6 +215,10 @@ impl ReadAhead {
         srtt: Option<SimDuration>,
         out: &mut Vec<(u64, u64)>,
     ) -> bool {
+        if !self.reading() {
+            self.credit = self.credit.min(self.mss as f64);
+            return false;
+        }
         let Some(srtt) = srtt.filter(|_| self.budget > 0) else {
             return false;
         };
@@ -279,8 +310,10 @@ mod tests {
         assert_eq!(r.up_next, 3000);
         r.on_downstream_interest(1000, 2000);
         assert!(r.await_inflight(at(1.0), 1000));
-        assert!(r.await_inflight(at(1.5), 1000), "asking twice counts once");
         assert_eq!(r.wanted_bytes, 1000);
+        assert!(!r.await_inflight(at(1.5), 1000), "asking again is a re-request, which goes upstream");
+        r.requested(at(1.5), 1000, 2000, true);
+        assert_eq!(r.wanted_bytes, 1000, "and counts once");
         assert_eq!(r.on_data(1000, 2000), Arrival::Forward);
         assert_eq!(r.on_data(1000, 2000), Arrival::Drop, "a late duplicate is not sent again");
         assert_eq!(r.on_data(2000, 3000), Arrival::Hold);
@@ -294,6 +327,20 @@ mod tests {
         assert!(!r.await_inflight(SimTime::ZERO + INFLIGHT_EXPIRY, 0));
         r.expire(SimTime::ZERO + INFLIGHT_EXPIRY);
         assert_eq!(r.inflight_bytes, 0);
+    }
+
+    #[test]
+    fn a_late_segment_downstream_asked_for_is_still_sent_on() {
+        let mut r = ra(100_000);
+        r.on_downstream_interest(0, 1000);
+        r.requested(at(0.0), 0, 1000, true);
+        r.expire(at(5000.0));
+        assert_eq!(r.wanted_bytes, 1000, "a wanted request does not expire");
+        assert!(!r.await_inflight(at(5000.0), 0), "asked again, it goes upstream again");
+        r.requested(at(5000.0), 0, 1000, true);
+        assert_eq!(r.on_data(0, 1000), Arrival::Forward);
+        assert_eq!(r.on_data(0, 1000), Arrival::Drop, "the second copy is not");
+        assert_eq!((r.wanted_bytes, r.inflight_bytes), (0, 0));
     }
 
     #[test]

@@ -128,7 +128,9 @@ pub enum Body {
     /// (now − the interest one-way delay, §5.1), `sn` the responder's per-hop number, `wnd` the
     /// producer's send-queue headroom in MSS (0 from caches), `digest` the digest of the bytes
     /// and `first_sent` when the producer first sent them (one-way delay counts recovery).
-    IntcpData { sn: u64, start: u64, end: u64, ts: SimTime, wnd: i16, digest: u64, first_sent: SimTime },
+    /// `ahead`: the responder is a midnode reading ahead, and `wnd` is the headroom of its own
+    /// debt to this hop (`intcp/readahead.rs`); one bit the authors' header does not have.
+    IntcpData { sn: u64, start: u64, end: u64, ts: SimTime, wnd: i16, digest: u64, first_sent: SimTime, ahead: bool },
     /// An ARQ data packet (docs/arq.md): packet number `n` of the flow with `len` payload bytes,
     /// `digest` their digest, `first_sent` when packet `n` was first sent and `ts` when this copy was.
     ArqData { n: u64, len: u32, digest: u64, first_sent: SimTime, ts: SimTime },

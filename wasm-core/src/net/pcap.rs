@@ -241,6 +241,8 @@ pub const CTCP_SYN_ACK: u8 = 4;
 /// INTCP header commands (docs/pcap.md §4.2).
 pub const INTCP_INTEREST: u8 = 1;
 pub const INTCP_DATA: u8 = 2;
+/// DATA from a midnode that reads ahead: `wnd` is the headroom of its own debt to the hop.
+pub const INTCP_DATA_AHEAD: u8 = 3;
 /// ARQ header types (docs/pcap.md §4.3).
 pub const ARQ_DATA: u8 = 1;
 pub const ARQ_ACK: u8 = 2;
@@ -295,8 +297,9 @@ fn udp_datagram(out: &mut Vec<u8>, pkt: &Packet, flow: &FlowWire, src: [u8; 4], 
         Body::IntcpInterest { sn, start, end, rate, ts } => {
             intcp_header(&mut h, INTCP_INTEREST, *rate, *ts, *sn, 0, *start, *end);
         }
-        Body::IntcpData { sn, start, end, ts, wnd, .. } => {
-            intcp_header(&mut h, INTCP_DATA, *wnd as u16, *ts, *sn, (end - start) as u32, *start, *end);
+        Body::IntcpData { sn, start, end, ts, wnd, ahead, .. } => {
+            let cmd = if *ahead { INTCP_DATA_AHEAD } else { INTCP_DATA };
+            intcp_header(&mut h, cmd, *wnd as u16, *ts, *sn, (end - start) as u32, *start, *end);
         }
         Body::ArqData { n, ts, .. } => {
             h.extend_from_slice(&[ARQ_DATA, 0]);
@@ -447,6 +450,29 @@ mod tests {
         assert_eq!(u32::from_be_bytes(h[15..19].try_into().unwrap()), 1449);
         assert_eq!(u32::from_be_bytes(h[19..23].try_into().unwrap()), 2898);
         assert!(verifies(0, &ip[..20]));
+    }
+
+    #[test]
+    fn intcp_data_from_a_midnode_reading_ahead_is_command_3_with_its_debt_headroom() {
+        let flow = FlowWire { id: 0, transport: Transport::Intcp, from: 0, to: 2, mss: 1449 };
+        let data = |ahead| {
+            let body = Body::IntcpData {
+                sn: 1,
+                start: 0,
+                end: 1449,
+                ts: SimTime(1_000),
+                wnd: -3,
+                digest: 0,
+                first_sent: SimTime::ZERO,
+                ahead,
+            };
+            let r = record(&pkt(2, 1500, body), &flow);
+            r[16 + 28..16 + 28 + 3].to_vec()
+        };
+        assert_eq!(data(false)[0], INTCP_DATA);
+        let ahead = data(true);
+        assert_eq!(ahead[0], INTCP_DATA_AHEAD);
+        assert_eq!(i16::from_be_bytes([ahead[1], ahead[2]]), -3);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::intcp::rate::{CcParams, HopController};
 use crate::intcp::IntcpConfig;
 use crate::metrics::Trace;
 use crate::net::AgentId;
-use crate::scenario::{self, IntcpFlow};
+use crate::scenario::{self, IntcpFlow, ReadAheadWhen};
 use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, Simulation};
 
@@ -146,6 +146,7 @@ impl Transport for IntcpHandle {
             hole_threshold: c.hole_threshold_pkts,
             hold_budget_bytes: if c.cache { c.hold_budget_bytes } else { 0 },
             lookahead_bytes: c.lookahead_bytes,
+            swing_gate: c.read_ahead == ReadAheadWhen::Swings,
         };
         // The path's nodes, producer first; agent ids follow in the same order. On a
         // constellation every node may join the route, so every node gets an agent,

@@ -68,15 +68,23 @@ pub struct IntcpFlow {
     pub probe_gain: f64,
     /// Bytes each midnode may hold for downstream, fetched from upstream at the upstream hop's
     /// own rate ahead of downstream's requests (the paper's cache absorbing bandwidth swings
-    /// between hops, Fig. 5(a)); back-pressure applies only when they reach this budget. 0 (the
-    /// default, docs/intcp-caching.md says why): the authors' code, which asks upstream only for what downstream asked
-    /// and back-pressures as soon as `target_buffer_pkts` wait. Held data lives in the cache,
-    /// which bounds it too.
+    /// between hops, Fig. 5(a)); back-pressure applies only when they reach this budget, and
+    /// `read_ahead` says when a midnode reads ahead. The default, 32 MiB, holds one 10 s low
+    /// phase of Fig. 5(a) (18.75 MB). 0: the authors' code, which asks upstream only for what
+    /// downstream asked and back-pressures as soon as `target_buffer_pkts` wait. Held data lives
+    /// in the cache, which bounds it too.
     #[serde(default = "default_intcp_hold_budget")]
     pub hold_budget_bytes: u64,
     /// How far past the highest byte its downstream asked for a midnode may request upstream.
     #[serde(default = "default_intcp_lookahead")]
     pub lookahead_bytes: u64,
+    /// When a midnode with a hold budget reads ahead: "swings" (the default) while its
+    /// downstream hop swings, opening when the rate downstream asks at falls below half its
+    /// peak of the last 30 s (a slow phase or an outage) and closing once that hop is back at
+    /// speed and the held bytes stop falling, so a hop that is slower for good gets no standing
+    /// backlog (docs/intcp-caching.md); "always": whenever the budget allows.
+    #[serde(default)]
+    pub read_ahead: ReadAheadWhen,
     /// Mixed hops (INTCP paper §III): the controller each hop's requester runs, one entry per
     /// hop counted from the producer (`["reno", "intcp"]`: the producer's hop runs Reno, the
     /// next INTCP). Empty or absent: INTCP's rate control on every hop. "reno" is a TCP-Reno
@@ -98,6 +106,18 @@ pub struct IntcpFlow {
     pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+}
+
+/// When a midnode reads ahead (`IntcpFlow::read_ahead`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadAheadWhen {
+    /// While the downstream hop swings: after a slow phase or an outage, until the held bytes
+    /// stop falling with the hop back at speed.
+    #[default]
+    Swings,
+    /// Whenever the hold budget allows.
+    Always,
 }
 
 /// The controller of one INTCP hop (`IntcpFlow::hop_cc`).
@@ -144,11 +164,8 @@ fn default_intcp_probe_gain() -> f64 {
     1.0
 }
 fn default_intcp_hold_budget() -> u64 {
-    // Off by default until it is gated (docs/intcp-caching.md, "Read-ahead"): with a next hop that is
-    // slower for good rather than in swings, a full budget is a standing backlog (Beijing-New
-    // York: 15 s of delay). The Fig. 5 presets set 32 MiB, one 10 s low phase at (20 − 5) Mbit/s
-    // being 18.75 MB.
-    0
+    // One 10 s low phase of Fig. 5(a) at (20 − 5) Mbit/s is 18.75 MB.
+    32 << 20
 }
 fn default_intcp_lookahead() -> u64 {
     64 << 20

@@ -35,7 +35,7 @@ pub use ctcp_flow::{
 };
 pub use error::{FieldError, ScenarioError};
 pub use flow::Flow;
-pub use intcp_flow::{HopCc, IntcpFlow};
+pub use intcp_flow::{HopCc, IntcpFlow, ReadAheadWhen};
 pub use json_path::{set_path, PathError};
 pub use link::{
     LinkSpec, LossAtSpec, LossSpec, Outage, OutagesSpec, PeriodicOutage, RateScheduleSpec, RateStep, SquareWave,

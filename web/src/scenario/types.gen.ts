@@ -324,13 +324,17 @@ export type Flow =
        */
       probe_gain?: number;
       /**
-       * Bytes each midnode may hold for downstream, fetched from upstream at the upstream hop's own rate ahead of downstream's requests (the paper's cache absorbing bandwidth swings between hops, Fig. 5(a)); back-pressure applies only when they reach this budget. 0 (the default, docs/intcp-caching.md says why): the authors' code, which asks upstream only for what downstream asked and back-pressures as soon as `target_buffer_pkts` wait. Held data lives in the cache, which bounds it too.
+       * Bytes each midnode may hold for downstream, fetched from upstream at the upstream hop's own rate ahead of downstream's requests (the paper's cache absorbing bandwidth swings between hops, Fig. 5(a)); back-pressure applies only when they reach this budget, and `read_ahead` says when a midnode reads ahead. The default, 32 MiB, holds one 10 s low phase of Fig. 5(a) (18.75 MB). 0: the authors' code, which asks upstream only for what downstream asked and back-pressures as soon as `target_buffer_pkts` wait. Held data lives in the cache, which bounds it too.
        */
       hold_budget_bytes?: number;
       /**
        * How far past the highest byte its downstream asked for a midnode may request upstream.
        */
       lookahead_bytes?: number;
+      /**
+       * When a midnode with a hold budget reads ahead: "swings" (the default) while its downstream hop swings, opening when the rate downstream asks at falls below half its peak of the last 30 s (a slow phase or an outage) and closing once that hop is back at speed and the held bytes stop falling, so a hop that is slower for good gets no standing backlog (docs/intcp-caching.md); "always": whenever the budget allows.
+       */
+      read_ahead?: ReadAheadWhen & string;
       /**
        * Mixed hops (INTCP paper §III): the controller each hop's requester runs, one entry per hop counted from the producer (`["reno", "intcp"]`: the producer's hop runs Reno, the next INTCP). Empty or absent: INTCP's rate control on every hop. "reno" is a TCP-Reno window (slow start, +1 packet per window, halved on a loss found on that hop, one packet after a hop timeout) advertised as the rate cwnd·MSS/srtt; the hop keeps INTCP's caching, SeqHole recovery and back-pressure. With `cache: false` midnodes find no hop losses, so a Reno hop there reacts to timeouts only.
        */
@@ -418,6 +422,10 @@ export type CtcpFeedback = 'per-block' | 'lowest-block';
  * See [`CtcpFlow::redundancy`].
  */
 export type CtcpRedundancy = 'nearest' | 'ceil';
+/**
+ * When a midnode reads ahead (`IntcpFlow::read_ahead`).
+ */
+export type ReadAheadWhen = 'swings' | 'always';
 /**
  * The controller of one INTCP hop (`IntcpFlow::hop_cc`).
  */

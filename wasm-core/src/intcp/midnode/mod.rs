@@ -58,6 +58,9 @@ pub const HOP_TRACE_COLUMNS: [&str; 7] = [
     "out_rate_mbps",
 ];
 
+/// The timer token of the read-ahead gate's bins (the 1 ms flush uses 0).
+const GATE_TIMER: u64 = 1;
+
 /// The window over which a node's sending rate downstream is measured for its trace.
 pub const OUT_RATE_WINDOW: SimDuration = SimDuration::from_millis(100);
 
@@ -120,6 +123,8 @@ pub struct IntcpNode {
     segs: Vec<Segment>,
     /// Read-ahead (midnodes with a cache and a hold budget; `readahead.rs`).
     pub ra: Option<ReadAhead>,
+    /// When the read-ahead gate's timer fires next (`swing.rs`).
+    gate_timer_at: Option<SimTime>,
     /// DATA bytes sent downstream, and the (time, count) the out rate was last measured from.
     out_bytes: u64,
     out_mark: (SimTime, u64),
@@ -146,10 +151,22 @@ impl IntcpNode {
         store: Option<NodeSlot>,
     ) -> IntcpNode {
         let ra = (role == Role::Midnode && store.is_some() && cfg.hold_budget_bytes > 0).then(|| {
-            ReadAhead::new(cfg.mss, cfg.hold_budget_bytes, cfg.lookahead_bytes, cfg.bytes, cfg.cc.target_buffer_bytes)
+            let ra = ReadAhead::new(
+                cfg.mss,
+                cfg.hold_budget_bytes,
+                cfg.lookahead_bytes,
+                cfg.bytes,
+                cfg.cc.target_buffer_bytes,
+            );
+            if cfg.swing_gate {
+                ra.gated()
+            } else {
+                ra
+            }
         });
         IntcpNode {
             ra,
+            gate_timer_at: None,
             out_bytes: 0,
             out_mark: (SimTime::ZERO, 0),
             out_rate_mbps: 0.0,
@@ -234,17 +251,17 @@ impl IntcpNode {
         self.snd_queue_bytes + self.ra.as_ref().map_or(0, |r| r.held_bytes)
     }
 
-    /// The rate this node advertises upstream (§5.6). With read-ahead, back-pressure starts only
-    /// as the bytes held and read ahead approach the budget: the backpressure term's target
+    /// The rate this node advertises upstream (§5.6). While it reads ahead, back-pressure starts
+    /// only as the bytes held and read ahead approach the budget: the backpressure term's target
     /// buffer becomes the budget.
     pub fn advertised_rate(&self) -> f64 {
         match (self.role, &self.ra) {
-            (Role::Midnode, Some(ra)) => {
+            (Role::Midnode, Some(ra)) if ra.reading() => {
                 let target = self.cfg.cc.target_buffer_bytes;
                 let over = (self.snd_queue_bytes + ra.committed()) as f64 - (ra.budget as f64 - target).max(0.0);
                 self.cc.rate_mbps(Some((over, self.bucket.rate_mbps)))
             }
-            (Role::Midnode, None) => self.cc.rate_mbps(Some((self.snd_queue_bytes as f64, self.bucket.rate_mbps))),
+            (Role::Midnode, _) => self.cc.rate_mbps(Some((self.snd_queue_bytes as f64, self.bucket.rate_mbps))),
             _ => self.cc.rate_mbps(None),
         }
     }
@@ -262,7 +279,7 @@ impl IntcpNode {
                 }
                 self.record(ctx);
             }
-            Body::IntcpData { sn, start, end, ts, wnd, digest, first_sent } => {
+            Body::IntcpData { sn, start, end, ts, wnd, digest, first_sent, ahead } => {
                 if self.role == Role::Producer {
                     return;
                 }
@@ -282,7 +299,7 @@ impl IntcpNode {
                 let mut lost = std::mem::take(&mut self.scratch);
                 lost.clear();
                 if let Some(c) = &mut self.consumer {
-                    c.on_data(now, sn, seg, wnd, &mut lost);
+                    c.on_data(now, sn, seg, wnd, ahead, &mut lost);
                     // A consumer on a node that named flows share leaves what it got there.
                     if let Some(store) = self.store(ctx) {
                         store.cache.insert(seg);
@@ -309,7 +326,9 @@ impl IntcpNode {
                                 ra.upstream_headroom = wnd as f64 * self.cfg.mss as f64;
                             }
                             if ra.on_data(start, end) == Arrival::Forward {
-                                self.enqueue(seg, 0);
+                                // Not reading ahead, the node passes upstream's headroom on, as the code does.
+                                let wnd = if ra.reading() { 0 } else { wnd };
+                                self.enqueue(seg, wnd);
                             }
                         }
                         None => self.enqueue(seg, wnd),
@@ -335,7 +354,11 @@ impl IntcpNode {
         }
     }
 
-    pub fn on_timer(&mut self, ctx: &mut Ctx, _token: u64) {
+    pub fn on_timer(&mut self, ctx: &mut Ctx, token: u64) {
+        if token == GATE_TIMER {
+            self.on_gate_timer(ctx);
+            return;
+        }
         if self.tick_at != Some(ctx.now) {
             return;
         }
@@ -347,8 +370,7 @@ impl IntcpNode {
             let mut out = std::mem::take(&mut self.scratch);
             out.clear();
             let resends_before = c.stats.timeout_resends;
-            let follow = self.cfg.hold_budget_bytes > 0 && self.cfg.cache && !self.aggregates;
-            let follow = follow.then(|| (self.cc.rate_mbps(None), self.cc.srtt()));
+            let follow = c.responder_reads_ahead.then(|| (self.cc.rate_mbps(None), self.cc.srtt()));
             c.tick(ctx.now, dt, self.cc.thrp_mbps, follow, &mut out);
             let resent = c.stats.timeout_resends - resends_before;
             c.trace.record(
@@ -384,6 +406,37 @@ impl IntcpNode {
         }
     }
 
+    /// Arms the read-ahead gate's timer (`swing.rs`) if it is not armed.
+    pub(super) fn ensure_gate_timer(&mut self, ctx: &mut Ctx) {
+        if self.gate_timer_at.is_some() {
+            return;
+        }
+        if let Some(g) = self.ra.as_ref().and_then(|ra| ra.gate.as_ref()) {
+            let at = g.bin_end().max(ctx.now + TICK);
+            self.gate_timer_at = Some(at);
+            ctx.timer_at(at, GATE_TIMER);
+        }
+    }
+
+    fn on_gate_timer(&mut self, ctx: &mut Ctx) {
+        if self.gate_timer_at != Some(ctx.now) {
+            return;
+        }
+        self.gate_timer_at = None;
+        let limit = self.cfg.bytes.unwrap_or(u64::MAX);
+        let Some(ra) = &mut self.ra else { return };
+        let was_reading = ra.reading();
+        ra.update_gate(ctx.now);
+        let reading = ra.reading();
+        let keep = ra.down_next < limit && ra.gate.as_ref().is_some_and(|g| g.active());
+        if reading && !was_reading {
+            self.ensure_tick(ctx);
+        }
+        if keep {
+            self.ensure_gate_timer(ctx);
+        }
+    }
+
     /// Sends what the token bucket allows from the send queue (§5.7).
     fn flush_data(&mut self, ctx: &mut Ctx, dt: SimDuration) {
         let Some(down) = self.down(ctx) else { return };
@@ -398,7 +451,7 @@ impl IntcpNode {
             let wnd = if self.role == Role::Producer {
                 let headroom = (self.cfg.cc.target_buffer_bytes - self.snd_queue_bytes as f64) / self.cfg.mss as f64;
                 headroom.clamp(i16::MIN as f64 + 1.0, i16::MAX as f64) as i16
-            } else if let Some(ra) = &self.ra {
+            } else if let Some(ra) = self.ra.as_ref().filter(|ra| ra.reading()) {
                 // A midnode that reads ahead reports its own debt to downstream (what it was asked
                 // for and has not sent) below its target, as the producer reports its queue; 0
                 // means "not set" on the wire, so at the target it reports one segment of room.
@@ -412,6 +465,7 @@ impl IntcpNode {
             } else {
                 wnd
             };
+            let ahead = self.ra.as_ref().is_some_and(|ra| ra.reading());
             let first_sent = if seg.first_sent == SimTime::MAX { ctx.now } else { seg.first_sent };
             let ts = SimTime(ctx.now.0.saturating_sub(self.bucket.int_hop_owd.0));
             ctx.send(Packet {
@@ -427,6 +481,7 @@ impl IntcpNode {
                     wnd,
                     digest: seg.digest,
                     first_sent,
+                    ahead,
                 },
             });
             self.data_sn += 1;

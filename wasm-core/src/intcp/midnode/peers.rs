@@ -37,9 +37,14 @@ pub(super) enum Peers {
 }
 
 impl IntcpNode {
-    /// Finds neighbours on the route in force instead of fixed ones.
+    /// Finds neighbours on the route in force instead of fixed ones. Such a node does not read
+    /// ahead by default (docs/intcp-caching.md, "On a constellation"): only `read_ahead:
+    /// "always"` keeps it.
     pub fn with_moving_peers(mut self, peers: Rc<MovingPeers>) -> IntcpNode {
         self.peers = Peers::Moving(peers);
+        if self.ra.as_ref().is_some_and(|ra| ra.gate.is_some()) {
+            self.ra = None;
+        }
         self
     }
 

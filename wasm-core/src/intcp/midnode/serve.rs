@@ -61,6 +61,7 @@ impl IntcpNode {
         if let Some(ra) = &mut self.ra {
             ra.on_downstream_interest(start, end);
         }
+        self.ensure_gate_timer(ctx);
         let mut run: Option<(u64, u64)> = None;
         let mut s = start;
         while s < end {
@@ -91,7 +92,11 @@ impl IntcpNode {
         if let Some((a, b)) = run {
             self.send_interest(ctx, a, b);
         }
-        self.ensure_tick(ctx);
+        // An idle tick costs the token bucket its credit, so a node that does not read ahead
+        // ticks only for data to send, as without read-ahead.
+        if !self.snd_queue.is_empty() || self.ra.as_ref().is_some_and(|ra| ra.reading()) {
+            self.ensure_tick(ctx);
+        }
     }
 
     /// The read-ahead requests due now (`readahead.rs`); true while the credit holds some back.
