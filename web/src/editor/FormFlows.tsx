@@ -49,6 +49,10 @@ const CTCP_VARIANT_LABELS = { v1: 'v1 (AIMD)', v2: 'v2 (H-TCP-like)' } satisfies
 const CTCP_VARIANT_OPTIONS: Option[] = Object.entries(CTCP_VARIANT_LABELS).map(([value, label]) => ({ value, label }));
 const CODING_LABELS = { full: 'Full', 'rank-only': 'Rank only' } satisfies Record<CodingMode, string>;
 const CODING_OPTIONS: Option[] = Object.entries(CODING_LABELS).map(([value, label]) => ({ value, label }));
+const READ_AHEAD_OPTIONS: Option[] = [
+  { value: 'swings', label: 'while the next hop swings' },
+  { value: 'always', label: 'always' },
+];
 const RTO_OPTIONS: { value: RtoFlavor | ''; label: string }[] = [
   { value: '', label: 'by profile' },
   { value: 'linux', label: 'Linux' },
@@ -224,6 +228,15 @@ function FlowItem({ kit, i, flow, count }: { kit: Kit; i: number; flow: Json; co
       {num(`${fp}.min_rate_mbps`, 'Lowest rate', { unit: 'Mbit/s', empty: 'remove', placeholder: '0.1', hint: 'The least a node may ask of the hop upstream.' })}
       {num(`${fp}.max_rate_mbps`, 'Highest rate', { unit: 'Mbit/s', empty: 'remove', placeholder: '300', hint: 'The most a node may ask of the hop upstream.' })}
       {num(`${fp}.hole_threshold_pkts`, 'SeqHole threshold', { unit: 'packets', integer: true, empty: 'remove', placeholder: '3', hint: 'A range skipped by this many later packets is re-requested from the node upstream.' })}
+      {num(`${fp}.hold_budget_bytes`, 'Hold budget', { unit: 'bytes', integer: true, empty: 'remove', placeholder: '33554432', hint: 'What each midnode may fetch ahead of its downstream and hold (the cache absorbing bandwidth swings); 0 is the authors\' code.' })}
+      <SelectInput
+        label="Read ahead"
+        hint="While the next hop swings: after a slow phase or an outage of a hop that was faster, until the held bytes stop falling (docs/intcp-caching.md). Always: whenever the budget allows."
+        value={get(`${fp}.read_ahead`) ?? 'swings'}
+        options={READ_AHEAD_OPTIONS}
+        errors={errors.at(`${fp}.read_ahead`)}
+        onChange={set(`${fp}.read_ahead`)}
+      />
       {nodesAndLabel()}
     </>
   ) : ctcp ? (

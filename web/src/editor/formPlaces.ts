@@ -120,6 +120,8 @@ const FLOW_FIELDS = {
       'min_rate_mbps',
       'max_rate_mbps',
       'hole_threshold_pkts',
+      'hold_budget_bytes',
+      'read_ahead',
       ...NODES_AND_LABEL,
     ],
   },
