@@ -90,11 +90,11 @@ end
 -- INTCP ---------------------------------------------------------------------------------------
 
 local intcp = Proto("orbitcp_intcp", "orbitcp INTCP (information-centric, hop by hop)")
-local intcp_cmds = { [1] = "INTEREST", [2] = "DATA" }
+local intcp_cmds = { [1] = "INTEREST", [2] = "DATA", [3] = "DATA (read ahead)" }
 local inf = {
   cmd = ProtoField.uint8("orbitcp_intcp.cmd", "Command", base.DEC, intcp_cmds),
   rate = ProtoField.uint16("orbitcp_intcp.rate", "Requested rate (0.01 Mbit/s)"),
-  wnd = ProtoField.int16("orbitcp_intcp.wnd", "Producer send-queue headroom (MSS)"),
+  wnd = ProtoField.int16("orbitcp_intcp.wnd", "Send-queue headroom (MSS): the producer's, or with command 3 the midnode's debt"),
   ts = ProtoField.uint32("orbitcp_intcp.ts_us", "Timestamp (us)"),
   sn = ProtoField.uint32("orbitcp_intcp.sn", "Hop sequence number"),
   len = ProtoField.uint32("orbitcp_intcp.len", "Payload length"),
