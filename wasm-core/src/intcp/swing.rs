@@ -100,11 +100,11 @@ impl SwingGate {
     /// the gate is open.
     pub fn update(&mut self, now: SimTime, asked: u64, held: u64) -> bool {
         if now.saturating_since(self.bin_end) > PEAK_WINDOW {
-            // Idle for longer than the gate remembers: start afresh.
-            let last = *self.marks.back().expect("never empty");
+            // Idle for longer than the gate remembers: start afresh from here (what was asked
+            // meanwhile is no rate, and as one it would stand as a peak for `PEAK_WINDOW`).
             *self = SwingGate { openings: self.openings, ..SwingGate::new(now, self.mss as u32) };
-            self.marks = VecDeque::from([last]);
-            return self.update(now + BIN, asked, held);
+            self.marks = VecDeque::from([(asked, held)]);
+            return self.open;
         }
         while now >= self.bin_end {
             // Bins that ended without an update asked for nothing new.
@@ -256,6 +256,27 @@ mod tests {
         assert!(open_at(&trace, 6.0));
         assert!(open_at(&trace, 7.5), "the window still holds the outage");
         assert!(trace.iter().filter(|&&(t, _)| t > 9.5).all(|&(_, open)| !open));
+    }
+
+    #[test]
+    fn after_an_idle_spell_longer_than_its_memory_the_gate_starts_afresh() {
+        let mut g = SwingGate::new(SimTime::ZERO, MSS);
+        let mut asked = 0.0;
+        let mut t = 0.0;
+        while t < 5.0 {
+            asked += 10.0 * MBPS * BIN.as_secs_f64();
+            t += BIN.as_secs_f64();
+            g.update(at(t), asked as u64, 0);
+        }
+        // 60 s later downstream asks again, at the same rate: a whole window first, then steady.
+        asked += 100.0 * MBPS;
+        t = 65.0;
+        assert!(!g.update(at(t), asked as u64, 0));
+        while t < 75.0 {
+            asked += 10.0 * MBPS * BIN.as_secs_f64();
+            t += BIN.as_secs_f64();
+            assert!(!g.update(at(t), asked as u64, 0), "what was asked during the gap is no peak (t = {t})");
+        }
     }
 
     #[test]
