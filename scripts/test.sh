@@ -72,6 +72,8 @@ step_python() {
   # Linted here rather than in step_clippy: pyo3's build needs the venv's interpreter.
   PYO3_PYTHON="$ROOT/.venv/bin/python" cargo clippy --manifest-path python/Cargo.toml --release -- -D warnings
   ORBITCP_CLI="$TARGET_DIR/release/orbitcp" "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider python/tests
+  # The Hypatia oracle (tools/hypatia-oracle): its files and stored paths are what it computes.
+  "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider tools/hypatia-oracle
 }
 
 step_web_types() {

@@ -15,8 +15,8 @@ Scenario = Union[Mapping, str, "os.PathLike[str]"]
 
 def load(scenario: Scenario) -> tuple[str, str]:
     """``(name, text)``: the name errors are reported under (the file's path, or
-    ``<scenario>``) and the scenario's JSON text, with a constellation's ``tle_file`` read
-    and inlined as ``tle`` the way ``orbitcp`` does (relative to the scenario file, or to the
+    ``<scenario>``) and the scenario's JSON text, with the files it names (``tle_file``,
+    ``isls_file``, ``ground_stations_file``) read and inlined the way ``orbitcp`` does (relative to the scenario file, or to the
     working directory for a dict or a JSON string).
 
     A ``str`` is JSON text when it starts with ``{`` (after white space), else a path. A file's
@@ -30,9 +30,9 @@ def load(scenario: Scenario) -> tuple[str, str]:
             text = json.dumps(scenario, allow_nan=False)
         except (TypeError, ValueError) as e:
             raise ValueError(f"<scenario>: not JSON-serialisable: {e}") from None
-        return _inline_tle("<scenario>", text, Path.cwd())
+        return _inline_files("<scenario>", text, Path.cwd())
     if isinstance(scenario, str) and scenario.lstrip().startswith("{"):
-        return _inline_tle("<scenario>", scenario, Path.cwd())
+        return _inline_files("<scenario>", scenario, Path.cwd())
     if isinstance(scenario, (str, os.PathLike)):
         path = Path(os.fspath(scenario))
         name = str(path)
@@ -45,25 +45,32 @@ def load(scenario: Scenario) -> tuple[str, str]:
             ) from None
         except IsADirectoryError:
             raise IsADirectoryError(f"{name}: is a directory, not a scenario file") from None
-        return _inline_tle(name, text, path.parent)
+        return _inline_files(name, text, path.parent)
     raise TypeError(
         "a scenario is a dict, a JSON string or the path of a JSON file "
         f"(str or os.PathLike), not {type(scenario).__name__}"
     )
 
 
-def _inline_tle(name: str, text: str, base_dir: Path) -> tuple[str, str]:
-    tle_file = _native.tle_file(text)
-    if tle_file is None:
+def _inline_files(name: str, text: str, base_dir: Path) -> tuple[str, str]:
+    files = _native.files_to_read(text)
+    if not files:
         return name, text
-    p = base_dir / tle_file
+    texts = []
+    for field, file_name in files:
+        try:
+            _native.check_file_name(field, file_name)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None
+        p = base_dir / file_name
+        try:
+            texts.append((field, file_name, p.read_text(encoding="utf-8")))
+        except OSError as e:
+            raise FileNotFoundError(f"{name}: {field}: {p}: {e.strerror or e}") from None
     try:
-        tle = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise FileNotFoundError(
-            f"{name}: topology.constellation.tle_file: {p}: {e.strerror or e}"
-        ) from None
-    return name, _native.with_tle(text, tle)
+        return name, _native.with_files(text, texts)
+    except ValueError as e:
+        raise ValueError(f"{name}: {e}") from None
 
 
 def named_error(name: str, e: ValueError) -> ValueError:

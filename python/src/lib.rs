@@ -13,7 +13,6 @@ use orbitcp_core::runner::{self, SweepPlan};
 use orbitcp_core::scenario::{self, Scenario};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use serde_json::Value;
 use std::fmt::Display;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -63,29 +62,33 @@ fn schema_json() -> String {
     runner::schema_json()
 }
 
-/// A constellation's `topology.constellation.tle_file`, when the scenario names one and has no
-/// inline `tle`: the Python side reads it (the core does no I/O) and hands it to [`with_tle`].
+/// The files a scenario names and does not inline (`tle_file`, `isls_file`,
+/// `ground_stations_file`), as `(field, name)`: the Python side checks each name with
+/// [`check_file_name`], reads it (the core does no I/O) and hands the texts to [`with_files`].
 #[pyfunction]
-fn tle_file(scenario_json: &str) -> Option<String> {
-    let v: Value = serde_json::from_str(scenario_json).ok()?;
-    let c = v.pointer("/topology/constellation")?.as_object()?;
-    if c.contains_key("tle") {
-        return None;
-    }
-    c.get("tle_file")?.as_str().map(str::to_string)
+fn files_to_read(scenario_json: &str) -> Vec<(String, String)> {
+    scenario::files::files_to_read(scenario_json).into_iter().map(|f| (f.field.to_string(), f.name)).collect()
 }
 
-/// The scenario with `tle` set to the text of its `tle_file`, written back by serde_json as the
-/// CLI does, so that the core parses the very same text either way.
+fn file_ref(field: &str, name: String) -> PyResult<scenario::files::FileRef> {
+    scenario::files::file_ref(field, name).ok_or_else(|| value_error(format!("{field}: not a file field")))
+}
+
+/// Refuses a file name that leaves the scenario's folder (absolute, or with `..`).
 #[pyfunction]
-fn with_tle(scenario_json: &str, tle: String) -> PyResult<String> {
-    let mut v: Value = serde_json::from_str(scenario_json).map_err(|e| value_error(format!("scenario: {e}")))?;
-    let c = v
-        .pointer_mut("/topology/constellation")
-        .and_then(Value::as_object_mut)
-        .ok_or_else(|| value_error("topology.constellation: missing"))?;
-    c.insert("tle".into(), Value::String(tle));
-    Ok(v.to_string())
+fn check_file_name(field: &str, name: String) -> PyResult<()> {
+    scenario::files::check_file_name(&file_ref(field, name)?).map_err(value_error)
+}
+
+/// The scenario with each `(field, name, text)` put in place of its file, as the CLI does, so
+/// that the core parses the very same values either way.
+#[pyfunction]
+fn with_files(scenario_json: &str, texts: Vec<(String, String, String)>) -> PyResult<String> {
+    let texts = texts
+        .into_iter()
+        .map(|(field, name, text)| Ok((file_ref(&field, name)?, text)))
+        .collect::<PyResult<Vec<_>>>()?;
+    scenario::files::inline_files(scenario_json, &texts).map_err(value_error)
 }
 
 /// A scenario's sweep, expanded job by job by the core's own [`SweepPlan`]: job `i` is grid
@@ -196,8 +199,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(schema_json, m)?)?;
-    m.add_function(wrap_pyfunction!(tle_file, m)?)?;
-    m.add_function(wrap_pyfunction!(with_tle, m)?)?;
+    m.add_function(wrap_pyfunction!(files_to_read, m)?)?;
+    m.add_function(wrap_pyfunction!(check_file_name, m)?)?;
+    m.add_function(wrap_pyfunction!(with_files, m)?)?;
     m.add_class::<Plan>()?;
     Ok(())
 }

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import orbitcp
-from conftest import SMALL_SWEEP, run_cli
+from conftest import ROOT, SMALL_SWEEP, run_cli
 
 BAD_CC = {
     "version": 1,
@@ -90,3 +90,32 @@ def test_a_sweep_needs_a_sweep_section_and_a_known_engine():
         orbitcp.sweep(no_sweep)
     with pytest.raises(ValueError, match="engine"):
         orbitcp.sweep(SMALL_SWEEP, engine="spark")
+
+
+def test_files_a_scenario_names_are_read_beside_it_as_the_cli_reads_them(cli):
+    # Hypatia's tles.txt, isls.txt and ground_stations.txt beside the scenario; a short run.
+    path = ROOT / "scenarios" / "hypatia" / "kuiper-630" / "scenario.json"
+    sc = json.loads(path.read_text())
+    assert orbitcp.validate(path) == 1
+    result = orbitcp.run(path, traces=False)
+    assert result.summary["path"]["src"] == "Rio-de-Janeiro"
+    # The CLI reads the same files: the same path, step by step.
+    cli_result = json.loads(run_cli(cli, "run", "--summary", str(path)).stdout)
+    assert result.summary["path"]["steps"] == cli_result["path"]["steps"]
+    assert sc["topology"]["constellation"]["isls_file"] == "isls.txt"
+
+
+def test_a_file_outside_the_scenario_folder_is_refused(tmp_path: Path):
+    for name in ("/etc/passwd", "../secret.txt"):
+        sc = {
+            "version": 1,
+            "name": "t",
+            "duration_s": 1,
+            "topology": {"kind": "constellation", "constellation": {"tle_file": name}, "src": "London", "dst": "Paris"},
+            "flows": [{"transport": "tcp", "cc": "reno", "bytes": 1000}],
+        }
+        f = tmp_path / "outside.json"
+        f.write_text(json.dumps(sc))
+        with pytest.raises(ValueError, match="tle_file: .*relative to the scenario's folder") as e:
+            orbitcp.validate(f)
+        assert "root:" not in str(e.value)

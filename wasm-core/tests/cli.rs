@@ -445,3 +445,70 @@ fn a_flows_alone_run_carries_the_hash_of_its_whole_scenario() {
         "the hash is of the whole scenario, not of its first flow's run"
     );
 }
+
+#[test]
+fn route_reads_hypatias_files_beside_the_scenario() {
+    let scenario = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/hypatia/kuiper-630/scenario.json");
+    let o = orbitcp(&["route", scenario]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    // 200 s at 0.1 s; the first path is Rio de Janeiro over 13 satellites to Saint Petersburg.
+    assert_eq!(out.lines().count(), 1 + 2001);
+    let first = out.lines().nth(1).unwrap();
+    // The oracle's RTT at t = 0 is 113.230458 ms: 56.615 ms one way, over satellites 236 … 144.
+    assert!(first.starts_with("0,14,56.615,10.000,,Rio-de-Janeiro>Kuiper-630 236>Kuiper-630 237>"), "{first}");
+    assert!(first.ends_with(">Kuiper-630 144>Sankt-Peterburg-(Saint-Petersburg)"), "{first}");
+}
+
+#[test]
+fn a_file_outside_the_scenario_folder_is_refused_without_quoting_it() {
+    for name in ["/etc/passwd", "../../etc/passwd"] {
+        let f = write_tmp(
+            "outside.json",
+            &format!(
+                r#"{{"version":1,"name":"t","duration_s":1,"topology":{{"kind":"constellation",
+                "constellation":{{"tle_file":"{name}"}},"src":"London","dst":"Paris"}},
+                "flows":[{{"transport":"tcp","cc":"reno","bytes":1000}}]}}"#
+            ),
+        );
+        for cmd in ["run", "route", "validate"] {
+            let o = orbitcp(&[cmd, &f]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {name}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(
+                err.contains("topology.constellation.tle_file") && err.contains("relative to the scenario's folder"),
+                "{err}"
+            );
+            assert!(!err.contains("root:"), "the error quotes the file: {err}");
+        }
+    }
+}
+
+#[test]
+fn an_omm_file_and_an_isls_file_are_read_beside_the_scenario() {
+    let omm = r#"[{"OBJECT_NAME": "ISS (ZARYA)", "EPOCH": "2020-07-12T21:16:01.000416", "MEAN_MOTION": 15.49507896,
+        "ECCENTRICITY": 0.0001413, "INCLINATION": 51.6461, "RA_OF_ASC_NODE": 221.2784, "ARG_OF_PERICENTER": 89.1723,
+        "MEAN_ANOMALY": 280.4612, "NORAD_CAT_ID": 25544, "BSTAR": -3.1515e-5},
+        {"OBJECT_NAME": "TWIN", "EPOCH": "2020-07-12T21:16:01.000416", "MEAN_MOTION": 15.49507896,
+        "ECCENTRICITY": 0.0001413, "INCLINATION": 51.6461, "RA_OF_ASC_NODE": 221.2784, "ARG_OF_PERICENTER": 89.1723,
+        "MEAN_ANOMALY": 290.4612, "NORAD_CAT_ID": 25545, "BSTAR": -3.1515e-5}]"#;
+    write_tmp("sats.omm.json", omm);
+    write_tmp("pair.isls.txt", "0 1\n");
+    let f = write_tmp(
+        "omm-isls.json",
+        r#"{"version":1,"name":"t","duration_s":10,"topology":{"kind":"constellation",
+            "constellation":{"omm_file":"sats.omm.json","isls_file":"pair.isls.txt"},"isl":"list",
+            "min_elevation_deg":10,"src":"London","dst":"Paris"},
+            "flows":[{"transport":"tcp","cc":"reno","bytes":1000}]}"#,
+    );
+    let o = orbitcp(&["route", &f]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 1 + 11);
+    write_tmp("bad.isls.txt", "0 1\n0 7\n");
+    let bad =
+        write_tmp("omm-bad-isls.json", &std::fs::read_to_string(&f).unwrap().replace("pair.isls.txt", "bad.isls.txt"));
+    let o = orbitcp(&["validate", &bad]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("topology.constellation.isls[1]") && err.contains("does not exist"), "{err}");
+}

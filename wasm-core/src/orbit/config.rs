@@ -5,11 +5,12 @@
 
 #[cfg(feature = "orbits")]
 use super::elements::{self, Constellation};
+use super::grid::GridSpec;
 use super::ground::{self, GroundStation};
 use super::links::LinkModel;
-pub use super::params::{Attachment, DEFAULT_MIN_ELEVATION_DEG, DEFAULT_STEP_S};
+pub use super::params::{Attachment, Earth, Scheduler, SlotRule, DEFAULT_MIN_ELEVATION_DEG, DEFAULT_STEP_S};
 #[cfg(feature = "orbits")]
-use super::route::{IslMode, RouteConfig};
+use super::route::{Gateways, IslMode, RouteConfig};
 use super::walker::WalkerShell;
 use super::OrbitError;
 use schemars::JsonSchema;
@@ -26,6 +27,29 @@ pub struct ConstellationTopology {
     /// Elevation mask of ground–satellite links, ° (default 25, Starlink in Hypatia and StarPerf).
     #[serde(default = "default_min_elev")]
     pub min_elevation_deg: f64,
+    /// Longest ground–satellite link, km: Hypatia's cone, `√(cone_radius² + h²)` (1260 km for
+    /// Kuiper-630 at 30°, 1089.7 km for Starlink-550 at 25°). A satellite is in reach when it is
+    /// above the elevation mask and within this range; set `min_elevation_deg` to 0 for the
+    /// range alone. Default: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gsl_max_range_km: Option<f64>,
+    /// The Earth under the ground stations: `"sphere"` (default) or `"wgs72"` (the ellipsoid,
+    /// geodetic latitudes, as Hypatia).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub earth: Earth,
+    /// More named places for `src`, `dst`, `relays` and `gateways`: Hypatia's
+    /// `ground_stations.txt` text ("gid,name,latitude,longitude,elevation" per line) or a list of
+    /// `{"name", "lat_deg", "lon_deg"}`. Names here are looked up before the city table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ground_stations: Option<GroundStationTable>,
+    /// A ground station file (Hypatia's format), relative to the scenario file; the CLI reads it
+    /// into `ground_stations`. The browser cannot read files: paste the text instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ground_stations_file: Option<String>,
+    /// Gateways and a point of presence: traffic to `dst` leaves the constellation at a gateway
+    /// and reaches `dst` through the PoP over terrestrial fibre.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gateways: Option<GatewaySpec>,
     /// Routing step, s: positions, links and the route are recomputed this often (default 1).
     #[serde(default = "default_step")]
     pub step_s: f64,
@@ -70,6 +94,84 @@ pub struct ConstellationTopology {
     pub access: Option<AccessLink>,
 }
 
+/// Gateways that take traffic down from the constellation, and the PoP behind them
+/// (docs/links-and-orbits.md §14).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GatewaySpec {
+    /// The gateways (cities or named points); the route uses whichever gives the shortest delay.
+    pub stations: Vec<Place>,
+    /// The point of presence where traffic enters the Internet; `dst` is reached from it.
+    pub pop: Place,
+    /// Fibre length over great-circle distance, from 1 to 10 (default 1: the shortest possible
+    /// fibre; real routes are longer).
+    #[serde(default = "one")]
+    pub route_factor: f64,
+    /// Capacity of the gateway–PoP and PoP–`dst` links, Mbit/s (default 10000).
+    #[serde(default = "default_backhaul")]
+    pub rate_mbps: f64,
+}
+
+/// Named places as Hypatia's `ground_stations.txt` text, or as a list.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum GroundStationTable {
+    Text(String),
+    List(Vec<NamedPoint>),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamedPoint {
+    pub name: String,
+    pub lat_deg: f64,
+    pub lon_deg: f64,
+}
+
+impl GroundStationTable {
+    /// The stations; errors name the line (text) or the entry (list).
+    pub fn stations(&self) -> Result<Vec<GroundStation>, OrbitError> {
+        let bad = |field: String, problem: String| OrbitError::Config { field, problem };
+        match self {
+            GroundStationTable::List(list) => list
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    GroundStation::new(&p.name, p.lat_deg, p.lon_deg)
+                        .map_err(|e| bad(format!("ground_stations[{i}]"), e.to_string()))
+                })
+                .collect(),
+            GroundStationTable::Text(text) => text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .map(|(i, l)| {
+                    let at = || format!("ground_stations (line {})", i + 1);
+                    let cols: Vec<&str> = l.split(',').map(str::trim).collect();
+                    if cols.len() != 5 {
+                        return Err(bad(
+                            at(),
+                            format!(
+                                "has {} comma-separated fields; Hypatia's format has 5: gid,name,latitude,longitude,elevation",
+                                cols.len()
+                            ),
+                        ));
+                    }
+                    let num = |k: usize, what: &str| {
+                        cols[k].parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
+                            bad(at(), format!("{what} \"{}\" is not a number", quote(cols[k])))
+                        })
+                    };
+                    num(0, "gid")?;
+                    num(4, "elevation")?;
+                    GroundStation::new(cols[1], num(2, "latitude")?, num(3, "longitude")?)
+                        .map_err(|e| bad(at(), e.to_string()))
+                })
+                .collect(),
+        }
+    }
+}
+
 /// The terrestrial link between an end host and its ground station.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -106,6 +208,19 @@ fn default_buffer() -> u32 {
 fn yes() -> bool {
     true
 }
+/// A user's text in an error message: at most 40 characters, control characters escaped.
+fn quote(s: &str) -> String {
+    s.chars().take(40).flat_map(char::escape_debug).collect()
+}
+fn one() -> f64 {
+    1.0
+}
+fn default_backhaul() -> f64 {
+    10_000.0
+}
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
 
 /// `"plus_grid"` or `"none"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
@@ -116,6 +231,8 @@ pub enum IslChoice {
     PlusGrid,
     /// No ISLs: bent pipe through ground relays.
     None,
+    /// Exactly the links of `constellation.isls` (or `isls_file`).
+    List,
 }
 
 /// One Walker shell or a list of them.
@@ -157,9 +274,26 @@ pub struct ConstellationSpec {
     /// CelesTrak OMM JSON records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omm: Option<serde_json::Value>,
+    /// A CelesTrak OMM JSON file, relative to the scenario file; the CLI reads it into `omm`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omm_file: Option<String>,
     /// GEO satellites by longitude, °E.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub geo_longitudes_deg: Vec<f64>,
+    /// The plane/slot grid of the TLE/OMM satellites, for `isl: "plus_grid"`:
+    /// `{"planes", "sats_per_plane", "isl_shift"}` (in file order, plane by plane), or `"infer"`
+    /// to group them into shells, planes and slots from their elements. A Hypatia `tles.txt`
+    /// gives its grid in its first line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridSpec>,
+    /// Inter-satellite links `[a, b]` by satellite index (Walker shells first, then TLE/OMM sets
+    /// in order, then GEO), for `isl: "list"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isls: Option<Vec<[u32; 2]>>,
+    /// Hypatia's `isls.txt` ("a b" per line), relative to the scenario file; the CLI reads it
+    /// into `isls`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isls_file: Option<String>,
 }
 
 /// A city name from the table, or a named point (no other fields).
@@ -172,6 +306,16 @@ pub enum Place {
 
 impl Place {
     pub fn resolve(&self) -> Result<GroundStation, OrbitError> {
+        self.resolve_in(&[])
+    }
+
+    /// Resolves a name against `table` first, then the city table.
+    pub fn resolve_in(&self, table: &[GroundStation]) -> Result<GroundStation, OrbitError> {
+        if let Place::City(n) = self {
+            if let Some(g) = table.iter().find(|g| g.name.eq_ignore_ascii_case(n)) {
+                return Ok(g.clone());
+            }
+        }
         match self {
             Place::City(n) => ground::city(n).ok_or_else(|| {
                 let known: Vec<&str> = ground::CITIES.iter().map(|c| c.0).collect();
@@ -182,6 +326,15 @@ impl Place {
             }),
             Place::Point { name, lat_deg, lon_deg } => GroundStation::new(name, *lat_deg, *lon_deg),
         }
+    }
+}
+
+/// The error for a file that the core was handed by name only (it reads no files).
+#[cfg(feature = "orbits")]
+fn not_read(field: &str, file: &str, what: &str) -> OrbitError {
+    OrbitError::Config {
+        field: field.into(),
+        problem: format!("\"{}\" was not read: only the command line reads files; paste {what}", quote(file)),
     }
 }
 
@@ -207,29 +360,56 @@ impl ConstellationTopology {
     /// Builds the constellation and routing parameters for `duration_s` seconds of simulation.
     #[cfg(feature = "orbits")]
     pub fn build(&self, duration_s: f64) -> Result<Built, OrbitError> {
+        let spec = &self.constellation;
         let mut c = Constellation::default();
-        for s in self.constellation.walker.as_slice() {
+        for s in spec.walker.as_slice() {
             c.add_walker(s)?;
         }
         let mut sets = Vec::new();
-        match (&self.constellation.tle, &self.constellation.tle_file) {
-            (Some(t), _) => sets.extend(elements::parse_tle_sourced(t)?),
-            (None, Some(f)) => {
+        let mut header = None;
+        for (value, file, name) in [
+            (spec.tle.is_some(), &spec.tle_file, "tle"),
+            (spec.omm.is_some(), &spec.omm_file, "omm"),
+            (spec.isls.is_some(), &spec.isls_file, "isls"),
+            (self.ground_stations.is_some(), &self.ground_stations_file, "ground_stations"),
+        ] {
+            if value && file.is_some() {
+                let field = if name == "ground_stations" {
+                    "ground_stations_file".to_string()
+                } else {
+                    format!("constellation.{name}_file")
+                };
                 return Err(OrbitError::Config {
-                    field: "constellation.tle_file".into(),
-                    problem: format!(
-                        "\"{f}\" was not read: only the command line reads files; paste the TLE text into \"tle\""
-                    ),
-                })
+                    field,
+                    problem: format!("is given with \"{name}\"; give one of them"),
+                });
             }
+        }
+        match (&spec.tle, &spec.tle_file) {
+            (Some(t), _) => {
+                header = elements::tle_grid_header(t);
+                sets.extend(elements::parse_tle_sourced(t)?)
+            }
+            (None, Some(f)) => return Err(not_read("constellation.tle_file", f, "the TLE text into \"tle\"")),
             (None, None) => {}
         }
-        if let Some(v) = &self.constellation.omm {
+        if let (None, Some(f)) = (&spec.omm, &spec.omm_file) {
+            return Err(not_read("constellation.omm_file", f, "the records into \"omm\""));
+        }
+        if let (None, Some(f)) = (&spec.isls, &spec.isls_file) {
+            return Err(not_read("constellation.isls_file", f, "the pairs into \"isls\""));
+        }
+        if let (None, Some(f)) = (&self.ground_stations, &self.ground_stations_file) {
+            return Err(not_read("ground_stations_file", f, "the text into \"ground_stations\""));
+        }
+        if let Some(v) = &spec.omm {
             sets.extend(elements::parse_omm_sourced(v)?);
         }
+        let first_set = c.sats.len();
         // Sourced: the globe gives satellite.js the same TLE lines or OMM records.
         c.add_sourced(&sets, None)?;
-        for &lon in &self.constellation.geo_longitudes_deg {
+        self.add_element_grids(&mut c, &sets, first_set, header)?;
+        for &lon in &spec.geo_longitudes_deg {
             c.add_geo(lon)?;
         }
         if c.sats.is_empty() {
@@ -248,10 +428,14 @@ impl ConstellationTopology {
                 ),
             });
         }
-        let src = self.src.resolve()?;
-        let dst = self.dst.resolve()?;
+        let table = match &self.ground_stations {
+            Some(t) => t.stations()?,
+            None => Vec::new(),
+        };
+        let src = self.src.resolve_in(&table)?;
+        let dst = self.dst.resolve_in(&table)?;
         let relays = match &self.relays {
-            Some(list) => list.iter().map(Place::resolve).collect::<Result<Vec<_>, _>>()?,
+            Some(list) => list.iter().map(|p| p.resolve_in(&table)).collect::<Result<Vec<_>, _>>()?,
             None => ground::CITIES
                 .iter()
                 .filter(|c| c.0 != src.name && c.0 != dst.name)
@@ -264,19 +448,94 @@ impl ConstellationTopology {
                 problem: format!("{duration_s} must be 0 or more seconds"),
             });
         }
+        let isl = match (self.isl, &spec.isls) {
+            (IslChoice::List, Some(pairs)) => IslMode::List { pairs: pairs.clone(), max_length_km: self.max_isl_km },
+            (IslChoice::List, None) => {
+                return Err(OrbitError::Config {
+                    field: "isl".into(),
+                    problem: "is \"list\" but the constellation has no \"isls\" (or \"isls_file\")".into(),
+                })
+            }
+            (_, Some(_)) => {
+                return Err(OrbitError::Config {
+                    field: "constellation.isls".into(),
+                    problem: format!(
+                        "are given but \"isl\" is \"{}\"; set \"isl\": \"list\" to route over them",
+                        if self.isl == IslChoice::None { "none" } else { "plus_grid" }
+                    ),
+                })
+            }
+            (IslChoice::PlusGrid, None) => IslMode::PlusGrid { max_length_km: self.max_isl_km, seam: self.seam },
+            (IslChoice::None, None) => IslMode::None,
+        };
+        let gateways = match &self.gateways {
+            None => None,
+            Some(g) => Some(Gateways {
+                stations: g.stations.iter().map(|p| p.resolve_in(&table)).collect::<Result<Vec<_>, _>>()?,
+                pop: g.pop.resolve_in(&table)?,
+                route_factor: g.route_factor,
+                rate_mbps: g.rate_mbps,
+            }),
+        };
         let cfg = RouteConfig {
             min_elevation_deg: self.min_elevation_deg,
+            max_range_km: self.gsl_max_range_km,
+            earth: self.earth,
             step_s: self.step_s,
-            isl: match self.isl {
-                IslChoice::PlusGrid => IslMode::PlusGrid { max_length_km: self.max_isl_km, seam: self.seam },
-                IslChoice::None => IslMode::None,
-            },
+            isl,
             attachment: self.attachment,
             handover_outage_s: self.handover_outage_s,
             links: self.links.clone().unwrap_or_default(),
             relays,
+            gateways,
         };
         cfg.check()?;
         Ok(Built { constellation: c, src, dst, cfg, t0_s: self.start_s, t1_s: self.start_s + duration_s })
+    }
+
+    /// The plane/slot grid of the element sets (`sets`, added from satellite `first` on): the
+    /// one given, the one a Hypatia `tles.txt` header gives, or the one inferred.
+    #[cfg(feature = "orbits")]
+    fn add_element_grids(
+        &self,
+        c: &mut Constellation,
+        sets: &[elements::SourcedElements],
+        first: usize,
+        header: Option<(usize, usize)>,
+    ) -> Result<(), OrbitError> {
+        use super::elements::SatGrid;
+        let explicit = match (&self.constellation.grid, header) {
+            (Some(GridSpec::Infer(_)), _) => {
+                return Err(OrbitError::Config {
+                    field: "constellation.grid".into(),
+                    problem: "\"infer\" is not available in this build; give {\"planes\", \"sats_per_plane\"}".into(),
+                })
+            }
+            (Some(GridSpec::Explicit(g)), Some((p, s))) if (g.planes, g.sats_per_plane) != (p, s) => {
+                return Err(OrbitError::Config {
+                    field: "constellation.grid".into(),
+                    problem: format!(
+                        "says {} × {}, but the TLE text's first line says {p} × {s}",
+                        g.planes, g.sats_per_plane
+                    ),
+                })
+            }
+            (Some(GridSpec::Explicit(g)), _) => g.clone(),
+            (None, Some((planes, sats_per_plane))) => super::grid::ElementGrid { planes, sats_per_plane, isl_shift: 0 },
+            (None, None) => return Ok(()),
+        };
+        explicit.validate(sets.len())?;
+        // The mean altitude from the mean motions (Kepler's third law), for the default ISL
+        // length limit.
+        let mean_motion: f64 = sets.iter().map(|s| s.elements.mean_motion).sum::<f64>() / sets.len().max(1) as f64;
+        let n_rad_s = mean_motion * 2.0 * std::f64::consts::PI / 86_400.0;
+        let altitude_km = (super::geometry::MU_KM3_S2 / (n_rad_s * n_rad_s)).cbrt() - super::geometry::EARTH_RADIUS_KM;
+        c.add_grid(SatGrid {
+            planes: explicit.planes,
+            sats_per_plane: explicit.sats_per_plane,
+            isl_shift: explicit.isl_shift,
+            members: (0..sets.len()).map(|i| Some((first + i) as u32)).collect(),
+            altitude_km,
+        })
     }
 }

@@ -17,7 +17,7 @@
 
 use super::geometry::{self, Vec3, EARTH_RADIUS_KM, EARTH_ROTATION_RAD_S, GEO_ALTITUDE_KM};
 use super::math;
-pub use super::walker::WalkerShell;
+pub use super::walker::{Propagator, WalkerShell};
 use super::OrbitError;
 use sgp4::chrono::NaiveDateTime;
 
@@ -126,11 +126,33 @@ pub struct ShellGrid {
     pub shell: WalkerShell,
 }
 
-/// A set of satellites; Walker shells also record their plane/slot grid for +Grid ISLs.
+/// A plane/slot grid over satellites that are not a Walker shell (element sets given a grid or
+/// with one inferred): `members[p·sats_per_plane + s]` is the satellite in plane p, slot s, if
+/// any. +Grid links follow Hypatia's rule: (p, s) to (p, s + 1) and to (p + 1, s + isl_shift).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SatGrid {
+    pub planes: usize,
+    pub sats_per_plane: usize,
+    pub isl_shift: usize,
+    pub members: Vec<Option<u32>>,
+    /// Mean altitude, km (for the default ISL length limit).
+    pub altitude_km: f64,
+}
+
+impl SatGrid {
+    /// The satellite at plane `p`, slot `s` (both taken modulo the grid's size).
+    pub fn at(&self, p: usize, s: usize) -> Option<u32> {
+        self.members[(p % self.planes) * self.sats_per_plane + s % self.sats_per_plane]
+    }
+}
+
+/// A set of satellites; Walker shells also record their plane/slot grid for +Grid ISLs, and so do
+/// element sets given a grid.
 #[derive(Debug, Clone, Default)]
 pub struct Constellation {
     pub sats: Vec<Satellite>,
     pub shells: Vec<ShellGrid>,
+    pub grids: Vec<SatGrid>,
     /// t = 0 of the SGP4 satellites (see [`Self::sgp4_epoch`]).
     epoch: Option<NaiveDateTime>,
 }
@@ -156,6 +178,32 @@ impl Constellation {
                 ),
             });
         }
+        if shell.propagator == Propagator::Sgp4 {
+            return self.add_walker_sgp4(shell);
+        }
+        // A shell with an epoch shares the constellation's clock and turns the Earth by the
+        // sidereal time at it: its RAANs are inertial, so its Earth-fixed RAANs are smaller.
+        let gmst0 = match &shell.epoch_utc {
+            Some(text) => {
+                let epoch = parse_iso_utc(text).ok_or_else(|| OrbitError::Walker {
+                    field: "epoch_utc".into(),
+                    problem: format!("\"{text}\" is not a UTC date-time like 2000-01-01T00:00:00Z"),
+                })?;
+                match self.epoch {
+                    Some(previous) if previous != epoch => {
+                        return Err(OrbitError::Walker {
+                            field: "epoch_utc".into(),
+                            problem: format!(
+                                "{epoch} differs from the constellation's t = 0, {previous}; one constellation has one clock"
+                            ),
+                        })
+                    }
+                    _ => self.epoch = Some(epoch),
+                }
+                sgp4::iau_epoch_to_sidereal_time(sgp4::julian_years_since_j2000(&epoch))
+            }
+            None => 0.0,
+        };
         let idx = self.shells.len();
         let first = self.sats.len();
         let a = EARTH_RADIUS_KM + shell.altitude_km;
@@ -164,8 +212,9 @@ impl Constellation {
         let t = shell.total() as f64;
         for p in 0..p_n {
             for s in 0..s_n {
-                let raan = 360.0 * p as f64 / p_n as f64;
-                let u0 = 360.0 * s as f64 / s_n as f64 + 360.0 * (shell.phasing * p) as f64 / t;
+                let raan = 360.0 * p as f64 / p_n as f64 - gmst0.to_degrees();
+                let half_slot = if shell.phase_diff && p % 2 == 1 { 180.0 / s_n as f64 } else { 0.0 };
+                let u0 = 360.0 * s as f64 / s_n as f64 + 360.0 * (shell.phasing * p) as f64 / t + half_slot;
                 self.sats.push(Satellite {
                     name: format!("W{idx}-{p}-{s}"),
                     source: None,
@@ -178,6 +227,36 @@ impl Constellation {
                     }),
                 });
             }
+        }
+        self.shells.push(ShellGrid { first, shell: shell.clone() });
+        Ok(())
+    }
+
+    /// A Walker shell as SGP4 element sets written as TLE text the way Hypatia's generator
+    /// writes them (docs/links-and-orbits.md §13), so that the globe's satellite.js and any
+    /// other SGP4 reader get exactly the same satellites.
+    fn add_walker_sgp4(&mut self, shell: &WalkerShell) -> Result<(), OrbitError> {
+        let epoch_text = shell.epoch_utc.as_deref().unwrap_or(HYPATIA_EPOCH);
+        let epoch = parse_iso_utc(epoch_text).ok_or_else(|| OrbitError::Walker {
+            field: "epoch_utc".into(),
+            problem: format!("\"{epoch_text}\" is not a UTC date-time like 2000-01-01T00:00:00Z"),
+        })?;
+        if self.epoch.is_some_and(|e| e != epoch) {
+            return Err(OrbitError::Walker {
+                field: "epoch_utc".into(),
+                problem: format!("{epoch} differs from the constellation's t = 0; one constellation has one clock"),
+            });
+        }
+        let idx = self.shells.len();
+        let first = self.sats.len();
+        let text = walker_tle_text(shell, epoch);
+        let sets = parse_tle_sourced(&text).map_err(|e| OrbitError::Walker {
+            field: "propagator".into(),
+            problem: format!("the generated element sets do not parse ({e})"),
+        })?;
+        self.add_sourced(&sets, Some(epoch))?;
+        for (k, sat) in self.sats[first..].iter_mut().enumerate() {
+            sat.name = format!("W{idx}-{}-{}", k / shell.sats_per_plane, k % shell.sats_per_plane);
         }
         self.shells.push(ShellGrid { first, shell: shell.clone() });
         Ok(())
@@ -245,6 +324,30 @@ impl Constellation {
         Ok(())
     }
 
+    /// Records a plane/slot grid over satellites already added (indices into `sats`).
+    pub fn add_grid(&mut self, grid: SatGrid) -> Result<(), OrbitError> {
+        let n = self.sats.len();
+        if grid.planes == 0 || grid.sats_per_plane == 0 || grid.members.len() != grid.planes * grid.sats_per_plane {
+            return Err(OrbitError::Config {
+                field: "constellation.grid".into(),
+                problem: format!(
+                    "{} planes × {} slots do not match {} members",
+                    grid.planes,
+                    grid.sats_per_plane,
+                    grid.members.len()
+                ),
+            });
+        }
+        if let Some(bad) = grid.members.iter().flatten().find(|&&i| i as usize >= n) {
+            return Err(OrbitError::Config {
+                field: "constellation.grid".into(),
+                problem: format!("satellite {bad} does not exist ({n} satellites)"),
+            });
+        }
+        self.grids.push(grid);
+        Ok(())
+    }
+
     /// The t = 0 of the SGP4 satellites (`None` without any): see [`Self::add_elements`].
     pub fn sgp4_epoch(&self) -> Option<NaiveDateTime> {
         self.epoch
@@ -255,6 +358,50 @@ impl Constellation {
         out.clear();
         out.extend(self.sats.iter().map(|s| s.orbit.position(t_s)));
     }
+}
+
+/// Hypatia's TLE epoch, 2000-01-01 00:00 UTC (TLE epoch field `00001.00000000`).
+pub const HYPATIA_EPOCH: &str = "2000-01-01T00:00:00Z";
+
+/// The TLE text of a Walker shell (no header line), satellite (p, s) as set `p·S + s` with
+/// catalogue number `p·S + s + 1`: Hypatia's layout (its `generate_tles_from_scratch` "manual"
+/// variant), RAAN 360°·p/P, mean anomaly 360°·s/S + 360°·F·p/T (+ half a slot on odd planes
+/// with `phase_diff`), eccentricity 1e-7, argument of perigee 0, no drag.
+pub fn walker_tle_text(shell: &WalkerShell, epoch: NaiveDateTime) -> String {
+    use sgp4::chrono::{Datelike, Timelike};
+    let (p_n, s_n) = (shell.planes, shell.sats_per_plane);
+    let mean_motion = shell.mean_motion_rev_per_day.unwrap_or_else(|| 86_400.0 / geometry::period_s(shell.altitude_km));
+    let day = epoch.ordinal() as f64
+        + (epoch.num_seconds_from_midnight() as f64 + epoch.nanosecond() as f64 * 1e-9) / 86_400.0;
+    let epoch_field = format!("{:02}{:012.8}", epoch.year().rem_euclid(100), day);
+    let angle = |deg: f64| format!("{:>8}", format!("{:.4}", deg));
+    let t = shell.total() as f64;
+    let mut out = String::new();
+    for p in 0..p_n {
+        let raan = p as f64 * 360.0 / p_n as f64;
+        let half_slot = if shell.phase_diff && p % 2 == 1 { 360.0 / (s_n as f64 * 2.0) } else { 0.0 };
+        for s in 0..s_n {
+            let id = p * s_n + s;
+            let anomaly = (half_slot + s as f64 * 360.0 / s_n as f64 + 360.0 * (shell.phasing * p) as f64 / t) % 360.0;
+            let l1 = format!("1 {:05}U 00000ABC {epoch_field}  .00000000  00000-0  00000+0 0    0", id + 1);
+            let l2 = format!(
+                "2 {:05} {} {} 0000001 {} {} {:>11}    0",
+                id + 1,
+                angle(shell.inclination_deg),
+                angle(raan),
+                angle(0.0),
+                angle(anomaly),
+                format!("{mean_motion:.8}")
+            );
+            out.push_str(&format!("W {id}\n{l1}{}\n{l2}{}\n", tle_checksum(&l1), tle_checksum(&l2)));
+        }
+    }
+    out
+}
+
+/// A `YYYY-MM-DDTHH:MM:SS[.fff][Z]` date-time.
+pub fn parse_iso_utc(text: &str) -> Option<NaiveDateTime> {
+    NaiveDateTime::parse_from_str(text.trim_end_matches('Z'), "%Y-%m-%dT%H:%M:%S%.f").ok()
 }
 
 /// Modulo-10 TLE checksum of the first 68 columns: digits count their value, '-' counts 1.
@@ -276,10 +423,23 @@ pub fn parse_tle(text: &str) -> Result<Vec<sgp4::Elements>, OrbitError> {
     Ok(parse_tle_sourced(text)?.into_iter().map(|s| s.elements).collect())
 }
 
-/// [`parse_tle`], keeping each set's two lines.
+/// The grid of a Hypatia `tles.txt`: its first line is "P S", the number of planes and of
+/// satellites per plane, the sets following plane by plane. `None` when the text has no such line.
+pub fn tle_grid_header(text: &str) -> Option<(usize, usize)> {
+    let first = text.lines().find(|l| !l.trim().is_empty())?;
+    let mut words = first.split_whitespace();
+    let (p, s) = (words.next()?.parse().ok()?, words.next()?.parse().ok()?);
+    words.next().is_none().then_some((p, s))
+}
+
+/// [`parse_tle`], keeping each set's two lines. A Hypatia "P S" first line is skipped
+/// ([`tle_grid_header`] reads it).
 pub fn parse_tle_sourced(text: &str) -> Result<Vec<SourcedElements>, OrbitError> {
-    let lines: Vec<(usize, &str)> =
+    let mut lines: Vec<(usize, &str)> =
         text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end())).filter(|(_, l)| !l.trim().is_empty()).collect();
+    if tle_grid_header(text).is_some() {
+        lines.remove(0);
+    }
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -481,6 +641,18 @@ mod tests {
         let bad = format!("{}{}", &L1[..68], (tle_checksum(L1) + 1) % 10);
         let e = parse_tle(&format!("{bad}\n{L2}")).unwrap_err().to_string();
         assert!(e.starts_with("TLE line 1: checksum"), "{e}");
+    }
+
+    #[test]
+    fn a_hypatia_header_gives_the_grid_and_errors_keep_the_file_line_numbers() {
+        let text = format!("2 1\nA\n{L1}\n{L2}\nB\n{L1}\n{L2}\n");
+        assert_eq!(tle_grid_header(&text), Some((2, 1)));
+        assert_eq!(parse_tle(&text).unwrap().len(), 2);
+        assert_eq!(tle_grid_header(&format!("A\n{L1}\n{L2}\n")), None);
+        assert_eq!(tle_grid_header("2 1 3\n"), None);
+        let broken = text.replace(&format!("B\n{L1}"), &format!("B\n{}", &L1[..40]));
+        let e = parse_tle(&broken).unwrap_err().to_string();
+        assert!(e.starts_with("TLE line 6:"), "{e}");
     }
 
     #[test]

@@ -49,6 +49,23 @@ pub fn geodetic_to_ecef(lat_deg: f64, lon_deg: f64, alt_km: f64) -> Vec3 {
     [r * math::cos(lat) * math::cos(lon), r * math::cos(lat) * math::sin(lon), r * math::sin(lat)]
 }
 
+/// WGS72 flattening, 1/298.26 (the ellipsoid of SGP4's WGS72 constants and of Hypatia's ground
+/// stations) [docs/links-and-orbits.md §13].
+pub const WGS72_FLATTENING: f64 = 1.0 / 298.26;
+
+/// ECEF position (km) of a point at geodetic latitude/longitude (°) and height `alt_km` above the
+/// WGS72 ellipsoid (equatorial radius [`EARTH_RADIUS_KM`]), and the ellipsoid's outward normal
+/// there (a unit vector: the local vertical that elevation is measured from).
+pub fn wgs72_to_ecef(lat_deg: f64, lon_deg: f64, alt_km: f64) -> (Vec3, Vec3) {
+    let (lat, lon) = (lat_deg.to_radians(), lon_deg.to_radians());
+    let (slat, clat) = math::sin_cos(lat);
+    let (slon, clon) = math::sin_cos(lon);
+    let e2 = WGS72_FLATTENING * (2.0 - WGS72_FLATTENING);
+    let n = EARTH_RADIUS_KM / (1.0 - e2 * slat * slat).sqrt();
+    let p = [(n + alt_km) * clat * clon, (n + alt_km) * clat * slon, (n * (1.0 - e2) + alt_km) * slat];
+    (p, [clat * clon, clat * slon, slat])
+}
+
 /// Latitude (°), longitude (° in (−180, 180]) and altitude (km) of an ECEF point over the
 /// spherical Earth.
 pub fn ecef_to_geodetic(p: Vec3) -> (f64, f64, f64) {
@@ -147,6 +164,22 @@ mod tests {
     fn geodetic_round_trips_through_ecef() {
         let (lat, lon, alt) = ecef_to_geodetic(geodetic_to_ecef(39.90, 116.41, 12.0));
         assert!(close(lat, 39.90, 1e-9) && close(lon, 116.41, 1e-9) && close(alt, 12.0, 1e-9));
+    }
+
+    #[test]
+    fn the_wgs72_ellipsoid_is_flattened_at_the_poles_and_round_at_the_equator() {
+        let (eq, up_eq) = wgs72_to_ecef(0.0, 90.0, 0.0);
+        assert!(close(norm(eq), EARTH_RADIUS_KM, 1e-9) && close(up_eq[1], 1.0, 1e-12));
+        // Polar radius b = a(1 − f) = 6356.751 km.
+        let (pole, _) = wgs72_to_ecef(90.0, 0.0, 0.0);
+        assert!(close(pole[2], EARTH_RADIUS_KM * (1.0 - WGS72_FLATTENING), 1e-6), "{pole:?}");
+        // At 45° the geodetic normal is tilted from the radius by about 0.19° (the geodetic
+        // latitude exceeds the geocentric one), and a point 1 km up moves along the normal.
+        let (p, up) = wgs72_to_ecef(45.0, 10.0, 0.0);
+        let tilt = math::acos(dot(p, up) / norm(p)).to_degrees();
+        assert!(close(tilt, 0.192, 0.002), "{tilt}");
+        let (q, _) = wgs72_to_ecef(45.0, 10.0, 1.0);
+        assert!(close(distance_km(p, q), 1.0, 1e-9));
     }
 
     #[test]

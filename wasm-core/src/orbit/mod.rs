@@ -20,6 +20,7 @@ pub mod config;
 #[cfg(feature = "orbits")]
 pub mod elements;
 pub mod geometry;
+pub mod grid;
 pub mod ground;
 pub mod links;
 pub mod math;

@@ -28,10 +28,12 @@ pub struct ConstellationView {
     /// Orbit time at simulation time 0, s.
     pub start_s: f64,
     pub satellites: Vec<SatelliteView>,
-    /// Source, destination, then the relays, in the order route node ids use (−1, −2, −3, …).
+    /// Source, destination, then the relays (or the gateways and the PoP), in the order route
+    /// node ids use (−1, −2, −3, …).
     pub ground: Vec<GroundView>,
-    /// Undirected +Grid pairs `[a, b]` (a < b) by satellite index; whether a pair is up at a
-    /// given time (its length limit) is the route's business. Empty without ISLs.
+    /// Undirected ISL pairs `[a, b]` (a < b) by satellite index: +Grid of every shell and grid,
+    /// or the listed ISLs; whether a pair is up at a given time (its length limit) is the route's
+    /// business. Empty without ISLs.
     pub isl: Vec<[u32; 2]>,
     pub earth_rotation_rad_s: f64,
 }
@@ -94,6 +96,10 @@ pub enum GroundRole {
     Src,
     Dst,
     Relay,
+    /// A gateway: takes traffic down from the satellites to the PoP.
+    Gateway,
+    /// The point of presence behind the gateways.
+    Pop,
 }
 
 /// The view of a built constellation configuration.
@@ -138,7 +144,13 @@ pub fn constellation_view(built: &Built) -> ConstellationView {
         role,
     };
     let mut ground = vec![station(&built.src, GroundRole::Src), station(&built.dst, GroundRole::Dst)];
-    ground.extend(built.cfg.relays.iter().map(|g| station(g, GroundRole::Relay)));
+    match &built.cfg.gateways {
+        Some(g) => {
+            ground.extend(g.stations.iter().map(|s| station(s, GroundRole::Gateway)));
+            ground.push(station(&g.pop, GroundRole::Pop));
+        }
+        None => ground.extend(built.cfg.relays.iter().map(|g| station(g, GroundRole::Relay))),
+    }
     ConstellationView {
         epoch_utc: c.sgp4_epoch().map(iso_utc),
         start_s: built.t0_s,
@@ -149,7 +161,7 @@ pub fn constellation_view(built: &Built) -> ConstellationView {
     }
 }
 
-/// The router's own +Grid (so the globe and routing can never disagree on who neighbours whom),
+/// The router's own ISLs (so the globe and routing can never disagree on who neighbours whom),
 /// each pair once.
 fn isl_pairs(built: &Built) -> Vec<[u32; 2]> {
     let c = &built.constellation;

@@ -22,7 +22,7 @@ use crate::net::{
 };
 use crate::orbit::config::{ConstellationTopology, RouteChange};
 use crate::orbit::path_timeline;
-use crate::orbit::route::{End, EventKind, Node};
+use crate::orbit::route::{End, EventKind, HandoverCause, Node};
 use crate::orbit::OrbitError;
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
 use std::collections::HashMap;
@@ -54,7 +54,6 @@ pub fn build(
     let built = topo.build(duration_s)?;
     let step_s = built.cfg.step_s;
     let (src_name, dst_name) = (built.src.name.clone(), built.dst.name.clone());
-    let outage_s = built.cfg.handover_outage_s;
     let timeline = path_timeline(&built.constellation, built.src, built.dst, built.cfg, built.t0_s, built.t1_s)?;
     let step = SimDuration::from_secs_f64(step_s);
     let buffer = Buffer::Packets(topo.buffer_pkts);
@@ -104,6 +103,7 @@ pub fn build(
         routes: Vec::new(),
         events: Vec::new(),
         nodes_used: 0,
+        slot_boundaries_s: Vec::new(),
     };
     let mut last_nodes: Option<Vec<i64>> = None;
     for (k, s) in timeline.steps.iter().enumerate() {
@@ -119,7 +119,7 @@ pub fn build(
         }
         for e in &s.events {
             path.events.push(match e {
-                EventKind::Handover { end, from, to } => PathEvent {
+                EventKind::Handover { end, from, to, cause, .. } => PathEvent {
                     t_s,
                     kind: "handover",
                     end: Some(match end {
@@ -128,9 +128,19 @@ pub fn build(
                     }),
                     from: Some(*from),
                     to: Some(*to),
+                    cause: match cause {
+                        HandoverCause::Step => None,
+                        HandoverCause::SlotBoundary => Some("slot_boundary"),
+                        HandoverCause::LostMidSlot => Some("lost_mid_slot"),
+                    },
                 },
-                EventKind::RouteChange => PathEvent { t_s, kind: "route_change", end: None, from: None, to: None },
+                EventKind::RouteChange => {
+                    PathEvent { t_s, kind: "route_change", end: None, from: None, to: None, cause: None }
+                }
             });
+        }
+        if s.slot_boundary {
+            path.slot_boundaries_s.push(t_s);
         }
 
         let mut route = Route::default();
@@ -171,14 +181,18 @@ pub fn build(
                 route.forward.push(data_link);
                 route.backward.push(back_link);
                 // The new ground–satellite link of a handover carries nothing for a while.
-                let handover_here = s.events.iter().any(|e| match e {
-                    EventKind::Handover { end: End::Src, .. } => h == 0,
-                    EventKind::Handover { end: End::Dst, .. } => h + 1 == s.hops.len(),
-                    EventKind::RouteChange => false,
-                });
-                if outage_s > 0.0 && handover_here {
+                let outage_here = s
+                    .events
+                    .iter()
+                    .filter_map(|e| match e {
+                        EventKind::Handover { end: End::Src, outage_s, .. } if h == 0 => Some(*outage_s),
+                        EventKind::Handover { end: End::Dst, outage_s, .. } if h + 1 == s.hops.len() => Some(*outage_s),
+                        _ => None,
+                    })
+                    .fold(0.0, f64::max);
+                if outage_here > 0.0 {
                     let start = SimTime::from_secs_f64(t_s);
-                    let end = SimTime::from_secs_f64(t_s + outage_s);
+                    let end = SimTime::from_secs_f64(t_s + outage_here);
                     outages[data_link as usize].push((start, end));
                     outages[back_link as usize].push((start, end));
                 }

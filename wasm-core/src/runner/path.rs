@@ -18,6 +18,9 @@ pub struct PathResult {
     pub events: Vec<PathEvent>,
     /// Distinct satellites and relays that were on the route.
     pub nodes_used: usize,
+    /// Times of the scheduler's slot boundaries (`attachment.scheduler`), s; empty without one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slot_boundaries_s: Vec<f64>,
 }
 
 /// One value per routing step.
@@ -51,6 +54,20 @@ pub struct PathEvent {
     pub from: Option<Option<u32>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<Option<u32>>,
+    /// Handovers of a scheduled terminal: `slot_boundary`, or `lost_mid_slot` when its
+    /// satellite left reach inside a slot and was replaced at once. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<HandoverCauseName>")]
+    pub cause: Option<&'static str>,
+}
+
+/// The values of [`PathEvent::cause`], for the schema.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum HandoverCauseName {
+    SlotBoundary,
+    LostMidSlot,
 }
 
 /// The values of [`PathEvent::kind`], for the schema (the field is a name, written where the
@@ -84,5 +101,6 @@ pub fn fixed_geo_path(place: &crate::scenario::ChainPlace, duration_s: f64) -> P
         routes: vec![RouteChangeEntry { t_s: 0.0, nodes: vec![-1, 0, -2] }],
         events: Vec::new(),
         nodes_used: 1,
+        slot_boundaries_s: Vec::new(),
     }
 }

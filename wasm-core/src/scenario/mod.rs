@@ -13,6 +13,7 @@
 mod arq_flow;
 mod ctcp_flow;
 mod error;
+pub mod files;
 mod flow;
 mod intcp_flow;
 mod json_path;
@@ -41,7 +42,7 @@ pub use link::{
     LinkSpec, LossAtSpec, LossSpec, Outage, OutagesSpec, PeriodicOutage, RateScheduleSpec, RateStep, SquareWave,
 };
 pub use paper::{ClaimChart, PaperClaim, PaperPoint, PaperReference};
-pub use parse::{check, check_value, from_value, parse};
+pub use parse::{check, check_value, from_value, parse, parse_timeline};
 pub use sweep::Sweep;
 pub use tcp_flow::{TcpFlow, TcpProfile, TcpSettings};
 pub use topology::{Chain, ChainPlace, Topology};
@@ -69,6 +70,8 @@ pub const MAX_GOODPUT_BINS: u64 = 1_000_000;
 pub const DEFAULT_MAX_EVENTS: u64 = 2_000_000_000;
 /// The most routing steps a run may have (a week at 1 s).
 pub const MAX_ROUTE_STEPS: f64 = 604_800.0;
+/// The most steps of a path timeline alone (`orbitcp route`, which streams them): a week at 0.1 s.
+pub const MAX_TIMELINE_STEPS: f64 = 6_048_000.0;
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

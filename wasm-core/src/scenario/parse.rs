@@ -9,6 +9,19 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     check(json)
 }
 
+/// Like [`parse`], for a path timeline alone (`orbitcp route`): a constellation may have up to
+/// [`super::MAX_TIMELINE_STEPS`] routing steps instead of a run's [`super::MAX_ROUTE_STEPS`].
+pub fn parse_timeline(json: &str) -> Result<Scenario, ScenarioError> {
+    let value: Value = serde_json::from_str(json).map_err(|e| ScenarioError::one("", format!("invalid JSON: {e}")))?;
+    let sc = deserialize(value)?;
+    let problems = sc.problems_within(super::MAX_TIMELINE_STEPS);
+    if problems.is_empty() {
+        Ok(sc)
+    } else {
+        Err(ScenarioError(problems))
+    }
+}
+
 /// Like [`parse`], from an already parsed JSON value.
 pub fn from_value(value: Value) -> Result<Scenario, ScenarioError> {
     check_value(value)
@@ -22,22 +35,24 @@ pub fn check(json: &str) -> Result<Scenario, ScenarioError> {
 
 /// Like [`check`], from an already parsed JSON value.
 pub fn check_value(value: Value) -> Result<Scenario, ScenarioError> {
-    if !value.is_object() {
-        return Err(ScenarioError::one("", "expected a JSON object"));
-    }
-    let sc: Scenario = match serde_path_to_error::deserialize(&value) {
-        Ok(sc) => sc,
-        Err(e) => {
-            let (path, message) = error_path(&e.path().to_string(), &e.inner().to_string());
-            return Err(ScenarioError::one(if path == "." { "" } else { &path }, explain(message)));
-        }
-    };
+    let sc = deserialize(value)?;
     let problems = sc.problems();
     if problems.is_empty() {
         Ok(sc)
     } else {
         Err(ScenarioError(problems))
     }
+}
+
+/// The scenario's structure, without the range checks.
+fn deserialize(value: Value) -> Result<Scenario, ScenarioError> {
+    if !value.is_object() {
+        return Err(ScenarioError::one("", "expected a JSON object"));
+    }
+    serde_path_to_error::deserialize(&value).map_err(|e| {
+        let (path, message) = error_path(&e.path().to_string(), &e.inner().to_string());
+        ScenarioError::one(if path == "." { "" } else { &path }, explain(message))
+    })
 }
 
 /// The full path and the message of a deserialization error at `path`: an error inside a flow

@@ -7,6 +7,13 @@ use super::*;
 impl Scenario {
     /// Every range problem, each naming its path.
     pub fn problems(&self) -> Vec<FieldError> {
+        self.problems_within(MAX_ROUTE_STEPS)
+    }
+
+    /// [`Self::problems`] with another limit on a constellation's routing steps: a run keeps
+    /// per-step link samples and is held to [`MAX_ROUTE_STEPS`]; a path timeline alone (`orbitcp
+    /// route`) streams its steps and may have up to [`MAX_TIMELINE_STEPS`].
+    pub fn problems_within(&self, max_route_steps: f64) -> Vec<FieldError> {
         let mut p = Problems(Vec::new());
         p.check(
             self.version == FORMAT_VERSION,
@@ -35,7 +42,7 @@ impl Scenario {
                 (links.len() as u32, format!("the chain has nodes 0 to {}", links.len()))
             }
             Topology::Constellation(c) => {
-                constellation_problems(c, self.duration_s, &mut p);
+                constellation_problems(c, self.duration_s, max_route_steps, &mut p);
                 (1, "node 0 is src and node 1 is dst".to_string())
             }
         };

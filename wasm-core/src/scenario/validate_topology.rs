@@ -125,7 +125,7 @@ pub(super) fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
 
 /// Range problems of a constellation topology, then whatever building it finds (bad TLE lines,
 /// unknown cities, Walker parameters), each under its `topology.` path.
-pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64, p: &mut Problems) {
+pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64, max_steps: f64, p: &mut Problems) {
     let at = |f: &str| format!("topology.{f}");
     // The router needs the mask below the zenith (RouteConfig::check, which build() runs too).
     p.check(
@@ -137,13 +137,9 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
     if c.step_s > 0.0 && duration_s.is_finite() {
         let steps = duration_s / c.step_s;
         p.check(
-            steps <= MAX_ROUTE_STEPS,
+            steps <= max_steps,
             || at("step_s"),
-            || {
-                format!(
-                    "gives {steps:.0} routing steps over duration_s; at most {MAX_ROUTE_STEPS} (make the step longer)"
-                )
-            },
+            || format!("gives {steps:.0} routing steps over duration_s; at most {max_steps} (make the step longer)"),
         );
     }
     p.non_negative(c.start_s, || at("start_s"));
@@ -181,8 +177,43 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
             }
         }
     }
-    for (name, place) in [("src", &c.src), ("dst", &c.dst)] {
-        if let Err(e) = place.resolve() {
+    if let Some(r) = c.gsl_max_range_km {
+        p.positive(r, || at("gsl_max_range_km"));
+    }
+    if let Some(g) = &c.gateways {
+        p.check(!g.stations.is_empty(), || at("gateways.stations"), || "must name at least one gateway".into());
+        p.between(g.route_factor, 1.0, 10.0, || at("gateways.route_factor"));
+        p.rate(g.rate_mbps, || at("gateways.rate_mbps"));
+    }
+    if let Some(s) = c.attachment.scheduler() {
+        p.between(s.period_s, 0.1, 86_400.0, || at("attachment.scheduler.period_s"));
+        p.check(
+            s.offset_s.is_finite() && s.offset_s >= 0.0 && s.offset_s < s.period_s,
+            || at("attachment.scheduler.offset_s"),
+            || format!("must be at least 0 and below the period, {} s (got {})", s.period_s, s.offset_s),
+        );
+        p.check(
+            s.reassign_gap_ms.is_finite() && s.reassign_gap_ms >= 0.0 && s.reassign_gap_ms < s.period_s * 1e3,
+            || at("attachment.scheduler.reassign_gap_ms"),
+            || format!("must be at least 0 ms and shorter than a slot (got {})", s.reassign_gap_ms),
+        );
+    }
+    // Names resolve against the scenario's own stations first (Hypatia's ground_stations.txt).
+    let table = match c.ground_stations.as_ref().map(|t| t.stations()) {
+        Some(Ok(t)) => t,
+        Some(Err(e)) => {
+            p.0.push(topology_error(e));
+            Vec::new()
+        }
+        None => Vec::new(),
+    };
+    let mut places: Vec<(String, &crate::orbit::config::Place)> = vec![("src".into(), &c.src), ("dst".into(), &c.dst)];
+    if let Some(g) = &c.gateways {
+        places.extend(g.stations.iter().enumerate().map(|(i, s)| (format!("gateways.stations[{i}]"), s)));
+        places.push(("gateways.pop".into(), &g.pop));
+    }
+    for (name, place) in places {
+        if let Err(e) = place.resolve_in(&table) {
             p.push(format!("topology.{name}"), e.to_string().trim_start_matches("ground station "));
         }
     }
@@ -285,7 +316,7 @@ mod tests {
             unreachable!("a constellation topology")
         };
         let mut p = Problems(Vec::new());
-        constellation_problems(&c, 5.0, &mut p);
+        constellation_problems(&c, 5.0, MAX_ROUTE_STEPS, &mut p);
         let paths: Vec<&str> = p.0.iter().map(|e| e.path.as_str()).collect();
         if cfg!(feature = "orbits") {
             assert_eq!(paths, ["topology.constellation.tle"], "{:?}", p.0);

@@ -13,7 +13,6 @@ use clap::{Args, Parser, Subcommand};
 use orbitcp_core::runner::{self, Shard, SweepPlan};
 use orbitcp_core::scenario::{self, Scenario};
 use progress::Progress;
-use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,8 +26,9 @@ const MAX_THREADS: usize = 1024;
     name = "orbitcp",
     version,
     about = "orbitcp: transport protocols over satellite networks, simulated",
-    after_help = "SCENARIO is a JSON file (scenarios/README.md), or - to read it from standard input. A \"tle_file\" \
-                  is read relative to the scenario file (to the working directory for -).\n\n\
+    after_help = "SCENARIO is a JSON file (scenarios/README.md), or - to read it from standard input. Files a scenario \
+                  names (\"tle_file\", \"isls_file\", \"ground_stations_file\") are read relative to the scenario \
+                  file (to the working directory for -) and must stay in its folder.\n\n\
                   Exit codes: 0 success, 1 a run-time or I/O error, 2 a usage error or an invalid scenario, \
                   130 stopped by Ctrl-C.\n\n\
                   Ctrl-C stops a run at its current event and prints the partial result (each unfinished flow \
@@ -324,29 +324,33 @@ fn read_file(path: &str) -> Result<(String, String), Failure> {
     } else {
         (path.to_string(), std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?)
     };
-    let text = inline_tle_file(path, &name, text)?;
+    let text = inline_files(path, &name, text)?;
     Ok((name, text))
 }
 
-/// The core does no I/O: a constellation's `tle_file` is read here, relative to the scenario
-/// file (to the working directory for standard input), and its text handed over as `tle`.
-fn inline_tle_file(path: &str, name: &str, text: String) -> Result<String, String> {
-    let Ok(mut v) = serde_json::from_str::<Value>(&text) else { return Ok(text) };
-    let Some(c) = v.pointer_mut("/topology/constellation").and_then(Value::as_object_mut) else { return Ok(text) };
-    if c.contains_key("tle") {
+/// The core does no I/O: the files a scenario names (`tle_file`, `isls_file`,
+/// `ground_stations_file`) are read here, relative to the scenario file (to the working directory
+/// for standard input), and their text handed to the core (`scenario::files`).
+fn inline_files(path: &str, name: &str, text: String) -> Result<String, Failure> {
+    let files = scenario::files::files_to_read(&text);
+    if files.is_empty() {
         return Ok(text);
     }
-    let Some(file) = c.get("tle_file").and_then(Value::as_str) else { return Ok(text) };
     let dir = if path == "-" {
         std::path::Path::new(".")
     } else {
         std::path::Path::new(path).parent().unwrap_or(std::path::Path::new("."))
     };
-    let p = dir.join(file);
-    let tle = std::fs::read_to_string(&p)
-        .map_err(|e| format!("{name}: topology.constellation.tle_file: {}: {e}", p.display()))?;
-    c.insert("tle".into(), Value::String(tle));
-    Ok(v.to_string())
+    let mut texts = Vec::new();
+    for f in files {
+        // A name that leaves the scenario's folder is the scenario's fault (exit 2); a file
+        // that cannot be read is an I/O error (exit 1).
+        scenario::files::check_file_name(&f).map_err(|e| Failure::Invalid(format!("{name}: {e}")))?;
+        let p = dir.join(&f.name);
+        let content = std::fs::read_to_string(&p).map_err(|e| format!("{name}: {}: {}: {e}", f.field, p.display()))?;
+        texts.push((f, content));
+    }
+    scenario::files::inline_files(&text, &texts).map_err(|e| Failure::Invalid(format!("{name}: {e}")))
 }
 
 /// Parses and validates, as an invalid-scenario failure naming the file.
@@ -427,7 +431,7 @@ fn peak_memory_kib() -> Option<u64> {
 fn cmd_route(path: &str) -> Outcome {
     use orbitcp_core::orbit::{route::step_count, Router};
     let (name, text) = read_file(path)?;
-    let sc = parse_scenario(&name, &text)?;
+    let sc = scenario::parse_timeline(&text).map_err(|e| Failure::Invalid(format!("{name}:\n{e}")))?;
     let scenario::Topology::Constellation(topo) = &sc.topology else {
         return Err(Failure::Invalid(format!("{name}: topology: a path timeline needs \"kind\": \"constellation\"")));
     };
