@@ -490,6 +490,7 @@ impl ConstellationTopology {
             gateways,
         };
         cfg.check()?;
+        super::route::check_isls(&c, &cfg.isl)?;
         Ok(Built { constellation: c, src, dst, cfg, t0_s: self.start_s, t1_s: self.start_s + duration_s })
     }
 

@@ -739,6 +739,44 @@ mod tests {
     }
 
     #[test]
+    fn phase_diff_shifts_odd_planes_by_half_a_slot() {
+        let shell = |phase_diff| WalkerShell { phase_diff, phasing: 0, ..WalkerShell::starlink_shell1() };
+        let u0 = |c: &Constellation, i: usize| match &c.sats[i].orbit {
+            Orbit::Circular(o) => o.u0_rad.to_degrees(),
+            _ => unreachable!("a Keplerian shell"),
+        };
+        let (mut plain, mut shifted) = (Constellation::default(), Constellation::default());
+        plain.add_walker(&shell(false)).unwrap();
+        shifted.add_walker(&shell(true)).unwrap();
+        // Plane 0 stays; plane 1 (satellites 22…43) moves by 360/(2·22) = 8.18°.
+        assert_eq!(u0(&plain, 3), u0(&shifted, 3));
+        assert!((u0(&shifted, 22 + 3) - u0(&plain, 22 + 3) - 360.0 / 44.0).abs() < 1e-9);
+        assert_eq!(u0(&plain, 44 + 3), u0(&shifted, 44 + 3));
+    }
+
+    #[test]
+    fn a_walker_epoch_turns_the_earth_by_the_sidereal_time_and_sets_the_clock() {
+        let epoch = "2000-01-01T00:00:00Z";
+        let shell =
+            WalkerShell { epoch_utc: Some(epoch.into()), inclination_deg: 0.0, ..WalkerShell::starlink_shell1() };
+        let mut c = Constellation::default();
+        c.add_walker(&shell).unwrap();
+        assert_eq!(c.sgp4_epoch(), parse_iso_utc(epoch));
+        // An equatorial satellite at u = 0 is at the vernal equinox; the Earth-fixed longitude
+        // of that direction is −GMST (GMST at J2000 midnight is 99.97°).
+        let (_, lon, _) = geometry::ecef_to_geodetic(c.sats[0].orbit.position(0.0).unwrap());
+        let gmst = sgp4::iau_epoch_to_sidereal_time(sgp4::julian_years_since_j2000(&parse_iso_utc(epoch).unwrap()));
+        assert!((lon + gmst.to_degrees()).abs() < 1e-6, "{lon}");
+        assert!((gmst.to_degrees() - 99.97).abs() < 0.01, "{}", gmst.to_degrees());
+        // A second shell on another clock is refused by name.
+        let other = WalkerShell { epoch_utc: Some("2024-01-01T00:00:00Z".into()), ..WalkerShell::starlink_shell1() };
+        let e = c.add_walker(&other).unwrap_err().to_string();
+        assert!(e.starts_with("walker.epoch_utc:") && e.contains("one clock"), "{e}");
+        let bad = WalkerShell { epoch_utc: Some("yesterday".into()), ..WalkerShell::starlink_shell1() };
+        assert!(Constellation::default().add_walker(&bad).unwrap_err().to_string().contains("not a UTC date-time"));
+    }
+
+    #[test]
     fn a_geo_satellite_stays_above_its_longitude() {
         let mut c = Constellation::default();
         c.add_geo(-75.0).unwrap();

@@ -316,6 +316,12 @@ fn great_circle_km(a: &GroundStation, b: &GroundStation) -> f64 {
     2.0 * EARTH_RADIUS_KM * math::asin(h.sqrt().min(1.0))
 }
 
+/// Checks an ISL configuration against a constellation (list indices in range, no self-links),
+/// as [`Router::new`] would.
+pub fn check_isls(c: &Constellation, mode: &IslMode) -> Result<(), OrbitError> {
+    isl_lists(c, mode).map(|_| ())
+}
+
 /// The ISL adjacency lists of a constellation under `mode`, each neighbour with its length limit.
 fn isl_lists(c: &Constellation, mode: &IslMode) -> Result<Vec<Vec<(u32, f64)>>, OrbitError> {
     let n = c.sats.len();

@@ -77,8 +77,12 @@ pub fn inline_files(json: &str, texts: &[(FileRef, String)]) -> Result<String, S
     for (f, text) in texts {
         let &(at, file_key, inline_key, _) =
             FILE_FIELDS.iter().find(|x| x.3 == f.field).ok_or_else(|| format!("{}: not a file field", f.field))?;
-        let value =
-            if inline_key == "isls" { Value::from(isl_pairs(f.field, text)?) } else { Value::from(text.as_str()) };
+        let value = match inline_key {
+            "isls" => Value::from(isl_pairs(f.field, text)?),
+            "omm" => serde_json::from_str(text.trim_start_matches('\u{feff}'))
+                .map_err(|e| format!("{}: not OMM JSON (CelesTrak's format, an array of records): {e}", f.field))?,
+            _ => Value::from(text.as_str()),
+        };
         let o = v.pointer_mut(at).and_then(Value::as_object_mut).ok_or_else(|| format!("{}: missing", f.field))?;
         // The name goes: the core refuses a scenario that gives both a file and its value.
         o.remove(file_key);
