@@ -6,6 +6,8 @@
 //! - [`geometry`]: spherical Earth (R = 6378.135 km), ECEF, elevation, slant range;
 //! - [`walker`]: Walker shell parameters; [`params`]: routing defaults and the attachment policy;
 //! - `elements`: Walker shells, GEO, TLE/OMM parsing, SGP4 propagation;
+//! - [`grid`]: the plane/slot grid of TLE/OMM satellites, given or inferred (the inference needs
+//!   `orbits`);
 //! - [`ground`]: ground stations and a city table;
 //! - [`links`]: FSPL, link budget, Shannon, per-link-type capacity and loss;
 //! - `route`: visibility, attachment, +Grid ISLs, Dijkstra, the path timeline;
@@ -20,6 +22,7 @@ pub mod config;
 #[cfg(feature = "orbits")]
 pub mod elements;
 pub mod geometry;
+pub mod grid;
 pub mod ground;
 pub mod links;
 pub mod math;
