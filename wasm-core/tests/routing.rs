@@ -243,3 +243,75 @@ fn on_the_wgs72_ellipsoid_elevation_is_measured_from_the_local_normal() {
     }
     assert!(differ > 30, "{differ}");
 }
+
+/// A TLE set line with a field of line 2 (columns `from..to`, 0-based) replaced and its checksum
+/// redone.
+fn edit_line2(line: &str, from: usize, to: usize, value: &str) -> String {
+    use orbitcp_core::orbit::elements::tle_checksum;
+    let mut l = line[..68].to_string();
+    l.replace_range(from..to, &format!("{value:>width$}", width = to - from));
+    let sum = tle_checksum(&l);
+    format!("{l}{sum}")
+}
+
+#[test]
+fn a_tle_file_of_two_shells_with_gaps_spares_and_a_raiser_gets_its_grid_inferred_and_reported() {
+    use orbitcp_core::orbit::elements::{parse_iso_utc, walker_tle_text};
+    let shell = |alt: f64, inc: f64, p: usize, s: usize| WalkerShell {
+        altitude_km: alt,
+        inclination_deg: inc,
+        planes: p,
+        sats_per_plane: s,
+        phasing: 1,
+        phase_diff: false,
+        epoch_utc: None,
+        propagator: orbitcp_core::orbit::walker::Propagator::Sgp4,
+        mean_motion_rev_per_day: None,
+    };
+    let epoch = parse_iso_utc("2024-03-01T00:00:00Z").unwrap();
+    let mut sets: Vec<[String; 3]> = Vec::new();
+    for (k, sh) in [shell(550.0, 53.0, 12, 10), shell(1100.0, 70.0, 8, 9)].iter().enumerate() {
+        let text = walker_tle_text(sh, epoch);
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, c) in lines.chunks(3).enumerate() {
+            sets.push([format!("S{k}-{i}"), c[1].to_string(), c[2].to_string()]);
+        }
+    }
+    // Missing satellites in the first shell; a spare half a slot after satellite 5 (mean anomaly
+    // in columns 43-51 of line 2) and a satellite 150 km low, still raising its orbit (mean motion
+    // in columns 52-63).
+    for gone in [7, 31, 32, 90] {
+        sets[gone][0].clear();
+    }
+    let spare = ["SPARE".to_string(), sets[5][1].clone(), edit_line2(&sets[5][2], 43, 51, "198.0000")];
+    let raiser = ["RAISING".to_string(), sets[40][1].clone(), edit_line2(&sets[40][2], 52, 63, "15.90000000")];
+    let mut text = String::new();
+    for s in sets.iter().filter(|s| !s[0].is_empty()).chain([&spare, &raiser]) {
+        text.push_str(&format!("{}\n{}\n{}\n", s[0], s[1], s[2]));
+    }
+    let sc = serde_json::json!({"version": 1, "name": "infer", "duration_s": 10,
+        "topology": {"kind": "constellation", "constellation": {"tle": text, "grid": "infer"},
+            "src": "London", "dst": "Paris", "min_elevation_deg": 10},
+        "flows": [{"transport": "tcp", "cc": "reno", "bytes": 1000}]});
+    let sc = orbitcp_core::scenario::parse(&sc.to_string()).unwrap();
+    let orbitcp_core::scenario::Topology::Constellation(t) = &sc.topology else { unreachable!("a constellation") };
+    let b = t.build(sc.duration_s).unwrap();
+    let report = b.grid_report.clone().unwrap();
+    assert!(report.contains("12 planes × 10 slots") && report.contains("116 of 120 slots filled"), "{report}");
+    assert!(report.contains("8 planes × 9 slots") && report.contains("72 of 72 slots filled"), "{report}");
+    assert!(report.contains("left out: 2 of 190 satellites"), "{report}");
+    assert!(report.contains("SPARE") && report.contains("RAISING"), "{report}");
+    // Every satellite in a slot has ISLs; the spare and the raiser have none.
+    let router = Router::new(&b.constellation, b.src.clone(), b.dst.clone(), b.cfg.clone()).unwrap();
+    for (i, sat) in b.constellation.sats.iter().enumerate() {
+        let n = router.isl_neighbours(i).len();
+        if sat.name == "SPARE" || sat.name == "RAISING" {
+            assert_eq!(n, 0, "{}", sat.name);
+        } else {
+            assert!(n >= 3, "{} has {n} ISLs", sat.name);
+        }
+    }
+    // The run's result carries the report.
+    let r = orbitcp_core::runner::run_scenario(&sc, 1, false).unwrap();
+    assert_eq!(r.path.as_ref().unwrap().grid_report.as_deref(), Some(report.as_str()));
+}

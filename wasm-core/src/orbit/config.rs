@@ -347,6 +347,8 @@ pub struct Built {
     pub cfg: RouteConfig,
     pub t0_s: f64,
     pub t1_s: f64,
+    /// What `"grid": "infer"` found and left out, in words.
+    pub grid_report: Option<String>,
 }
 
 impl ConstellationTopology {
@@ -408,7 +410,7 @@ impl ConstellationTopology {
         let first_set = c.sats.len();
         // Sourced: the globe gives satellite.js the same TLE lines or OMM records.
         c.add_sourced(&sets, None)?;
-        self.add_element_grids(&mut c, &sets, first_set, header)?;
+        let grid_report = self.add_element_grids(&mut c, &sets, first_set, header)?;
         for &lon in &spec.geo_longitudes_deg {
             c.add_geo(lon)?;
         }
@@ -491,11 +493,12 @@ impl ConstellationTopology {
         };
         cfg.check()?;
         super::route::check_isls(&c, &cfg.isl)?;
-        Ok(Built { constellation: c, src, dst, cfg, t0_s: self.start_s, t1_s: self.start_s + duration_s })
+        Ok(Built { constellation: c, src, dst, cfg, t0_s: self.start_s, t1_s: self.start_s + duration_s, grid_report })
     }
 
     /// The plane/slot grid of the element sets (`sets`, added from satellite `first` on): the
-    /// one given, the one a Hypatia `tles.txt` header gives, or the one inferred.
+    /// one given, the one a Hypatia `tles.txt` header gives, or the one inferred, whose report
+    /// (shells found, satellites left out and why) it returns.
     #[cfg(feature = "orbits")]
     fn add_element_grids(
         &self,
@@ -503,14 +506,22 @@ impl ConstellationTopology {
         sets: &[elements::SourcedElements],
         first: usize,
         header: Option<(usize, usize)>,
-    ) -> Result<(), OrbitError> {
+    ) -> Result<Option<String>, OrbitError> {
         use super::elements::SatGrid;
         let explicit = match (&self.constellation.grid, header) {
-            (Some(GridSpec::Infer(_)), _) => {
-                return Err(OrbitError::Config {
-                    field: "constellation.grid".into(),
-                    problem: "\"infer\" is not available in this build; give {\"planes\", \"sats_per_plane\"}".into(),
-                })
+            (Some(GridSpec::Infer), _) => {
+                let raw: Vec<sgp4::Elements> = sets.iter().map(|s| s.elements.clone()).collect();
+                let inferred = super::grid::infer_grid(&raw);
+                for shell in &inferred.shells {
+                    c.add_grid(SatGrid {
+                        planes: shell.planes,
+                        sats_per_plane: shell.sats_per_plane,
+                        seam_shift: shell.isl_shift,
+                        members: shell.members.iter().flatten().map(|m| m.map(|i| (first + i) as u32)).collect(),
+                        altitude_km: shell.altitude_km,
+                    })?;
+                }
+                return Ok(Some(inferred.report()));
             }
             (Some(GridSpec::Explicit(g)), Some((p, s))) if (g.planes, g.sats_per_plane) != (p, s) => {
                 return Err(OrbitError::Config {
@@ -523,7 +534,7 @@ impl ConstellationTopology {
             }
             (Some(GridSpec::Explicit(g)), _) => g.clone(),
             (None, Some((planes, sats_per_plane))) => super::grid::ElementGrid { planes, sats_per_plane, isl_shift: 0 },
-            (None, None) => return Ok(()),
+            (None, None) => return Ok(None),
         };
         explicit.validate(sets.len())?;
         // The mean altitude from the mean motions (Kepler's third law), for the default ISL
@@ -534,9 +545,10 @@ impl ConstellationTopology {
         c.add_grid(SatGrid {
             planes: explicit.planes,
             sats_per_plane: explicit.sats_per_plane,
-            isl_shift: explicit.isl_shift,
+            seam_shift: explicit.isl_shift,
             members: (0..sets.len()).map(|i| Some((first + i) as u32)).collect(),
             altitude_km,
-        })
+        })?;
+        Ok(None)
     }
 }

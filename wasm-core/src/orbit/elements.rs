@@ -18,6 +18,7 @@
 use super::geometry::{self, Vec3, EARTH_RADIUS_KM, EARTH_ROTATION_RAD_S, GEO_ALTITUDE_KM};
 use super::math;
 pub use super::walker::{Propagator, WalkerShell};
+pub use super::walker_tle::{parse_iso_utc, walker_tle_text, HYPATIA_EPOCH};
 use super::OrbitError;
 use sgp4::chrono::NaiveDateTime;
 
@@ -128,12 +129,13 @@ pub struct ShellGrid {
 
 /// A plane/slot grid over satellites that are not a Walker shell (element sets given a grid or
 /// with one inferred): `members[p·sats_per_plane + s]` is the satellite in plane p, slot s, if
-/// any. +Grid links follow Hypatia's rule: (p, s) to (p, s + 1) and to (p + 1, s + isl_shift).
+/// any. +Grid links (p, s) to (p, s + 1) and to (p + 1, s); the seam link from (P − 1, s) goes to
+/// (0, s + seam_shift), as a Walker shell's goes to (0, s + F).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SatGrid {
     pub planes: usize,
     pub sats_per_plane: usize,
-    pub isl_shift: usize,
+    pub seam_shift: usize,
     pub members: Vec<Option<u32>>,
     /// Mean altitude, km (for the default ISL length limit).
     pub altitude_km: f64,
@@ -295,7 +297,7 @@ impl Constellation {
         let gmst0 = sgp4::iau_epoch_to_sidereal_time(sgp4::julian_years_since_j2000(&start));
         for (i, e) in sets.iter().enumerate() {
             let name = e.object_name.clone().unwrap_or_else(|| format!("NORAD {}", e.norad_id));
-            let constants = sgp4::Constants::from_elements(e).map_err(|err| OrbitError::Sgp4 {
+            let constants = sgp4_constants(e).map_err(|err| OrbitError::Sgp4 {
                 index: i,
                 name: name.clone(),
                 problem: format!("{err}"),
@@ -360,48 +362,26 @@ impl Constellation {
     }
 }
 
-/// Hypatia's TLE epoch, 2000-01-01 00:00 UTC (TLE epoch field `00001.00000000`).
-pub const HYPATIA_EPOCH: &str = "2000-01-01T00:00:00Z";
-
-/// The TLE text of a Walker shell (no header line), satellite (p, s) as set `p·S + s` with
-/// catalogue number `p·S + s + 1`: Hypatia's layout (its `generate_tles_from_scratch` "manual"
-/// variant), RAAN 360°·p/P, mean anomaly 360°·s/S + 360°·F·p/T (+ half a slot on odd planes
-/// with `phase_diff`), eccentricity 1e-7, argument of perigee 0, no drag.
-pub fn walker_tle_text(shell: &WalkerShell, epoch: NaiveDateTime) -> String {
-    use sgp4::chrono::{Datelike, Timelike};
-    let (p_n, s_n) = (shell.planes, shell.sats_per_plane);
-    let mean_motion = shell.mean_motion_rev_per_day.unwrap_or_else(|| 86_400.0 / geometry::period_s(shell.altitude_km));
-    let day = epoch.ordinal() as f64
-        + (epoch.num_seconds_from_midnight() as f64 + epoch.nanosecond() as f64 * 1e-9) / 86_400.0;
-    let epoch_field = format!("{:02}{:012.8}", epoch.year().rem_euclid(100), day);
-    let angle = |deg: f64| format!("{:>8}", format!("{:.4}", deg));
-    let t = shell.total() as f64;
-    let mut out = String::new();
-    for p in 0..p_n {
-        let raan = p as f64 * 360.0 / p_n as f64;
-        let half_slot = if shell.phase_diff && p % 2 == 1 { 360.0 / (s_n as f64 * 2.0) } else { 0.0 };
-        for s in 0..s_n {
-            let id = p * s_n + s;
-            let anomaly = (half_slot + s as f64 * 360.0 / s_n as f64 + 360.0 * (shell.phasing * p) as f64 / t) % 360.0;
-            let l1 = format!("1 {:05}U 00000ABC {epoch_field}  .00000000  00000-0  00000+0 0    0", id + 1);
-            let l2 = format!(
-                "2 {:05} {} {} 0000001 {} {} {:>11}    0",
-                id + 1,
-                angle(shell.inclination_deg),
-                angle(raan),
-                angle(0.0),
-                angle(anomaly),
-                format!("{mean_motion:.8}")
-            );
-            out.push_str(&format!("W {id}\n{l1}{}\n{l2}{}\n", tle_checksum(&l1), tle_checksum(&l2)));
-        }
-    }
-    out
-}
-
-/// A `YYYY-MM-DDTHH:MM:SS[.fff][Z]` date-time.
-pub fn parse_iso_utc(text: &str) -> Option<NaiveDateTime> {
-    NaiveDateTime::parse_from_str(text.trim_end_matches('Z'), "%Y-%m-%dT%H:%M:%S%.f").ok()
+/// SGP4's constants for an element set with the WGS72 geopotential, the model TLEs are fitted
+/// with (and satellite.js and Hypatia use); the IAU sidereal time and epoch as the rest of this
+/// module. (`sgp4::Constants::from_elements` would take WGS84.)
+pub fn sgp4_constants(e: &sgp4::Elements) -> Result<sgp4::Constants, sgp4::ElementsError> {
+    let rad = std::f64::consts::PI / 180.0;
+    Ok(sgp4::Constants::new(
+        sgp4::WGS72,
+        sgp4::iau_epoch_to_sidereal_time,
+        e.epoch(),
+        e.drag_term,
+        sgp4::Orbit::from_kozai_elements(
+            &sgp4::WGS72,
+            e.inclination * rad,
+            e.right_ascension * rad,
+            e.eccentricity,
+            e.argument_of_perigee * rad,
+            e.mean_anomaly * rad,
+            e.mean_motion * (std::f64::consts::PI / 720.0),
+        )?,
+    )?)
 }
 
 /// Modulo-10 TLE checksum of the first 68 columns: digits count their value, '-' counts 1.

@@ -4,8 +4,10 @@
 //! Sources first: docs/links-and-orbits.md §3 (geometry), §7.4 (link budget), §7.5 (time-varying topology),
 //! docs/links-and-orbits.md §6-§9 (circular orbits, Walker-delta, shells, +Grid). Submodules:
 //! - [`geometry`]: spherical Earth (R = 6378.135 km), ECEF, elevation, slant range;
-//! - [`walker`]: Walker shell parameters; [`params`]: routing defaults and the attachment policy;
+//! - [`walker`]: Walker shell parameters; `walker_tle`: a shell as Hypatia's TLE text; [`params`]: routing defaults and the attachment policy;
 //! - `elements`: Walker shells, GEO, TLE/OMM parsing, SGP4 propagation;
+//! - [`grid`]: the plane/slot grid of TLE/OMM satellites, given or inferred (the inference needs
+//!   `orbits`);
 //! - [`ground`]: ground stations and a city table;
 //! - [`links`]: FSPL, link budget, Shannon, per-link-type capacity and loss;
 //! - `route`: visibility, attachment, +Grid ISLs, Dijkstra, the path timeline;
@@ -30,6 +32,8 @@ pub mod route;
 #[cfg(feature = "orbits")]
 pub mod view;
 pub mod walker;
+#[cfg(feature = "orbits")]
+pub mod walker_tle;
 
 #[cfg(feature = "orbits")]
 pub use elements::{Constellation, ElementSource, Orbit, Satellite, SourcedElements};

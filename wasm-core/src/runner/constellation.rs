@@ -104,6 +104,7 @@ pub fn build(
         events: Vec::new(),
         nodes_used: 0,
         slot_boundaries_s: Vec::new(),
+        grid_report: built.grid_report.clone(),
     };
     let mut last_nodes: Option<Vec<i64>> = None;
     for (k, s) in timeline.steps.iter().enumerate() {

@@ -21,6 +21,9 @@ pub struct PathResult {
     /// Times of the scheduler's slot boundaries (`attachment.scheduler`), s; empty without one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slot_boundaries_s: Vec<f64>,
+    /// With `constellation.grid: "infer"`: the shells found and the satellites left out, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid_report: Option<String>,
 }
 
 /// One value per routing step.
@@ -102,5 +105,6 @@ pub fn fixed_geo_path(place: &crate::scenario::ChainPlace, duration_s: f64) -> P
         events: Vec::new(),
         nodes_used: 1,
         slot_boundaries_s: Vec::new(),
+        grid_report: None,
     }
 }

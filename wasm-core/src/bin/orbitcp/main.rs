@@ -436,6 +436,9 @@ fn cmd_route(path: &str) -> Outcome {
         return Err(Failure::Invalid(format!("{name}: topology: a path timeline needs \"kind\": \"constellation\"")));
     };
     let b = topo.build(sc.duration_s).map_err(|e| format!("{name}: topology: {e}"))?;
+    if let Some(report) = &b.grid_report {
+        eprintln!("{name}: constellation.grid \"infer\":\n{report}");
+    }
     let step = b.cfg.step_s;
     let mut r = Router::new(&b.constellation, b.src, b.dst, b.cfg).map_err(|e| format!("{name}: {e}"))?;
     let mut out = LineOut::new();
