@@ -32,7 +32,7 @@ impl Transport for TcpHandle {
     type Spec = TcpFlow;
 
     fn build(t: &TcpFlow, slot: FlowSlot, b: &mut Builder) -> TcpHandle {
-        let FlowSlot { f, from, to, content, start, points, interval, bin_width, .. } = slot;
+        let FlowSlot { f, from, to, content, start, points, interval, bin_width, seed } = slot;
         let sender_id = b.reserve();
         let receiver_id = b.reserve();
         let set = t.settings();
@@ -54,6 +54,7 @@ impl Transport for TcpHandle {
             per_ack_growth: set.per_ack_growth,
             bytes: t.bytes,
             audit: false,
+            seed,
         };
         let sender = TcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
         b.place(sender_id, from, Agent::TcpSender(Box::new(sender)), start);

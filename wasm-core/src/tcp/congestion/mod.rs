@@ -20,6 +20,7 @@
 //! - `undo_cwnd` is never called by the current stack (no DSACK/F-RTO undo); it is kept so that
 //!   modules carry the kernel's undo rule.
 
+use crate::sim::rng::{Rng, Stream};
 use crate::sim::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 
@@ -291,11 +292,12 @@ impl Default for CcOptions {
 
 impl Cc {
     pub fn new(kind: CcKind) -> Cc {
-        Cc::with_options(kind, CcOptions::default(), 0)
+        Cc::with_options(kind, CcOptions::default(), Rng::new(0, Stream::CongestionControl { flow: 0 }))
     }
 
-    /// `seed` gives algorithms with a random choice (BBR's first gain phase) their own stream.
-    pub fn with_options(kind: CcKind, opts: CcOptions, seed: u64) -> Cc {
+    /// `rng` is the flow's own stream, for algorithms with a random choice (BBR's first gain
+    /// phase), so that it follows the scenario's seed.
+    pub fn with_options(kind: CcKind, opts: CcOptions, rng: Rng) -> Cc {
         match kind {
             CcKind::Reno => Cc::Reno(reno::Reno),
             CcKind::Cubic => Cc::Cubic(cubic::Cubic::with_hystart(opts.hystart)),
@@ -307,7 +309,7 @@ impl Cc {
             CcKind::Highspeed => Cc::Highspeed(highspeed::HighSpeed::default()),
             CcKind::Scalable => Cc::Scalable(scalable::Scalable),
             CcKind::Vegas => Cc::Vegas(vegas::Vegas::default()),
-            CcKind::Bbr => Cc::Bbr(bbr::Bbr::new(seed)),
+            CcKind::Bbr => Cc::Bbr(bbr::Bbr::new(rng)),
         }
     }
 

@@ -51,6 +51,7 @@ use crate::metrics::Trace;
 use crate::net::packet::TCP_IP_HEADER_BYTES;
 use crate::net::{AgentId, Body, NodeId, Packet};
 use crate::rto::{RtoFlavor, RttEstimator};
+use crate::sim::rng::{Rng, Stream};
 use crate::sim::{SimDuration, SimTime};
 
 const DUP_THRESH: u32 = 3; // RFC 5681 / RFC 6675 DupThresh
@@ -103,6 +104,8 @@ pub struct TcpConfig {
     pub bytes: Option<u64>,
     /// Check the sender's invariants on every ACK (always on in debug builds).
     pub audit: bool,
+    /// The run's seed: the congestion control draws from the flow's own stream of it.
+    pub seed: u64,
 }
 
 /// The congestion state shown in traces: Open/Disorder split by slow start.
@@ -208,7 +211,7 @@ impl TcpSender {
             cfg.loss_detection = LossDetection::Dupack;
         }
         TcpSender {
-            cc: Cc::with_options(cfg.cc, cfg.cc_options, flow as u64),
+            cc: Cc::with_options(cfg.cc, cfg.cc_options, Rng::new(cfg.seed, Stream::CongestionControl { flow })),
             cfg,
             flow,
             peer_node,
