@@ -103,6 +103,8 @@ pub struct Bbr {
     lost: u64,
     /// The flow's own stream (`Stream::CongestionControl`): Linux draws from `get_random_u32`.
     rng: Rng,
+    /// When the last ACK came (Linux reads `tcp_mstamp` in `bbr_undo_cwnd`).
+    last_ack_at: SimTime,
 }
 
 impl Bbr {
@@ -140,6 +142,7 @@ impl Bbr {
             delivered: 0,
             lost: 0,
             rng,
+            last_ack_at: SimTime::ZERO,
         }
     }
 
@@ -487,10 +490,14 @@ impl CongestionControl for Bbr {
 
     fn cwnd_event(&mut self, _w: &mut Window, _ev: CwndEvent, _now: SimTime) {}
 
+    /// `bbr_undo_cwnd`: a spurious slow-down restarts full-pipe detection and long-term
+    /// sampling; the window stays what BBR set (it restores its own on leaving Loss/Recovery).
     fn undo_cwnd(&mut self, w: &Window) -> u32 {
         self.full_bw = 0.0;
         self.full_bw_count = 0;
-        w.cwnd.max(self.prior_cwnd)
+        let now = self.last_ack_at;
+        self.reset_lt(now);
+        w.cwnd
     }
 
     fn pacing_bps(&self) -> Option<f64> {
@@ -498,6 +505,7 @@ impl CongestionControl for Bbr {
     }
 
     fn cong_control(&mut self, w: &mut Window, c: &ControlSample) -> bool {
+        self.last_ack_at = c.ack.now;
         self.on_ack(w, c);
         true
     }

@@ -17,8 +17,8 @@
 //! - `cwnd_event(Loss)` on an RTO comes after `ssthresh()` and before `set_state(Loss)`.
 //! - `cwnd_event` for `CompleteCwr` (leaving Recovery) and `Loss` (an RTO).
 //! - `in_ack_event` on every incoming ACK (Westwood+ measures bandwidth here).
-//! - `undo_cwnd` is never called by the current stack (no DSACK/F-RTO undo); it is kept so that
-//!   modules carry the kernel's undo rule.
+//! - `undo_cwnd` when a reduction is undone as spurious (Linux `tcp_undo_cwnd_reduction`, see
+//!   `sender/undo.rs`), before ssthresh is set back and before `set_state(Open)`.
 
 use crate::sim::rng::{Rng, Stream};
 use crate::sim::{SimDuration, SimTime};
@@ -349,6 +349,9 @@ impl Cc {
     }
     pub fn in_ack_event(&mut self, w: &mut Window, ack: &AckSample) {
         self.inner().in_ack_event(w, ack)
+    }
+    pub fn undo_cwnd(&mut self, w: &Window) -> u32 {
+        self.inner().undo_cwnd(w)
     }
     pub fn cong_control(&mut self, w: &mut Window, c: &ControlSample) -> bool {
         self.inner().cong_control(w, c)
