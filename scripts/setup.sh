@@ -10,6 +10,8 @@
 #   cannot install it (not root).
 #   --need-python (or ORBITCP_NEED_PYTHON=1): also make the virtualenv .venv/ that the Python
 #   package is built and tested in (python/requirements-dev.txt, and Ray if it installs).
+#   --need-ns3 (or ORBITCP_NEED_NS3=1): also install Debian's ns-3 (libns3-dev), the oracle of
+#   the ns-3 cross-check (tools/ns3/).
 set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
@@ -21,11 +23,13 @@ cd "$ROOT"
 
 NEED_CHROMIUM="${ORBITCP_NEED_CHROMIUM:-0}"
 NEED_PYTHON="${ORBITCP_NEED_PYTHON:-0}"
+NEED_NS3="${ORBITCP_NEED_NS3:-0}"
 for arg in "$@"; do
   case "$arg" in
     --need-chromium) NEED_CHROMIUM=1 ;;
     --need-python) NEED_PYTHON=1 ;;
-    *) echo "setup: unknown argument: $arg (known: --need-chromium, --need-python)" >&2; exit 2 ;;
+    --need-ns3) NEED_NS3=1 ;;
+    *) echo "setup: unknown argument: $arg (known: --need-chromium, --need-python, --need-ns3)" >&2; exit 2 ;;
   esac
 done
 
@@ -126,6 +130,22 @@ elif [[ "$(id -u)" == 0 ]]; then
   fi
 else
   echo "skip: tshark is missing and we are not root; install it with: sudo apt-get update && sudo apt-get install -y tshark (the pcap test needs it)"
+fi
+
+# --- ns-3 for the TCP cross-check (tools/ns3/): Debian's ns-3.37 ------------------------------
+if [[ "$NEED_NS3" == 1 ]]; then
+  if pkg-config --exists ns3-core 2>/dev/null && command -v g++ >/dev/null 2>&1; then
+    ok "ns-3 ($(pkg-config --modversion ns3-core))"
+  elif [[ "$(id -u)" == 0 ]]; then
+    wait_for_process -x 'apt(-get)?|dpkg' "apt/dpkg"
+    installing "ns-3 (apt-get install libns3-dev libgsl-dev g++ pkg-config, ~3 min)"
+    apt-get -o DPkg::Lock::Timeout=600 update -qq || die "apt-get update"
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq libns3-dev libgsl-dev g++ pkg-config >/dev/null \
+      || die "apt-get install -y libns3-dev libgsl-dev g++ pkg-config"
+    pkg-config --exists ns3-core || die "ns-3 installed but pkg-config does not find ns3-core"
+  else
+    die "ns-3 is missing and we are not root; install it with: sudo apt-get install -y libns3-dev libgsl-dev g++ pkg-config"
+  fi
 fi
 
 # --- npm packages: only once package.json declares some ---------------------------------

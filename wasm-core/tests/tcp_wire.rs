@@ -219,11 +219,13 @@ fn the_ns3_profile_takes_ns3_defaults_and_each_stays_settable() {
     assert_eq!((ns3.rto_flavor, ns3.rto_min_ms), (RtoFlavor::Rfc6298, 1000.0), "MinRto 1 s");
     assert_eq!((ns3.recovery, ns3.loss_detection), (Recovery::Prr, LossDetection::Dupack));
     assert!(!ns3.rcv_autotune && ns3.per_ack_growth);
+    assert!(!ns3.frto && !ns3.undo, "ns-3's TcpSocketBase has neither F-RTO nor undo");
     let linux = settings(common::tcp("reno", None));
     assert!(!linux.delayed_ack && linux.delack_ms == 40.0);
     assert_eq!((linux.rto_flavor, linux.rto_min_ms), (RtoFlavor::Linux, 200.0));
     assert_eq!((linux.recovery, linux.loss_detection), (Recovery::Prr, LossDetection::Rack));
     assert!(linux.rcv_autotune && !linux.per_ack_growth);
+    assert!(linux.frto && linux.undo, "tcp_frto = 2; undo is always on");
     let mixed = settings(json!({ "transport": "tcp", "cc": "reno", "profile": "ns3", "delayed_ack": false,
                                  "loss_detection": "rack", "recovery": "rfc6675" }));
     assert!(!mixed.delayed_ack);
@@ -263,4 +265,41 @@ fn bbr_keeps_most_of_the_geo_link_at_one_percent_loss() {
     assert!(f.goodput_mbps > 0.75 * payload_rate, "BBR at PER 1 %: {} Mbit/s", f.goodput_mbps);
     let reno = run_audited(&geo_dumbbell("reno", 0.01, "channel")).unwrap();
     assert!(f.goodput_mbps > 10.0 * reno.result.flows[0].goodput_mbps);
+}
+
+/// A lossless BBR flow over a 10 Mbit/s, 50 ms one-way path with a 100-packet buffer, 20 s.
+fn lossless_bbr() -> Value {
+    common::one_hop(10.0, 50.0, Some(100), 0.0, 20.0, vec![common::tcp("bbr", None)])
+}
+
+#[test]
+fn bbr_draws_its_first_probe_bw_phase_from_the_scenario_seed() {
+    // Linux draws the first PROBE_BW phase at random (`bbr_reset_probe_bw_mode`); the flow's
+    // stream of the run seed stands for `get_random_u32`. On a lossless path that draw is the
+    // only randomness, so the same seed gives the same run and other seeds other runs.
+    let v = lossless_bbr();
+    let goodput = |seed: u64| {
+        let r = common::run_seed(&v, seed);
+        (r.flows[0].goodput_mbps, r.flows[0].wire.as_ref().unwrap().data_sent)
+    };
+    assert_eq!(goodput(3), goodput(3), "one seed, one run");
+    let runs: Vec<_> = (1..=8).map(goodput).collect();
+    let mut distinct = runs.clone();
+    distinct.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    distinct.dedup();
+    assert!(distinct.len() >= 3, "eight seeds gave only {} distinct runs: {runs:?}", distinct.len());
+}
+
+#[test]
+fn a_bbr_sweep_over_runs_has_a_spread() {
+    use orbitcp_core::runner::{run_job, sweep_jobs};
+    let mut v = lossless_bbr();
+    v["sweep"] = json!({ "grid": { "flows[0].cc": ["bbr"] }, "runs": 5 });
+    let jobs = sweep_jobs(&v.to_string()).unwrap();
+    let g: Vec<f64> = jobs.iter().map(|j| run_job(j).unwrap().flows[0].goodput_mbps).collect();
+    let mean = g.iter().sum::<f64>() / g.len() as f64;
+    let std = (g.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (g.len() - 1) as f64).sqrt();
+    assert!(std > 0.0, "five runs of a BBR sweep point gave one goodput: {g:?}");
+    // The phase moves when the 5/4 probe falls; it does not change what BBR gets from the link.
+    assert!(std < 0.02 * mean, "spread {std:.4} around {mean:.3} Mbit/s: {g:?}");
 }

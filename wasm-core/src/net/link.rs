@@ -590,7 +590,14 @@ mod tests {
             dst_node: 1,
             dst_agent: 0,
             size,
-            body: Body::TcpAck { ack: 0, sack: SackBlocks::default(), dsack: None, wnd: u64::MAX, ts: SimTime::ZERO },
+            body: Body::TcpAck {
+                ack: 0,
+                sack: SackBlocks::default(),
+                dsack: None,
+                wnd: u64::MAX,
+                ts: SimTime::ZERO,
+                ts_echo: SimTime::ZERO,
+            },
         }
     }
 
@@ -654,7 +661,14 @@ mod tests {
         c.outages = Outages::List(vec![(SimTime::from_secs_f64(0.0115), SimTime::from_secs_f64(0.02))]);
         let mut l = link(c);
         let data = |seq| Packet {
-            body: Body::TcpData { seq, len: 952, digest: 0, first_sent: SimTime::ZERO, ts_echo: SimTime::ZERO },
+            body: Body::TcpData {
+                seq,
+                len: 952,
+                digest: 0,
+                first_sent: SimTime::ZERO,
+                ts: SimTime::ZERO,
+                ts_echo: SimTime::ZERO,
+            },
             ..pkt(1000)
         };
         l.enqueue(SimTime::ZERO, data(0));

@@ -82,6 +82,8 @@ pub enum Body {
         digest: u64,
         /// When the sender first sent these bytes: one-way delay counts retransmission delays.
         first_sent: SimTime,
+        /// The sender's timestamp (RFC 7323 TSval): when this transmission left.
+        ts: SimTime,
         /// The timestamp echo (RFC 7323 TSecr): the `ts` of the latest ACK the sender had seen,
         /// from which the receiver measures its RTT for window autotuning.
         ts_echo: SimTime,
@@ -95,6 +97,10 @@ pub enum Body {
         wnd: u64,
         /// The receiver's timestamp (RFC 7323 TSval).
         ts: SimTime,
+        /// The timestamp echo (RFC 7323 TSecr): the receiver's TS.Recent, the TSval of the
+        /// latest segment at or below the last ACK it sent (§4.3), so that a retransmission's
+        /// ACK tells whether the original or the retransmission arrived (Eifel, RFC 3522).
+        ts_echo: SimTime,
     },
     /// A CTCP data packet: a fresh `seqno` per transmission, for `block`, systematic or coded.
     CtcpData {

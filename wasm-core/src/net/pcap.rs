@@ -178,12 +178,12 @@ fn tcp_segment(
             handshake(&mut opts, ts_ms(at), ts_ms(*ts_echo));
             (0, 1, SYN | ACK, (*wnd).min(0xffff) as u16, 0)
         }
-        Body::TcpData { seq, len, ts_echo, .. } => {
-            timestamps(&mut opts, ts_ms(at), ts_ms(*ts_echo));
+        Body::TcpData { seq, len, ts, ts_echo, .. } => {
+            timestamps(&mut opts, ts_ms(*ts), ts_ms(*ts_echo));
             ((seq.wrapping_add(1)) as u32, 1, ACK, 0xffff, *len as usize)
         }
-        Body::TcpAck { ack, sack, dsack, wnd, ts } => {
-            timestamps(&mut opts, ts_ms(*ts), 0);
+        Body::TcpAck { ack, sack, dsack, wnd, ts, ts_echo } => {
+            timestamps(&mut opts, ts_ms(*ts), ts_ms(*ts_echo));
             sack_option(&mut opts, sack, *dsack);
             (1, (ack.wrapping_add(1)) as u32, ACK, scaled_window(*wnd), 0)
         }
@@ -380,7 +380,14 @@ mod tests {
         let p = pkt(
             3,
             1500,
-            Body::TcpData { seq: 2896, len: 1448, digest: 0, first_sent: SimTime::ZERO, ts_echo: SimTime(40_000_000) },
+            Body::TcpData {
+                seq: 2896,
+                len: 1448,
+                digest: 0,
+                first_sent: SimTime::ZERO,
+                ts: SimTime(1_400_000_000),
+                ts_echo: SimTime(40_000_000),
+            },
         );
         let r = record(&p, &TCP);
         // Record header: 1.500000123 s, 128 bytes kept of 1500.
@@ -397,6 +404,8 @@ mod tests {
         assert_eq!(u16::from_be_bytes([tcp[2], tcp[3]]), TCP_PORT);
         assert_eq!(u32::from_be_bytes(tcp[4..8].try_into().unwrap()), 2897);
         assert_eq!(tcp[12] >> 4, 8, "20 bytes + the 12-byte timestamp option");
+        assert_eq!(u32::from_be_bytes(tcp[24..28].try_into().unwrap()), 1400, "TSval: when it was sent, in ms");
+        assert_eq!(u32::from_be_bytes(tcp[28..32].try_into().unwrap()), 40, "TSecr");
         // The full segment's checksum: pseudo-header, header and 1448 zero bytes.
         let mut seg = tcp[..32].to_vec();
         seg.resize(1480, 0);
@@ -412,7 +421,14 @@ mod tests {
         let p = pkt(
             0,
             52 + 28,
-            Body::TcpAck { ack: 4000, sack, dsack: Some((100, 200)), wnd: 100_000, ts: SimTime(7_000_000) },
+            Body::TcpAck {
+                ack: 4000,
+                sack,
+                dsack: Some((100, 200)),
+                wnd: 100_000,
+                ts: SimTime(7_000_000),
+                ts_echo: SimTime(5_000_000),
+            },
         );
         let r = record(&p, &TCP);
         let ip = &r[16..];
@@ -424,6 +440,7 @@ mod tests {
         let opts = &tcp[20..(tcp[12] >> 4) as usize * 4];
         assert_eq!(&opts[..4], &[1, 1, 8, 10]);
         assert_eq!(u32::from_be_bytes(opts[4..8].try_into().unwrap()), 7, "TSval in ms");
+        assert_eq!(u32::from_be_bytes(opts[8..12].try_into().unwrap()), 5, "TSecr: the data's TSval echoed");
         assert_eq!(&opts[12..16], &[1, 1, 5, 26]);
         let edges: Vec<u32> = opts[16..].chunks(4).map(|c| u32::from_be_bytes(c.try_into().unwrap())).collect();
         assert_eq!(edges, [101, 201, 5001, 6001, 8001, 9001]);

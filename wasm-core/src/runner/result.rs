@@ -130,6 +130,12 @@ pub struct WireSummary {
     pub max_cwnd_pkts: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_inflight_pkts: Option<u32>,
+    /// TCP: window reductions undone as spurious (F-RTO, timestamps, D-SACK), and of those the
+    /// retransmission timeouts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undos: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spurious_rtos_detected: Option<u64>,
 }
 
 impl WireSummary {
@@ -146,6 +152,8 @@ impl WireSummary {
             dsacks: None,
             max_cwnd_pkts: None,
             max_inflight_pkts: None,
+            undos: None,
+            spurious_rtos_detected: None,
         }
     }
 }

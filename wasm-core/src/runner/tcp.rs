@@ -32,7 +32,7 @@ impl Transport for TcpHandle {
     type Spec = TcpFlow;
 
     fn build(t: &TcpFlow, slot: FlowSlot, b: &mut Builder) -> TcpHandle {
-        let FlowSlot { f, from, to, content, start, points, interval, bin_width, .. } = slot;
+        let FlowSlot { f, from, to, content, start, points, interval, bin_width, seed } = slot;
         let sender_id = b.reserve();
         let receiver_id = b.reserve();
         let set = t.settings();
@@ -54,6 +54,9 @@ impl Transport for TcpHandle {
             per_ack_growth: set.per_ack_growth,
             bytes: t.bytes,
             audit: false,
+            seed,
+            frto: set.frto,
+            undo: set.undo,
         };
         let sender = TcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
         b.place(sender_id, from, Agent::TcpSender(Box::new(sender)), start);
@@ -102,6 +105,8 @@ impl FlowReport for TcpHandle {
             WireSummary::new(s.stats.sent_pkts, s.stats.retransmissions, r.duplicate_segments, delivered_segs);
         wire.loss_probes = Some(s.stats.loss_probes);
         wire.dsacks = Some(s.stats.dsacks);
+        wire.undos = Some(s.stats.undos);
+        wire.spurious_rtos_detected = Some(s.stats.spurious_rtos);
         wire.max_cwnd_pkts = Some(s.stats.max_cwnd);
         wire.max_inflight_pkts = Some(s.stats.max_pipe);
         Figures {

@@ -63,6 +63,15 @@ pub struct TcpFlow {
     /// `rwnd_pkts` is set), off (`ns3`: the window never limits).
     #[serde(default)]
     pub rcv_autotune: Option<bool>,
+    /// F-RTO (RFC 5682, SACK-enhanced, as Linux with `tcp_frto = 2`): after a timeout the
+    /// sender sends new data before retransmitting more, and undoes the timeout when
+    /// never-retransmitted data is acknowledged. Default: on (`linux`), off (`ns3`).
+    #[serde(default)]
+    pub frto: Option<bool>,
+    /// Undo of spurious window reductions by timestamps (Eifel, RFC 3522) and D-SACK
+    /// (RFC 3708), as Linux's `tcp_try_undo_*`. Default: on (`linux`), off (`ns3`).
+    #[serde(default)]
+    pub undo: Option<bool>,
     /// Sender node (default 0) and receiver node (default the last).
     #[serde(default)]
     pub from_node: Option<u32>,
@@ -100,6 +109,8 @@ pub struct TcpSettings {
     pub rcv_autotune: bool,
     /// ns-3 grows the window once per ACK, not per segment acknowledged.
     pub per_ack_growth: bool,
+    pub frto: bool,
+    pub undo: bool,
 }
 
 impl TcpFlow {
@@ -125,6 +136,9 @@ impl TcpFlow {
             }),
             rcv_autotune: self.rcv_autotune.unwrap_or(!ns3 && self.rwnd_pkts.is_none()),
             per_ack_growth: ns3,
+            // Linux: `tcp_frto = 2` and undo always on; ns-3 has neither.
+            frto: self.frto.unwrap_or(!ns3),
+            undo: self.undo.unwrap_or(!ns3),
         }
     }
 }

@@ -11,10 +11,24 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Labels of random streams. Numbers are part of the determinism contract: do not renumber.
 #[derive(Clone, Copy, Debug)]
 pub enum Stream {
-    LinkLoss { link: u32, reverse: bool },
-    LinkJitter { link: u32, reverse: bool },
-    FlowContent { flow: u32 },
-    Transport { flow: u32 },
+    LinkLoss {
+        link: u32,
+        reverse: bool,
+    },
+    LinkJitter {
+        link: u32,
+        reverse: bool,
+    },
+    FlowContent {
+        flow: u32,
+    },
+    Transport {
+        flow: u32,
+    },
+    /// A flow's congestion control (BBR's draw of its first ProbeBW phase).
+    CongestionControl {
+        flow: u32,
+    },
 }
 
 impl Stream {
@@ -24,6 +38,7 @@ impl Stream {
             Stream::LinkJitter { link, reverse } => (2 << 40) | ((link as u64) << 1) | reverse as u64,
             Stream::FlowContent { flow } => (3 << 40) | flow as u64,
             Stream::Transport { flow } => (4 << 40) | flow as u64,
+            Stream::CongestionControl { flow } => (5 << 40) | flow as u64,
         }
     }
 }

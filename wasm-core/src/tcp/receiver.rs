@@ -62,6 +62,9 @@ pub struct TcpReceiver {
     window: WindowPolicy,
     /// A D-SACK block for the next ACK.
     dsack: Option<(u64, u64)>,
+    /// RFC 7323 §4.3 TS.Recent (echoed in every ACK) and Last.ACK.sent.
+    ts_recent: SimTime,
+    last_ack_sent: u64,
     pub delivery: Delivery,
 }
 
@@ -93,6 +96,8 @@ impl TcpReceiver {
             segments_received: 0,
             window: WindowPolicy::Unlimited,
             dsack: None,
+            ts_recent: SimTime::ZERO,
+            last_ack_sent: 0,
             delivery: Delivery::new(flow, expected_bytes, DeliveryLog::new(owd_trace, bin_width)),
         }
     }
@@ -114,8 +119,8 @@ impl TcpReceiver {
     }
 
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
-        let (seq, len, digest, first_sent, ts_echo) = match pkt.body {
-            Body::TcpData { seq, len, digest, first_sent, ts_echo } => (seq, len, digest, first_sent, ts_echo),
+        let (seq, len, digest, first_sent, ts, ts_echo) = match pkt.body {
+            Body::TcpData { seq, len, digest, first_sent, ts, ts_echo } => (seq, len, digest, first_sent, ts, ts_echo),
             Body::TcpSyn { ts } => {
                 let wnd = self.window.window();
                 ctx.send(Packet::syn_ack(self.flow, self.peer_node, self.peer_agent, ts, wnd));
@@ -124,6 +129,12 @@ impl TcpReceiver {
             _ => return,
         };
         self.segments_received += 1;
+        // RFC 7323 §4.3 (Linux `tcp_replace_ts_recent`): only a segment at or below the last ACK
+        // sent updates TS.Recent, so an out-of-order segment is not echoed, and the ACK of a
+        // hole's retransmission echoes the retransmission, of a late original the original.
+        if ts >= self.ts_recent && seq <= self.last_ack_sent {
+            self.ts_recent = ts;
+        }
         if let WindowPolicy::Autotune(a) = &mut self.window {
             if ts_echo > SimTime::ZERO {
                 a.rtt_sample(ctx.now - ts_echo);
@@ -242,6 +253,7 @@ impl TcpReceiver {
 
     fn send_ack(&mut self, ctx: &mut Ctx) {
         self.unacked_segments = 0;
+        self.last_ack_sent = self.rcv_nxt;
         // RFC 2883: the D-SACK block goes first and takes one of the three places.
         let dsack = self.dsack.take();
         let sack = self.sack_blocks(3 - dsack.is_some() as usize);
@@ -251,7 +263,14 @@ impl TcpReceiver {
             dst_node: self.peer_node,
             dst_agent: self.peer_agent,
             size: TCP_IP_HEADER_BYTES + SackBlocks::option_bytes(blocks),
-            body: Body::TcpAck { ack: self.rcv_nxt, sack, dsack, wnd: self.window.window(), ts: ctx.now },
+            body: Body::TcpAck {
+                ack: self.rcv_nxt,
+                sack,
+                dsack,
+                wnd: self.window.window(),
+                ts: ctx.now,
+                ts_echo: self.ts_recent,
+            },
         });
     }
 }

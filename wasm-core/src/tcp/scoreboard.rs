@@ -234,6 +234,31 @@ impl Scoreboard {
         n
     }
 
+    /// Retransmissions believed still in the network (Linux `retrans_out`).
+    pub fn retrans_out(&self) -> u32 {
+        self.segs.iter().filter(|s| s.flags & (IN_FLIGHT | RETRANSMITTED) == IN_FLIGHT | RETRANSMITTED).count() as u32
+    }
+
+    /// Whether the oldest outstanding segment was ever retransmitted (Linux
+    /// `tcp_any_retrans_done`'s `TCPCB_EVER_RETRANS` test).
+    pub fn head_retransmitted(&self) -> bool {
+        self.segs.front().is_some_and(|s| s.flags & RETRANSMITTED != 0)
+    }
+
+    /// Clears every loss mark: segments waiting for a retransmission are counted in flight again
+    /// (Linux `tcp_undo_cwnd_reduction(sk, true)`). Returns how many were.
+    pub fn unmark_lost(&mut self) -> u32 {
+        let mut n = 0;
+        for seg in self.segs.iter_mut() {
+            if seg.flags & LOST != 0 {
+                seg.flags = (seg.flags & !(LOST | RTO_LOST)) | IN_FLIGHT;
+                n += 1;
+            }
+        }
+        self.pipe += n;
+        n
+    }
+
     /// Recounts `pipe` and `sacked_out` from the flags.
     pub fn check_counts(&self) -> Result<(), CountError> {
         let pipe = self.segs.iter().filter(|s| s.flags & IN_FLIGHT != 0).count() as u32;
@@ -333,6 +358,20 @@ mod tests {
         let marked = sb.mark_all_lost_on_rto(|_| true);
         assert_eq!(marked, 1);
         assert_eq!(sb.pipe, 3);
+        sb.check_counts().unwrap();
+    }
+
+    #[test]
+    fn unmarking_losses_puts_the_segments_back_in_flight() {
+        let mut sb = sent(4);
+        sb.mark_sacked(1, 2, &mut |_, _| {});
+        sb.mark_all_lost_on_rto(|_| false);
+        assert_eq!(sb.pipe, 0);
+        sb.on_sent(0, SimTime(10), TxSnapshot::default(), true);
+        assert_eq!((sb.retrans_out(), sb.head_retransmitted()), (1, true));
+        assert_eq!(sb.unmark_lost(), 2, "segments 2 and 3; 0 is in flight again, 1 SACKed");
+        assert_eq!(sb.pipe, 3);
+        assert_eq!(sb.next_retransmission(), None);
         sb.check_counts().unwrap();
     }
 

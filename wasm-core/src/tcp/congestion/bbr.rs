@@ -21,6 +21,7 @@
 //! (`bbr_extra_acked`: our links do not aggregate ACKs) and idle restarts (flows never idle).
 
 use super::{CaState, CongestionControl, ControlSample, CwndEvent, Window, INFINITE_SSTHRESH};
+use crate::sim::rng::Rng;
 use crate::sim::{SimDuration, SimTime};
 
 /// `bbr_high_gain`: 2/ln 2, the smallest gain that doubles the delivery rate per round.
@@ -100,11 +101,14 @@ pub struct Bbr {
     /// Totals the model needs: segments delivered and lost on this connection.
     delivered: u64,
     lost: u64,
-    rng_state: u64,
+    /// The flow's own stream (`Stream::CongestionControl`): Linux draws from `get_random_u32`.
+    rng: Rng,
+    /// When the last ACK came (Linux reads `tcp_mstamp` in `bbr_undo_cwnd`).
+    last_ack_at: SimTime,
 }
 
 impl Bbr {
-    pub fn new(seed: u64) -> Bbr {
+    pub fn new(rng: Rng) -> Bbr {
         Bbr {
             mode: Mode::Startup,
             mss: 1448.0,
@@ -137,7 +141,8 @@ impl Bbr {
             lt_last_stamp: SimTime::ZERO,
             delivered: 0,
             lost: 0,
-            rng_state: crate::sim::rng::mix64(seed ^ 0xBB4),
+            rng,
+            last_ack_at: SimTime::ZERO,
         }
     }
 
@@ -187,8 +192,7 @@ impl Bbr {
     }
 
     fn random_below(&mut self, n: u64) -> u64 {
-        self.rng_state = crate::sim::rng::mix64(self.rng_state.wrapping_add(0x9E37_79B9_7F4A_7C15));
-        self.rng_state % n
+        self.rng.next_u64() % n
     }
 
     fn reset_probe_bw_mode(&mut self, now: SimTime) {
@@ -486,10 +490,14 @@ impl CongestionControl for Bbr {
 
     fn cwnd_event(&mut self, _w: &mut Window, _ev: CwndEvent, _now: SimTime) {}
 
+    /// `bbr_undo_cwnd`: a spurious slow-down restarts full-pipe detection and long-term
+    /// sampling; the window stays what BBR set (it restores its own on leaving Loss/Recovery).
     fn undo_cwnd(&mut self, w: &Window) -> u32 {
         self.full_bw = 0.0;
         self.full_bw_count = 0;
-        w.cwnd.max(self.prior_cwnd)
+        let now = self.last_ack_at;
+        self.reset_lt(now);
+        w.cwnd
     }
 
     fn pacing_bps(&self) -> Option<f64> {
@@ -497,6 +505,7 @@ impl CongestionControl for Bbr {
     }
 
     fn cong_control(&mut self, w: &mut Window, c: &ControlSample) -> bool {
+        self.last_ack_at = c.ack.now;
         self.on_ack(w, c);
         true
     }
@@ -530,7 +539,7 @@ mod tests {
 
     impl Path {
         fn new(bw_pps: f64) -> Path {
-            let mut bbr = Bbr::new(1);
+            let mut bbr = Bbr::new(Rng::new(1, crate::sim::rng::Stream::CongestionControl { flow: 0 }));
             let mut w = Window::new(10, None, 1000);
             bbr.init(&mut w, Some(RTT), SimTime::ZERO);
             Path { bbr, w, now: SimTime::ZERO, delivered: 0, bw_pps, flight: 10.0, gains: Default::default() }

@@ -17,9 +17,10 @@
 //! - `cwnd_event(Loss)` on an RTO comes after `ssthresh()` and before `set_state(Loss)`.
 //! - `cwnd_event` for `CompleteCwr` (leaving Recovery) and `Loss` (an RTO).
 //! - `in_ack_event` on every incoming ACK (Westwood+ measures bandwidth here).
-//! - `undo_cwnd` is never called by the current stack (no DSACK/F-RTO undo); it is kept so that
-//!   modules carry the kernel's undo rule.
+//! - `undo_cwnd` when a reduction is undone as spurious (Linux `tcp_undo_cwnd_reduction`, see
+//!   `sender/undo.rs`), before ssthresh is set back and before `set_state(Open)`.
 
+use crate::sim::rng::{Rng, Stream};
 use crate::sim::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 
@@ -291,11 +292,12 @@ impl Default for CcOptions {
 
 impl Cc {
     pub fn new(kind: CcKind) -> Cc {
-        Cc::with_options(kind, CcOptions::default(), 0)
+        Cc::with_options(kind, CcOptions::default(), Rng::new(0, Stream::CongestionControl { flow: 0 }))
     }
 
-    /// `seed` gives algorithms with a random choice (BBR's first gain phase) their own stream.
-    pub fn with_options(kind: CcKind, opts: CcOptions, seed: u64) -> Cc {
+    /// `rng` is the flow's own stream, for algorithms with a random choice (BBR's first gain
+    /// phase), so that it follows the scenario's seed.
+    pub fn with_options(kind: CcKind, opts: CcOptions, rng: Rng) -> Cc {
         match kind {
             CcKind::Reno => Cc::Reno(reno::Reno),
             CcKind::Cubic => Cc::Cubic(cubic::Cubic::with_hystart(opts.hystart)),
@@ -307,7 +309,7 @@ impl Cc {
             CcKind::Highspeed => Cc::Highspeed(highspeed::HighSpeed::default()),
             CcKind::Scalable => Cc::Scalable(scalable::Scalable),
             CcKind::Vegas => Cc::Vegas(vegas::Vegas::default()),
-            CcKind::Bbr => Cc::Bbr(bbr::Bbr::new(seed)),
+            CcKind::Bbr => Cc::Bbr(bbr::Bbr::new(rng)),
         }
     }
 
@@ -347,6 +349,9 @@ impl Cc {
     }
     pub fn in_ack_event(&mut self, w: &mut Window, ack: &AckSample) {
         self.inner().in_ack_event(w, ack)
+    }
+    pub fn undo_cwnd(&mut self, w: &Window) -> u32 {
+        self.inner().undo_cwnd(w)
     }
     pub fn cong_control(&mut self, w: &mut Window, c: &ControlSample) -> bool {
         self.inner().cong_control(w, c)

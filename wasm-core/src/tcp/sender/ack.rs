@@ -13,8 +13,9 @@ use crate::tcp::scoreboard::{LOST, RETRANSMITTED, SACKED};
 impl TcpSender {
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         match pkt.body {
-            Body::TcpAck { ack, sack, dsack, wnd, ts } if self.established_at.is_some() => {
+            Body::TcpAck { ack, sack, dsack, wnd, ts, ts_echo } if self.established_at.is_some() => {
                 self.ts_recent = self.ts_recent.max(ts);
+                self.ts_echo = ts_echo;
                 self.on_ack(ctx, ack, &sack, dsack, wnd)
             }
             Body::TcpSynAck { ts_echo, wnd } => self.on_syn_ack(ctx, ts_echo, wnd),
@@ -28,6 +29,7 @@ impl TcpSender {
         let mss = self.cfg.mss as u64;
         let min_rtt = self.rtt.min_rtt.unwrap_or(SimDuration::ZERO);
         let high_sacked_before = self.sb.high_sacked;
+        let high_seq = self.recovery_point;
         let (rack, rate) = (&mut self.rack, &mut self.rate);
         let mut on_delivered = |s: u64, seg: &crate::tcp::scoreboard::Segment| {
             let retransmitted = seg.flags & RETRANSMITTED != 0;
@@ -35,6 +37,7 @@ impl TcpSender {
             rate.on_delivered(&seg.tx, seg.last_sent, now);
             if !retransmitted {
                 d.newest_sample = Some(d.newest_sample.map_or(seg.last_sent, |t| t.max(seg.last_sent)));
+                d.orig_acked |= s < high_seq;
             }
             // A segment never retransmitted, delivered below one already SACKed, overtook it.
             if !retransmitted && s + 1 < high_sacked_before {
@@ -75,8 +78,12 @@ impl TcpSender {
         let prior_in_flight = self.pipe();
         let had_outstanding = self.sb.una < self.sb.nxt;
 
+        self.check_dsack(dsack);
         let delta = self.take_ack(now, ack_seg, sack);
         let cum_advanced = self.sb.una > prior_una;
+        if cum_advanced {
+            self.rto_retransmits = 0;
+        }
         let is_dupack = !cum_advanced && had_outstanding;
         if let Some(sent) = delta.newest_sample {
             self.rtt.sample(now - sent);
@@ -89,10 +96,13 @@ impl TcpSender {
         if sample.acked > 0 {
             self.cc.pkts_acked(&mut self.w, &sample, self.state);
         }
-        let newly_lost = self.detect_losses(ctx, &sample, delta.newly_sacked, cum_advanced);
+        let mut newly_lost = self.detect_losses(ctx, &sample, delta.newly_sacked, cum_advanced);
         let rs = self.rate.finish(now, sample.acked, newly_lost, prior_in_flight, self.rtt.min_rtt);
 
-        self.end_recovery_if_done(now);
+        if self.exit_or_undo(now, &delta, cum_advanced, is_dupack) && self.detects_by_rack() {
+            // Linux sets `rack.advanced` on an undo: what the timeout marked is judged again.
+            newly_lost = self.rack_detect(ctx);
+        }
         // The audit allows the sends recovery forces on top of the flight as it is here.
         let pipe_before_sends = self.pipe();
         let mut forced_sends = self.update_ca_state(ctx, newly_lost);
@@ -163,27 +173,6 @@ impl TcpSender {
                     0
                 }
             }
-        }
-    }
-
-    /// Leaves Recovery or Loss once everything outstanding at their start is acknowledged.
-    fn end_recovery_if_done(&mut self, now: SimTime) {
-        match self.state {
-            CaState::Recovery if self.sb.una >= self.recovery_point => {
-                // Linux `tcp_end_cwnd_reduction` (BBR restores its own window).
-                if !self.cc.has_cong_control() {
-                    self.w.cwnd = self.w.ssthresh;
-                }
-                self.cc.set_state(&mut self.w, CaState::Open, now);
-                self.state = CaState::Open;
-                self.reno_dupacks = 0;
-                self.cc.cwnd_event(&mut self.w, CwndEvent::CompleteCwr, now);
-            }
-            CaState::Loss if self.sb.una >= self.recovery_point => {
-                self.cc.set_state(&mut self.w, CaState::Open, now);
-                self.state = CaState::Open;
-            }
-            _ => {}
         }
     }
 
@@ -268,7 +257,19 @@ impl TcpSender {
     fn send_after_ack(&mut self, ctx: &mut Ctx, pipe_before_sends: u32, forced_sends: u32) {
         let now = ctx.now;
         let sent_before = self.stats.sent_pkts;
-        self.transmit(ctx);
+        if self.send_new_only {
+            // F-RTO step 2.b (Linux `tcp_xmit_recovery` with `REXMIT_NEW`): new data only; if none
+            // could go, F-RTO ends and the lost segments go as usual.
+            let nxt = self.sb.nxt;
+            self.transmit(ctx);
+            self.send_new_only = false;
+            if self.sb.nxt == nxt {
+                self.undo.frto = false;
+                self.transmit(ctx);
+            }
+        } else {
+            self.transmit(ctx);
+        }
         if self.cfg.audit {
             let sent = self.stats.sent_pkts > sent_before || forced_sends > 0;
             self.audit_ack(sent, pipe_before_sends, forced_sends);
@@ -348,6 +349,7 @@ impl TcpSender {
     /// module's ssthresh; PRR then governs the window.
     pub(super) fn enter_recovery(&mut self, now: SimTime) {
         self.stats.recoveries += 1;
+        self.init_undo();
         self.w.prior_cwnd = self.w.cwnd;
         self.w.ssthresh = self.cc.ssthresh(&self.w, now);
         self.cc.set_state(&mut self.w, CaState::Recovery, now);

@@ -33,12 +33,16 @@
 //! sending; `ack.rs` what an ACK does, step by step; `timers.rs` the RTO, tail loss probe,
 //! reordering and pacing timers; `audit.rs` the self-audit.
 //!
-//! Simplifications, stated: no RFC 6675 rescue retransmission, no undo of spurious reductions
-//! (D-SACKs are counted but not acted on, except for TLP), no FIN, no Nagle or TSO.
+//! Spurious reductions are undone as Linux does (`undo.rs`): F-RTO after a timeout, timestamps
+//! (Eifel) and D-SACK after any reduction; each congestion control's `undo_cwnd` sets the
+//! window back.
+//!
+//! Simplifications, stated: no RFC 6675 rescue retransmission, no FIN, no Nagle or TSO.
 
 mod ack;
 mod audit;
 mod timers;
+mod undo;
 
 use super::congestion::{CaState, Cc, CcKind, CcOptions, Window};
 use super::prr::Prr;
@@ -51,6 +55,7 @@ use crate::metrics::Trace;
 use crate::net::packet::TCP_IP_HEADER_BYTES;
 use crate::net::{AgentId, Body, NodeId, Packet};
 use crate::rto::{RtoFlavor, RttEstimator};
+use crate::sim::rng::{Rng, Stream};
 use crate::sim::{SimDuration, SimTime};
 
 const DUP_THRESH: u32 = 3; // RFC 5681 / RFC 6675 DupThresh
@@ -103,6 +108,15 @@ pub struct TcpConfig {
     pub bytes: Option<u64>,
     /// Check the sender's invariants on every ACK (always on in debug builds).
     pub audit: bool,
+    /// The run's seed: the congestion control draws from the flow's own stream of it.
+    pub seed: u64,
+    /// F-RTO (RFC 5682, SACK-enhanced, Linux `tcp_frto = 2`): after a timeout, send new data
+    /// before retransmitting more, and undo the timeout if never-retransmitted data is then
+    /// acknowledged.
+    pub frto: bool,
+    /// Undo of spurious reductions by timestamps (Eifel, RFC 3522) and D-SACK (RFC 3708), as
+    /// Linux's `tcp_try_undo_*`.
+    pub undo: bool,
 }
 
 /// The congestion state shown in traces: Open/Disorder split by slow start.
@@ -129,6 +143,10 @@ pub struct SenderStats {
     pub loss_probes: u64,
     /// D-SACKs received: segments the receiver reported getting twice.
     pub dsacks: u64,
+    /// Reductions undone (Linux `TCPLossUndo` + `TCPFullUndo` + `TCPPartialUndo` +
+    /// `TCPDSACKUndo`), and of those the timeouts undone (by F-RTO, timestamps or D-SACK).
+    pub undos: u64,
+    pub spurious_rtos: u64,
     /// The most segments ever in flight (RFC 6675 pipe) and the largest cwnd.
     pub max_pipe: u32,
     pub max_cwnd: u32,
@@ -164,6 +182,15 @@ pub struct TcpSender {
     /// retransmission (Linux `tlp_high_seq`, `tlp_retrans`).
     tlp_high_seq: Option<u64>,
     tlp_retrans: bool,
+    /// Undo state (Linux `undo_marker`, `undo_retrans`, `prior_ssthresh`, `retrans_stamp`,
+    /// `frto`; see `undo.rs`).
+    undo: undo::UndoState,
+    /// Consecutive timeouts with no new data acknowledged (Linux `icsk_retransmits`).
+    rto_retransmits: u32,
+    /// The TSecr of the ACK being processed.
+    ts_echo: SimTime,
+    /// F-RTO step 2.b: this ACK sends new data only.
+    send_new_only: bool,
     /// Earliest time the pacer lets the next segment go.
     next_send_at: SimTime,
     pub rtt: RttEstimator,
@@ -187,6 +214,9 @@ struct AckDelta {
     newly_acked: u32,
     newly_sacked: u32,
     newest_sample: Option<SimTime>,
+    /// A segment below the recovery point that was never retransmitted was acknowledged or
+    /// SACKed (Linux `FLAG_ORIG_SACK_ACKED`).
+    orig_acked: bool,
 }
 
 impl TcpSender {
@@ -208,7 +238,7 @@ impl TcpSender {
             cfg.loss_detection = LossDetection::Dupack;
         }
         TcpSender {
-            cc: Cc::with_options(cfg.cc, cfg.cc_options, flow as u64),
+            cc: Cc::with_options(cfg.cc, cfg.cc_options, Rng::new(cfg.seed, Stream::CongestionControl { flow })),
             cfg,
             flow,
             peer_node,
@@ -231,6 +261,10 @@ impl TcpSender {
             cwnd_usage_seq: 0,
             tlp_high_seq: None,
             tlp_retrans: false,
+            undo: undo::UndoState::default(),
+            rto_retransmits: 0,
+            ts_echo: SimTime::ZERO,
+            send_new_only: false,
             next_send_at: SimTime::ZERO,
             rtt,
             rto_timer: LazyTimer::tagged(RTO_TIMER),
@@ -315,7 +349,8 @@ impl TcpSender {
                 stopped_by_cwnd = self.sb.next_retransmission().is_some() || self.has_new_data();
                 break;
             }
-            let next = self.sb.next_retransmission().or_else(|| {
+            let rtx = if self.send_new_only { None } else { self.sb.next_retransmission() };
+            let next = rtx.or_else(|| {
                 let s = self.sb.nxt;
                 (s < self.total_segs && self.rwnd_allows(s)).then_some(s)
             });
@@ -383,6 +418,7 @@ impl TcpSender {
         self.stats.sent_pkts += 1;
         if retransmission {
             self.stats.retransmissions += 1;
+            self.undo.on_retransmit(now);
         }
         self.stats.max_pipe = self.stats.max_pipe.max(self.pipe());
         let size = len + TCP_IP_HEADER_BYTES;
@@ -400,6 +436,7 @@ impl TcpSender {
                 len,
                 digest: self.content.digest(seq, len),
                 first_sent,
+                ts: now,
                 ts_echo: self.ts_recent,
             },
         });

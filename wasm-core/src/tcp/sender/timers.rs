@@ -92,19 +92,23 @@ impl TcpSender {
             return;
         }
         self.stats.timeouts += 1;
-        if matches!(self.state, CaState::Open | CaState::Disorder) {
-            self.w.prior_cwnd = self.w.cwnd;
-            self.w.ssthresh = self.cc.ssthresh(&self.w, now);
-            self.cc.cwnd_event(&mut self.w, CwndEvent::Loss, now);
-        }
-        // A repeated RTO (or one during Recovery) keeps the ssthresh already chosen.
-        self.cc.set_state(&mut self.w, CaState::Loss, now);
-        self.state = CaState::Loss;
         // Linux `tcp_timeout_mark_lost`: with RACK, segments sent within the last RTT stay in
         // flight; the head is always marked.
         let keep_recent = self.cfg.loss_detection == LossDetection::Rack;
         let rack = &self.rack;
         self.sb.mark_all_lost_on_rto(|at| keep_recent && rack.remaining(now, at, SimDuration::ZERO) > 0);
+        // Linux `tcp_enter_loss`: a new episode (from Open or Disorder, after the last one's
+        // recovery point, or a timeout in Loss after progress) sets ssthresh and what undo
+        // returns to; a repeated timeout, or one in Recovery, keeps the ssthresh chosen.
+        if self.enter_loss_undo() {
+            self.w.prior_cwnd = self.w.cwnd;
+            self.w.ssthresh = self.cc.ssthresh(&self.w, now);
+            self.cc.cwnd_event(&mut self.w, CwndEvent::Loss, now);
+        }
+        self.cc.set_state(&mut self.w, CaState::Loss, now);
+        self.state = CaState::Loss;
+        self.rto_retransmits += 1;
+        self.send_new_only = false;
         self.reno_dupacks = 0;
         self.dupacks = 0;
         self.tlp_high_seq = None;

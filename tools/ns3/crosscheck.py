@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Cross-check of orbitcp's `ns3` TCP profile against ns-3 itself (docs/tcp.md, "The ns3 profile").
+
+Builds tools/ns3/dumbbell (tools/ns3/build.sh), runs it and `orbitcp sweep` on the same
+dumbbell (scenarios/ns3-dumbbell.json: 10 Mbit/s, queue = BDP, 20 MB, loss p on data reaching
+the receiver) for NewReno, CUBIC and BBR at each loss rate, `--runs` runs each, and prints the
+table of 10-run mean goodputs. Exits 1 if a point is outside its tolerance (±25 % lossy, ±15 %
+lossless) unless the point is listed in KNOWN_GAPS, 2 if ns-3 is not installed, so that a test
+step can skip rather than fail where ns-3 cannot be had.
+
+Usage: tools/ns3/crosscheck.py [--rtt 500] [--p 0,0.001,0.01] [--runs 10] [--orbitcp PATH]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CCS = [("reno", "TcpNewReno"), ("cubic", "TcpCubic"), ("bbr", "TcpBbr")]
+# Points where the profile does not yet follow ns-3.37, as measured on 2026-11-27 (docs/tcp.md,
+# "The ns3 profile and ns-3 itself"): reported, not failed. Each is (orbitcp cc, p, rtt_ms).
+# NewReno: the profile recovers with orbitcp's machinery, not ns-3's (1.32x lossless, 1.61x at
+# 0.1 %); CUBIC lossless 1.16x (ns-3 takes 3 RTOs after slow start); BBR: ns-3.37's TcpBbr
+# stalls on this dumbbell at RTT 500 ms (0.09 Mbit/s lossless, 342 RTOs).
+KNOWN_GAPS = {
+    ("reno", 0.0, 500.0),
+    ("reno", 0.001, 500.0),
+    ("cubic", 0.0, 500.0),
+    ("bbr", 0.0, 500.0),
+    ("bbr", 0.001, 500.0),
+    ("bbr", 0.01, 500.0),
+}
+
+
+def ns3_goodputs(cc, p, rtt, runs):
+    out = []
+    for run in range(1, runs + 1):
+        line = subprocess.run(
+            [os.path.join(HERE, "dumbbell"), f"--cc={cc}", f"--p={p}", f"--rtt={rtt}", f"--run={run}"],
+            check=True, capture_output=True, text=True).stdout
+        kv = dict(x.split("=", 1) for x in line.split())
+        out.append(float(kv["goodput_mbps"]))
+    return out
+
+
+def orbitcp_goodputs(binary, ps, rtt, runs):
+    with open(os.path.join(ROOT, "scenarios", "ns3-dumbbell.json")) as f:
+        sc = json.load(f)
+    sc["topology"]["links"][1]["delay_ms"] = rtt / 2
+    sc["topology"]["links"][1]["buffer_pkts"] = int(10e6 * rtt / 1e3 / 8 / 1500)
+    sc["sweep"] = {"grid": {"flows[0].cc": [c for c, _ in CCS], "topology.links[1].loss.p": ps}, "runs": runs}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as t:
+        json.dump(sc, t)
+    try:
+        csv = subprocess.run([binary, "sweep", t.name], check=True, capture_output=True, text=True).stdout
+    finally:
+        os.unlink(t.name)
+    lines = csv.strip().splitlines()
+    head = lines[0].split(",")
+    cc_i, p_i, g_i = head.index("flows[0].cc"), head.index("topology.links[1].loss.p"), head.index("goodput_mbps")
+    got = {}
+    for line in lines[1:]:
+        c = line.split(",")
+        got.setdefault((c[cc_i], float(c[p_i])), []).append(float(c[g_i]))
+    return got
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rtt", type=float, default=500)
+    ap.add_argument("--p", default="0,0.001,0.01")
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--orbitcp", default=os.path.join(ROOT, "target", "release", "orbitcp"))
+    a = ap.parse_args()
+    build = subprocess.run([os.path.join(HERE, "build.sh")])
+    if build.returncode == 2:
+        print("ns-3 not installed: cross-check skipped", file=sys.stderr)
+        return 2
+    build.check_returncode()
+    ps = [float(x) for x in a.p.split(",")]
+    ours = orbitcp_goodputs(a.orbitcp, ps, a.rtt, a.runs)
+    failures = []
+    version = subprocess.run(["pkg-config", "--modversion", "ns3-core"], capture_output=True, text=True).stdout.strip()
+    print(f"ns-{version}; RTT {a.rtt:g} ms, {a.runs} runs, mean goodput in Mbit/s", flush=True)
+    print(f"{'cc':6} {'p':>6} {'ns-3.37':>8} {'orbitcp':>8} {'ratio':>6}  tolerance")
+    for cc, ns3cc in CCS:
+        for p in ps:
+            theirs = statistics.mean(ns3_goodputs(ns3cc, p, a.rtt, a.runs))
+            mine = statistics.mean(ours[(cc, p)])
+            ratio = mine / theirs if theirs > 0 else float("inf")
+            tol = 0.15 if p == 0 else 0.25
+            ok = abs(ratio - 1) <= tol
+            gap = (cc, p, a.rtt) in KNOWN_GAPS
+            mark = "ok" if ok else ("known gap" if gap else "FAIL")
+            print(f"{cc:6} {p:6g} {theirs:8.3f} {mine:8.3f} {ratio:6.2f}  ±{tol:.0%} {mark}", flush=True)
+            if not ok and not gap:
+                failures.append(f"{cc} p={p:g}")
+    if failures:
+        print("outside tolerance: " + ", ".join(failures), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
