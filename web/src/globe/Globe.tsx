@@ -8,7 +8,7 @@ import type { PathTimeline } from '../sim/results';
 import type { TimeCursor } from '../timeCursor';
 import { REFERENCE_EPOCH_UTC } from './propagate';
 import { GlobeScene } from './scene';
-import type { ConstellationView } from './view';
+import { slotText, type ConstellationView } from './view';
 import './globe.css';
 
 const SPEEDS = [1, 10, 100, 1000];
@@ -32,6 +32,7 @@ export default function Globe({ view, path, durationS, cursor }: GlobeProps) {
   const infoRef = useRef<HTMLDivElement>(null);
   const scrubRef = useRef<HTMLInputElement>(null);
   const clockRef = useRef<HTMLOutputElement>(null);
+  const slotRef = useRef<HTMLOutputElement>(null);
   const sceneRef = useRef<GlobeScene | null>(null);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(10);
@@ -74,7 +75,8 @@ export default function Globe({ view, path, durationS, cursor }: GlobeProps) {
 
   useEffect(() => sceneRef.current?.setPath(path), [path]);
 
-  // The cursor drives the scene, the scrub bar and the clock, whoever moved it.
+  // The cursor drives the scene, the scrub bar, the clock and the slot read-out, whoever moved it.
+  const slots = path?.slot_boundaries_s;
   useEffect(() => {
     const scene = sceneRef.current;
     if (!scene) return;
@@ -83,16 +85,18 @@ export default function Globe({ view, path, durationS, cursor }: GlobeProps) {
       if (source !== 'globe') scene.setTime(t);
       if (scrubRef.current) scrubRef.current.value = String(t);
       if (clockRef.current) clockRef.current.textContent = clock(scene, t);
+      if (slotRef.current && slots?.length) slotRef.current.textContent = slotText(slots, t);
     };
     show(cursor.get());
     return cursor.subscribe(show);
-  }, [cursor, durationS, view]);
+  }, [cursor, durationS, view, slots]);
 
   useEffect(() => sceneRef.current?.setPlaying(playing), [playing]);
   useEffect(() => sceneRef.current?.setSpeed(speed), [speed]);
   useEffect(() => sceneRef.current?.setIslsVisible(isls), [isls, view]);
   useEffect(() => sceneRef.current?.setTracksVisible(tracks), [tracks, view]);
 
+  const gateways = view.ground.some((g) => g.role === 'gateway' || g.role === 'pop');
   const epochNote = view.epoch_utc
     ? `Orbit time 0 is ${view.epoch_utc}, the latest epoch of the element sets; the Sun is placed for that date.`
     : `This constellation has no element sets, so it has no date: the day/night terminator uses a fixed reference date, ${REFERENCE_EPOCH_UTC} at orbit time 0.`;
@@ -134,6 +138,14 @@ export default function Globe({ view, path, durationS, cursor }: GlobeProps) {
           onInput={(e) => cursor.set(Number((e.target as HTMLInputElement).value), 'app')}
         />
         <output ref={clockRef} className="globe-clock" title={epochNote} data-testid="globe-clock" />
+        {slots?.length ? (
+          <output
+            ref={slotRef}
+            className="globe-slot"
+            title="Starlink's scheduler reassigns the terminal to a satellite only at slot boundaries; the route's ground–satellite links flash white as the time crosses one."
+            data-testid="globe-slot"
+          />
+        ) : null}
         <label>
           <input type="checkbox" checked={isls} onChange={(e) => setIsls(e.target.checked)} disabled={view.isl.length === 0} data-testid="globe-isls" /> ISLs
         </label>
@@ -143,9 +155,19 @@ export default function Globe({ view, path, durationS, cursor }: GlobeProps) {
       </div>
       <p className="globe-legend">
         {view.satellites.length.toLocaleString('en')} satellites, coloured by plane; <span className="swatch src" /> source, <span className="swatch dst" /> destination
+        {gateways && (
+          <>
+            , <span className="swatch gateway" /> gateways, <span className="swatch pop" /> point of presence
+          </>
+        )}
         {path ? (
           <>
             ; the route: <span className="swatch gsl" /> ground–satellite links, <span className="swatch isl" /> inter-satellite links
+            {gateways && (
+              <>
+                , <span className="swatch fibre" /> terrestrial fibre
+              </>
+            )}
           </>
         ) : (
           '; run the scenario to see its route'

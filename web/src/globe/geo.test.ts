@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gstime, jday } from 'satellite.js';
-import { circularEcef, circularTerms, elevationDeg, geodeticToEcef, gmstRad, julianDate, sunDirectionEcef, DEG } from './geo';
+import { centralAngle, circularEcef, circularTerms, elevationDeg, geodeticToEcef, gmstRad, julianDate, sunDirectionEcef, surfaceArcInto, DEG, EARTH_RADIUS_KM } from './geo';
 
 describe('geo', () => {
   it('sidereal time is the IAU-82 formula satellite.js uses', () => {
@@ -41,5 +41,22 @@ describe('geo', () => {
     expect(out[2]).toBeCloseTo(0, 6);
     circularEcef(terms, 1234, 0.09, out, 0);
     expect(Math.hypot(out[0], out[1], out[2])).toBeCloseTo(7528.135, 6);
+  });
+
+  it('a surface arc runs from one station to the other along the great circle, above the ground', () => {
+    const a = geodeticToEcef(50.33, 8.54);
+    const b = geodeticToEcef(50.11, 8.68);
+    const out = new Float64Array(5 * 3);
+    expect(surfaceArcInto(a, b, 4, 8, out, 0)).toBe(15);
+    const r = EARTH_RADIUS_KM + 8;
+    for (let i = 0; i < 5; i++) expect(Math.hypot(out[i * 3], out[i * 3 + 1], out[i * 3 + 2])).toBeCloseTo(r, 6);
+    // acos near 1 keeps about 8 digits of the angle: 1e-7 rad is 0.6 m.
+    expect(centralAngle(out.subarray(0, 3), a)).toBeLessThan(1e-7);
+    expect(centralAngle(out.subarray(12, 15), b)).toBeLessThan(1e-7);
+    // Evenly spaced: the middle point halves the angle.
+    expect(centralAngle(out.subarray(6, 9), a)).toBeCloseTo(centralAngle(a, b) / 2, 7);
+    // Coincident ends (a server at its PoP) give one point, not NaN.
+    surfaceArcInto(a, a, 2, 0, out, 0);
+    expect(Array.from(out.subarray(0, 9)).every(Number.isFinite)).toBe(true);
   });
 });

@@ -92,6 +92,45 @@ export function elevationDeg(ground: ArrayLike<number>, sat: ArrayLike<number>):
   return Math.asin((vx * ground[0] + vy * ground[1] + vz * ground[2]) / (g * v)) / DEG;
 }
 
+/** Points along the great circle from `a` to `b` (ECEF km, any radius), `altKm` above the
+ * sphere, written to `out` from index `k`: `n + 1` points, `a`'s direction first. What a ground-
+ * to-ground hop (terrestrial fibre) follows on the globe, instead of a chord through the Earth.
+ * Returns the number of values written. */
+export function surfaceArcInto(a: ArrayLike<number>, b: ArrayLike<number>, n: number, altKm: number, out: Float32Array | Float64Array, k: number): number {
+  const ra = Math.hypot(a[0], a[1], a[2]) || 1;
+  const rb = Math.hypot(b[0], b[1], b[2]) || 1;
+  const ax = a[0] / ra;
+  const ay = a[1] / ra;
+  const az = a[2] / ra;
+  const bx = b[0] / rb;
+  const by = b[1] / rb;
+  const bz = b[2] / rb;
+  const omega = Math.acos(Math.min(1, Math.max(-1, ax * bx + ay * by + az * bz)));
+  const r = EARTH_RADIUS_KM + altKm;
+  const sinO = Math.sin(omega);
+  for (let i = 0; i <= n; i++) {
+    const f = i / n;
+    // Slerp; for (nearly) coincident ends a straight blend is the same point.
+    const wa = sinO > 1e-9 ? Math.sin((1 - f) * omega) / sinO : 1 - f;
+    const wb = sinO > 1e-9 ? Math.sin(f * omega) / sinO : f;
+    const x = wa * ax + wb * bx;
+    const y = wa * ay + wb * by;
+    const z = wa * az + wb * bz;
+    const len = Math.hypot(x, y, z) || 1;
+    out[k + i * 3] = (x / len) * r;
+    out[k + i * 3 + 1] = (y / len) * r;
+    out[k + i * 3 + 2] = (z / len) * r;
+  }
+  return (n + 1) * 3;
+}
+
+/** Central angle (rad) between two ECEF points as seen from the Earth's centre. */
+export function centralAngle(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const ra = Math.hypot(a[0], a[1], a[2]) || 1;
+  const rb = Math.hypot(b[0], b[1], b[2]) || 1;
+  return Math.acos(Math.min(1, Math.max(-1, (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) / (ra * rb))));
+}
+
 /** Julian date of a JavaScript time (ms since 1970, UTC). */
 export function julianDate(ms: number): number {
   return ms / 86_400_000 + 2_440_587.5;

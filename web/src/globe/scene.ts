@@ -10,14 +10,15 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { PathTimeline } from '../sim/results';
-import { DEG, EARTH_RADIUS_KM, ecefToGeodetic, elevationDeg, geodeticToEcef, sunDirectionEcef } from './geo';
+import { centralAngle, DEG, EARTH_RADIUS_KM, ecefToGeodetic, elevationDeg, geodeticToEcef, sunDirectionEcef } from './geo';
 import { EarthLayer } from './layers/earth';
+import { GatewayLayer } from './layers/gateways';
 import { GroundLayer } from './layers/ground';
 import { GSL_COLOR, ISL_ROUTE_COLOR, IslLayer, RouteLayer } from './layers/links';
 import { SatelliteLayer } from './layers/satellites';
 import { TrackLayer } from './layers/tracks';
 import { BULK_THRESHOLD, Propagator } from './propagate';
-import { nodeName, routeAt, type ConstellationView } from './view';
+import { cameraDistance, crossedBoundary, hasHighOrbits, nodeName, ROLE_NAMES, routeAt, type ConstellationView } from './view';
 
 const HOVER_COLOR: [number, number, number] = [1, 1, 1];
 const PICK_RADIUS_PX = 9;
@@ -25,6 +26,8 @@ const PICK_RADIUS_PX = 9;
 const INFO_REFRESH_MS = 250;
 /** Frames kept for the CPU-time statistics. */
 const FRAME_STATS = 120;
+/** How long the route's ground–satellite links flash when the time crosses a slot boundary, ms. */
+const SLOT_FLASH_MS = 900;
 
 export type Picked = { kind: 'sat'; id: number } | { kind: 'ground'; id: number } | null;
 
@@ -40,6 +43,7 @@ class ViewLayers {
   readonly prop: Propagator;
   readonly sats: SatelliteLayer;
   readonly ground: GroundLayer;
+  readonly gateways: GatewayLayer;
   readonly route = new RouteLayer();
   readonly isl: IslLayer;
   readonly tracks: TrackLayer;
@@ -50,6 +54,7 @@ class ViewLayers {
     this.prop = new Propagator(view);
     this.sats = new SatelliteLayer(view, this.prop.positions);
     this.ground = new GroundLayer(view);
+    this.gateways = new GatewayLayer(view, this.ground.positions);
     this.isl = new IslLayer(view.isl);
     this.tracks = new TrackLayer(view, this.prop);
     this.neighbours = view.satellites.map(() => []);
@@ -60,14 +65,15 @@ class ViewLayers {
   }
 
   addTo(scene: THREE.Scene): void {
-    scene.add(this.tracks.group, this.isl.group, this.route.group, this.ground.group, this.sats.group);
+    scene.add(this.tracks.group, this.isl.group, this.route.group, this.gateways.group, this.ground.group, this.sats.group);
   }
 
   dispose(scene: THREE.Scene): void {
-    scene.remove(this.tracks.group, this.isl.group, this.route.group, this.ground.group, this.sats.group);
+    scene.remove(this.tracks.group, this.isl.group, this.route.group, this.gateways.group, this.ground.group, this.sats.group);
     this.prop.dispose();
     this.sats.dispose();
     this.ground.dispose();
+    this.gateways.dispose();
     this.route.dispose();
     this.isl.dispose();
     this.tracks.dispose();
@@ -82,6 +88,11 @@ export class GlobeScene {
   private readonly earth = new EarthLayer();
   private layers: ViewLayers | null = null;
   private path: PathTimeline | undefined;
+  private slots: readonly number[] = [];
+  /** When the route last flashed for a slot boundary (performance.now()), and the time then. */
+  private flashAt = -Infinity;
+  private lastBufferT = 0;
+  private slotFlashes = 0;
   private t = 0;
   private duration = 1;
   private playing = false;
@@ -143,12 +154,15 @@ export class GlobeScene {
       void this.layers.prop.enableBulk().catch(() => {
         /* the JS propagator stays in use */
       });
-    const ends = view.ground.filter((g) => g.role !== 'relay');
+    const ends = view.ground.filter((g) => g.role === 'src' || g.role === 'dst');
     if (ends.length) {
-      // Look at the middle of the source and destination, from 3.6 Earth radii, and from no
-      // higher than mid-latitudes: straight over a pole the orbit controls lose their "up".
+      // Look at the middle of the source and destination, from far enough to see both and the
+      // satellites (view.ts cameraDistance), and from no higher than mid-latitudes: straight
+      // over a pole the orbit controls lose their "up".
       const mid = new THREE.Vector3();
-      for (const g of ends) mid.add(new THREE.Vector3(...geodeticToEcef(g.lat_deg, g.lon_deg)));
+      const at = ends.map((g) => geodeticToEcef(g.lat_deg, g.lon_deg));
+      for (const p of at) mid.add(new THREE.Vector3(...p));
+      const distance = cameraDistance(at.length > 1 ? centralAngle(at[0], at[1]) : Math.PI, hasHighOrbits(view));
       if (mid.lengthSq() < 1) mid.set(1, 0, 0);
       mid.normalize();
       const horizontal = Math.hypot(mid.x, mid.y);
@@ -157,7 +171,7 @@ export class GlobeScene {
         const lat = Math.sign(mid.z) * 50 * DEG;
         mid.set(Math.cos(lat) * Math.cos(lon), Math.cos(lat) * Math.sin(lon), Math.sin(lat));
       }
-      this.camera.position.copy(mid.normalize().multiplyScalar(3.6));
+      this.camera.position.copy(mid.normalize().multiplyScalar(distance));
       this.controls.update();
     }
     this.dirty = true;
@@ -173,6 +187,8 @@ export class GlobeScene {
 
   setPath(path: PathTimeline | undefined): void {
     this.path = path;
+    this.slots = path?.slot_boundaries_s ?? [];
+    this.flashAt = -Infinity;
     this.dirty = true;
   }
 
@@ -240,7 +256,14 @@ export class GlobeScene {
     L.isl.update(L.prop.positions);
     L.tracks.update(orbitT);
     const nodes = routeAt(this.path, t);
-    L.route.update(nodes, { sats: L.prop.positions, ground: L.ground.positions });
+    // Crossing a slot boundary of the scheduler (playing or scrubbing) flashes the serving links.
+    if (crossedBoundary(this.slots, this.lastBufferT, t)) {
+      this.flashAt = start;
+      this.host.dataset.slotFlashes = String(++this.slotFlashes);
+    }
+    this.lastBufferT = t;
+    const flash = Math.max(0, 1 - (start - this.flashAt) / SLOT_FLASH_MS);
+    L.route.update(nodes, { sats: L.prop.positions, ground: L.ground.positions }, flash);
     // For tests and assistive tools: how many nodes the drawn route has (written only on change).
     if (this.routeNodes !== nodes.length) {
       this.routeNodes = nodes.length;
@@ -282,6 +305,8 @@ export class GlobeScene {
       this.pick();
       this.pointer = null;
     }
+    // A flash fades over the next frames even when nothing else moves.
+    if (now - this.flashAt < SLOT_FLASH_MS + 50) this.dirty = true;
     if (!this.dirty) return;
     this.dirty = false;
     this.updateBuffers(this.t);
@@ -387,7 +412,10 @@ export class GlobeScene {
       if (L.neighbours[h.id]?.length) rows.push(['+Grid links', linkNames(L.neighbours[h.id])]);
     } else {
       const g = v.ground[h.id];
-      title = `${g.name} (${g.role === 'src' ? 'source' : g.role === 'dst' ? 'destination' : 'relay'})`;
+      // Stations at one place (a server at its PoP) are one point: name them all.
+      const here = v.ground.filter((o) => o.lat_deg === g.lat_deg && o.lon_deg === g.lon_deg);
+      const names = [...new Set(here.map((o) => o.name))].join(' / ');
+      title = `${names} (${here.map((o) => ROLE_NAMES[o.role]).join(' and ')})`;
       rows.push(['position', `${g.lat_deg.toFixed(2)}°, ${g.lon_deg.toFixed(2)}°`]);
       if (at >= 0) {
         const serving = [nodes[at - 1], nodes[at + 1]].filter((n) => n !== undefined && n >= 0);
@@ -415,15 +443,17 @@ export class GlobeScene {
     this.info.dataset.kind = h.kind;
   }
 
-  /** The pixel position of a satellite on the canvas (null if behind the Earth or off screen),
-   * for tests and tools. */
+  /** The pixel position of a route node on the canvas (a satellite ≥ 0, a ground station
+   * −(g + 1)), or null if behind the Earth or off screen, for tests and tools. */
   screenPositionOf(id: number): { x: number; y: number } | null {
     const L = this.layers;
-    if (!L || id < 0 || id >= L.prop.count) return null;
-    const k = id * 3;
-    const x = L.prop.positions[k] / EARTH_RADIUS_KM;
-    const y = L.prop.positions[k + 1] / EARTH_RADIUS_KM;
-    const z = L.prop.positions[k + 2] / EARTH_RADIUS_KM;
+    if (!L) return null;
+    const src = id >= 0 ? L.prop.positions : L.ground.positions;
+    const k = (id >= 0 ? id : -id - 1) * 3;
+    if (k + 2 >= src.length) return null;
+    const x = src[k] / EARTH_RADIUS_KM;
+    const y = src[k + 1] / EARTH_RADIUS_KM;
+    const z = src[k + 2] / EARTH_RADIUS_KM;
     if (!Number.isFinite(x) || occluded(this.camera.position, x, y, z)) return null;
     this.tmp.set(x, y, z).project(this.camera);
     if (Math.abs(this.tmp.x) > 0.95 || Math.abs(this.tmp.y) > 0.95 || this.tmp.z > 1) return null;
@@ -459,5 +489,7 @@ function occluded(cam: THREE.Vector3, x: number, y: number, z: number): boolean 
   const disc = b * b - 4 * a * c;
   if (disc <= 0) return false;
   const s = (-b - Math.sqrt(disc)) / (2 * a);
-  return s > 0 && s < 1;
+  // A station on the surface facing the camera meets the sphere at itself (s = 1, give or take
+  // rounding): not hidden.
+  return s > 0 && s < 1 - 1e-4;
 }

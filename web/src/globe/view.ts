@@ -5,7 +5,16 @@
 import type { NodeId, PathTimeline } from '../sim/results';
 
 export type { ConstellationView, GroundView, OrbitView, SatelliteView } from '../sim/constellation';
-import type { ConstellationView } from '../sim/constellation';
+import type { ConstellationView, GroundView } from '../sim/constellation';
+
+/** What each ground role is called in the read-out and the legend. */
+export const ROLE_NAMES: Record<GroundView['role'], string> = {
+  src: 'source',
+  dst: 'destination',
+  relay: 'relay',
+  gateway: 'gateway',
+  pop: 'point of presence',
+};
 
 /** Ground station index (into `view.ground`) of a negative node id. */
 export function groundIndex(id: NodeId): number {
@@ -38,6 +47,55 @@ export function routeIndexAt(path: PathTimeline | undefined, t: number): number 
 export function routeAt(path: PathTimeline | undefined, t: number): NodeId[] {
   const i = routeIndexAt(path, t);
   return i < 0 ? [] : path!.routes[i].nodes;
+}
+
+/** Where time t stands against the scheduler's slot boundaries (sorted, simulation s): the
+ * slot it is in (0 before the first boundary) and the next boundary, if any. */
+export function slotAt(boundaries: readonly number[], t: number): { slot: number; next: number | null } {
+  // The first boundary after t, by binary search: a boundary at t has just passed.
+  let lo = 0;
+  let hi = boundaries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (boundaries[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return { slot: lo, next: lo < boundaries.length ? boundaries[lo] : null };
+}
+
+/** The globe's slot read-out: which slot, and when the next boundary comes. */
+export function slotText(boundaries: readonly number[], t: number): string {
+  const { slot, next } = slotAt(boundaries, t);
+  const where = slot === 0 ? 'before the first slot' : `slot ${slot} of ${boundaries.length}`;
+  return next === null ? `${where} · no boundary after ${boundaries[boundaries.length - 1].toFixed(1)} s` : `${where} · next boundary at ${next.toFixed(1)} s (in ${(next - t).toFixed(1)} s)`;
+}
+
+/** Whether a move of the cursor from `from` to `to` (either way) crossed a slot boundary: one
+ * lies in (min, max]. */
+export function crossedBoundary(boundaries: readonly number[], from: number, to: number): boolean {
+  if (from === to || !boundaries.length) return false;
+  return slotAt(boundaries, Math.max(from, to)).slot > slotAt(boundaries, Math.min(from, to)).slot;
+}
+
+/** Whether any satellite of the view flies above about 2 Earth radii (GEO, MEO, Molniya): the
+ * camera then stays far out. Walker shells by their radius, SGP4 sets by their mean motion
+ * (under 6 rev/day is above about 8,000 km). */
+export function hasHighOrbits(view: ConstellationView): boolean {
+  return view.satellites.some(({ orbit: o }) => {
+    if (o.kind === 'geo') return true;
+    if (o.kind === 'circular') return o.radius_km > 2 * 6378.135;
+    if (o.kind !== 'sgp4') return false;
+    const n = 'tle_line2' in o ? Number(o.tle_line2.slice(52, 63)) : Number((o.omm as { MEAN_MOTION?: unknown } | null)?.MEAN_MOTION);
+    return Number.isFinite(n) && n < 6;
+  });
+}
+
+/** How far (Earth radii from the centre) the camera starts: 3.6 shows a hemisphere and a LEO
+ * shell around it; a path between nearby places (central angle in rad, under LEO satellites
+ * only) is seen from closer, so its few hundred kilometres do not shrink to a dot. */
+export function cameraDistance(angleRad: number, highOrbits: boolean): number {
+  if (highOrbits) return 3.6;
+  return Math.min(3.6, Math.max(1.7, 1.5 + 2.5 * angleRad));
 }
 
 /** Plane colours: a fixed hue wheel so neighbouring planes differ and a shell reads as bands. */

@@ -19,6 +19,26 @@ export type Topology =
        */
       min_elevation_deg?: number;
       /**
+       * Longest ground–satellite link, km: Hypatia's cone, `√(cone_radius² + h²)` (1260 km for Kuiper-630 at 30°, 1089.7 km for Starlink-550 at 25°). A satellite is in reach when it is above the elevation mask and within this range; set `min_elevation_deg` to 0 for the range alone. Default: no limit.
+       */
+      gsl_max_range_km?: number | null;
+      /**
+       * The Earth under the ground stations: `"sphere"` (default) or `"wgs72"` (the ellipsoid, geodetic latitudes, as Hypatia).
+       */
+      earth?: Earth;
+      /**
+       * More named places for `src`, `dst`, `relays` and `gateways`: Hypatia's `ground_stations.txt` text ("gid,name,latitude,longitude,elevation" per line) or a list of `{"name", "lat_deg", "lon_deg"}`. Names here are looked up before the city table.
+       */
+      ground_stations?: GroundStationTable | null;
+      /**
+       * A ground station file (Hypatia's format), relative to the scenario file; the CLI reads it into `ground_stations`. The browser cannot read files: paste the text instead.
+       */
+      ground_stations_file?: string | null;
+      /**
+       * Gateways and a point of presence: traffic to `dst` leaves the constellation at a gateway and reaches `dst` through the PoP over terrestrial fibre.
+       */
+      gateways?: GatewaySpec | null;
+      /**
        * Routing step, s: positions, links and the route are recomputed this often (default 1).
        */
       step_s?: number;
@@ -106,13 +126,39 @@ export type Place =
  */
 export type Shells = WalkerShell | WalkerShell[];
 /**
+ * How a Walker shell's satellites move.
+ */
+export type Propagator = 'kepler' | 'sgp4';
+/**
+ * The satellites' plane/slot grid: {planes, sats_per_plane, isl_shift} (file order, plane by plane) or "infer" (from the elements).
+ */
+export type GridSpec = ElementGrid | 'infer';
+/**
+ * The shape of the Earth under the ground stations.
+ */
+export type Earth = 'sphere' | 'wgs72';
+/**
+ * Named places as Hypatia's `ground_stations.txt` text, or as a list.
+ */
+export type GroundStationTable = string | NamedPoint[];
+/**
  * `"plus_grid"` or `"none"`.
  */
-export type IslChoice = 'plus_grid' | 'none';
+export type IslChoice = 'plus_grid' | 'none' | 'list';
 /**
- * Which visible satellite a ground station uses.
+ * Which satellite in reach a ground station uses.
  */
-export type Attachment = 'highest_elevation' | 'stay_until_lost';
+export type Attachment =
+  | 'highest_elevation'
+  | 'stay_until_lost'
+  | 'shortest_path'
+  | {
+      scheduler: Scheduler;
+    };
+/**
+ * The choice made at each slot boundary.
+ */
+export type SlotRule = 'highest_elevation' | 'shortest_path';
 /**
  * How a link type's capacity is found.
  */
@@ -572,9 +618,25 @@ export interface ConstellationSpec {
     [k: string]: unknown;
   };
   /**
+   * A CelesTrak OMM JSON file, relative to the scenario file; the CLI reads it into `omm`.
+   */
+  omm_file?: string | null;
+  /**
    * GEO satellites by longitude, °E.
    */
   geo_longitudes_deg?: number[];
+  /**
+   * The plane/slot grid of the TLE/OMM satellites, for `isl: "plus_grid"`: `{"planes", "sats_per_plane", "isl_shift"}` (in file order, plane by plane), or `"infer"` to group them into shells, planes and slots from their elements. A Hypatia `tles.txt` gives its grid in its first line.
+   */
+  grid?: GridSpec | null;
+  /**
+   * Inter-satellite links `[a, b]` by satellite index (Walker shells first, then TLE/OMM sets in order, then GEO), for `isl: "list"`.
+   */
+  isls?: [number, number][] | null;
+  /**
+   * Hypatia's `isls.txt` ("a b" per line), relative to the scenario file; the CLI reads it into `isls`.
+   */
+  isls_file?: string | null;
 }
 /**
  * A Walker-delta shell i:T/P/F.
@@ -594,6 +656,86 @@ export interface WalkerShell {
    * F ∈ {0, …, P−1}: the phase offset between adjacent planes is 360°·F/T.
    */
   phasing?: number;
+  /**
+   * Odd planes shifted by half a slot, 360°/(2S), on top of F (Hypatia's `phase_diff`).
+   */
+  phase_diff?: boolean;
+  /**
+   * The shell's t = 0 as a UTC date-time, e.g. `2000-01-01T00:00:00Z` (Hypatia's TLE epoch). Its RAANs are then measured from the vernal equinox and the Earth turned by the sidereal time at that instant; it is the constellation's clock, shared with TLE/OMM sets. Without it, t = 0 is when the shell's inertial and Earth-fixed frames coincide.
+   */
+  epoch_utc?: string | null;
+  /**
+   * How the satellites move: `"kepler"` (default: exact circular orbits) or `"sgp4"` (each satellite becomes a TLE written as Hypatia's generator writes it, eccentricity 1e-7, drag 0, angles to 4 decimals, and moves by SGP4; the epoch defaults to 2000-01-01T00:00:00Z).
+   */
+  propagator?: Propagator;
+  /**
+   * Mean motion of the SGP4 elements, rev/day (Hypatia: 14.80 for Kuiper-630, 15.19 for Starlink-550). Default: the Keplerian rate at `altitude_km`.
+   */
+  mean_motion_rev_per_day?: number | null;
+}
+/**
+ * The satellites of the element sets, in file order plane by plane, as a P × S grid: satellite `p·S + s` is slot s of plane p (Hypatia's numbering). +Grid links join `(p, s)` to `(p, s + 1)` and to `(p + 1, s)`; the seam link from `(P − 1, s)` goes to `(0, s + isl_shift)`, as a Walker shell's goes to `(0, s + F)`.
+ */
+export interface ElementGrid {
+  /**
+   * P, the number of planes.
+   */
+  planes: number;
+  /**
+   * S, satellites per plane.
+   */
+  sats_per_plane: number;
+  /**
+   * Slot offset of the seam link from the last plane to the first, below `sats_per_plane`.
+   */
+  isl_shift?: number;
+}
+export interface NamedPoint {
+  name: string;
+  lat_deg: number;
+  lon_deg: number;
+}
+/**
+ * Gateways that take traffic down from the constellation, and the PoP behind them (docs/links-and-orbits.md §14).
+ */
+export interface GatewaySpec {
+  /**
+   * The gateways (cities or named points); the route uses whichever gives the shortest delay.
+   */
+  stations: Place[];
+  /**
+   * The point of presence where traffic enters the Internet; `dst` is reached from it.
+   */
+  pop: Place;
+  /**
+   * Fibre length over great-circle distance, from 1 to 10 (default 1: the shortest possible fibre; real routes are longer).
+   */
+  route_factor?: number;
+  /**
+   * Capacity of the gateway–PoP and PoP–`dst` links, Mbit/s (default 10000).
+   */
+  rate_mbps?: number;
+}
+/**
+ * Starlink's global scheduler: slots of `period_s`, starting `offset_s` past each whole `period_s` of UTC (15 s at 12, 27, 42 and 57 s past the minute, as measured).
+ */
+export interface Scheduler {
+  /**
+   * Slot length, s (default 15).
+   */
+  period_s?: number;
+  /**
+   * Slot boundaries fall at this many seconds past each whole period of UTC (default 12).
+   */
+  offset_s?: number;
+  /**
+   * How the satellite for the next slot is chosen (default: the highest in reach).
+   */
+  rule?: SlotRule & string;
+  /**
+   * The terminal's re-acquisition when it changes satellite: its ground link carries nothing for this long after the boundary, ms (default 0).
+   */
+  reassign_gap_ms?: number;
 }
 /**
  * The two link types.

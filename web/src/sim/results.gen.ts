@@ -16,6 +16,10 @@ export type PathEventKind = 'handover' | 'route_change';
  * The values of [`PathEvent::end`], for the schema.
  */
 export type PathEnd = 'src' | 'dst';
+/**
+ * The values of [`PathEvent::cause`], for the schema.
+ */
+export type HandoverCauseName = 'slot_boundary' | 'lost_mid_slot';
 export type OrbitView =
   | {
       kind: 'circular';
@@ -41,7 +45,7 @@ export type OrbitView =
   | {
       kind: 'unsourced';
     };
-export type GroundRole = 'src' | 'dst' | 'relay';
+export type GroundRole = ('src' | 'dst' | 'relay') | 'gateway' | 'pop';
 
 /**
  * Everything the core reports to a front end, gathered in one type so that one JSON Schema describes it all (`orbitcp schema --results`, from which the web app's result types are generated). Never built.
@@ -319,6 +323,14 @@ export interface PathResult {
    * Distinct satellites and relays that were on the route.
    */
   nodes_used: number;
+  /**
+   * Times of the scheduler's slot boundaries (`attachment.scheduler`), s; empty without one.
+   */
+  slot_boundaries_s?: number[];
+  /**
+   * With `constellation.grid: "infer"`: the shells found and the satellites left out, in words.
+   */
+  grid_report?: string | null;
 }
 /**
  * One value per routing step.
@@ -351,6 +363,10 @@ export interface PathEvent {
    */
   from?: number | null;
   to?: number | null;
+  /**
+   * Handovers of a scheduled terminal: `slot_boundary`, or `lost_mid_slot` when its satellite left reach inside a slot and was replaced at once. Absent otherwise.
+   */
+  cause?: HandoverCauseName | null;
 }
 export interface Traces {
   flows: FlowTrace[];
@@ -430,11 +446,11 @@ export interface ConstellationView {
   start_s: number;
   satellites: SatelliteView[];
   /**
-   * Source, destination, then the relays, in the order route node ids use (−1, −2, −3, …).
+   * Source, destination, then the relays (or the gateways and the PoP), in the order route node ids use (−1, −2, −3, …).
    */
   ground: GroundView[];
   /**
-   * Undirected +Grid pairs `[a, b]` (a < b) by satellite index; whether a pair is up at a given time (its length limit) is the route's business. Empty without ISLs.
+   * Undirected ISL pairs `[a, b]` (a < b) by satellite index: +Grid of every shell and grid, or the listed ISLs; whether a pair is up at a given time (its length limit) is the route's business. Empty without ISLs.
    */
   isl: [number, number][];
   earth_rotation_rad_s: number;

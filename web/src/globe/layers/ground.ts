@@ -1,10 +1,12 @@
 // Ground stations: the source and destination as large points (red, blue), relays small and grey.
+// Gateways and the point of presence have a layer of their own (gateways.ts); `positions` holds
+// every station, for the route and the read-out.
 
 import * as THREE from 'three';
 import { EARTH_RADIUS_KM, geodeticToEcef } from '../geo';
 import type { ConstellationView } from '../view';
 
-const ROLE_COLOR = { src: [0.95, 0.3, 0.3], dst: [0.35, 0.6, 1.0], relay: [0.7, 0.7, 0.7] } as const;
+const ROLE_COLOR: Partial<Record<string, readonly [number, number, number]>> = { src: [0.95, 0.3, 0.3], dst: [0.35, 0.6, 1.0], relay: [0.7, 0.7, 0.7] };
 
 export class GroundLayer {
   readonly group = new THREE.Group();
@@ -20,9 +22,10 @@ export class GroundLayer {
       const pos: number[] = [];
       const col: number[] = [];
       view.ground.forEach((g, i) => {
-        if (!roles.includes(g.role)) return;
+        const c = ROLE_COLOR[g.role];
+        if (!roles.includes(g.role) || !c) return;
         pos.push(this.positions[i * 3], this.positions[i * 3 + 1], this.positions[i * 3 + 2]);
-        col.push(...ROLE_COLOR[g.role]);
+        col.push(...c);
       });
       const geom = new THREE.BufferGeometry();
       geom.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));

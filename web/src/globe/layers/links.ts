@@ -1,18 +1,21 @@
 // Links as line segments whose end points are rewritten each frame: the current route (ground-
-// satellite links green, inter-satellite links orange; fat lines so the route stands out) and,
-// on demand, every +Grid ISL of the constellation (thin, faint). Positions are ECEF km; the
-// groups are scaled to Earth radii.
+// satellite links green, inter-satellite links orange, ground-to-ground hops, a gateway's fibre
+// to the PoP, pale and along the surface rather than as a chord through the Earth; fat lines so
+// the route stands out) and, on demand, every ISL of the constellation (thin, faint). Positions
+// are ECEF km; the groups are scaled to Earth radii. At a slot boundary of Starlink's scheduler
+// the scene flashes the route's ground-satellite links white for a moment (`flash`).
 
 import * as THREE from 'three';
 import { LineMaterial } from 'three/examples/jsm/lines/LineMaterial.js';
 import { LineSegments2 } from 'three/examples/jsm/lines/LineSegments2.js';
 import { LineSegmentsGeometry } from 'three/examples/jsm/lines/LineSegmentsGeometry.js';
-import { EARTH_RADIUS_KM } from '../geo';
+import { centralAngle, EARTH_RADIUS_KM, surfaceArcInto } from '../geo';
+import { arcSegments, FIBRE_COLOR, FIBRE_LIFT_KM } from './gateways';
 
 export const GSL_COLOR: [number, number, number] = [0.2, 0.9, 0.45];
 export const ISL_ROUTE_COLOR: [number, number, number] = [1.0, 0.6, 0.15];
 const ROUTE_WIDTH_PX = 3;
-const MAX_ROUTE_SEGMENTS = 128;
+const MAX_ROUTE_SEGMENTS = 256;
 
 /** Where a route node is: satellite positions (ECEF km, 3 per satellite) or ground stations. */
 export interface NodePositions {
@@ -27,6 +30,10 @@ export class RouteLayer {
   private readonly line: LineSegments2;
   private readonly positions = new Float32Array(MAX_ROUTE_SEGMENTS * 6);
   private readonly colors = new Float32Array(MAX_ROUTE_SEGMENTS * 6);
+  /** Scratch for a fibre hop's arc (at most 64 pieces). */
+  private readonly arc = new Float32Array(65 * 3);
+  private readonly a3 = new Float32Array(3);
+  private readonly b3 = new Float32Array(3);
   segments = 0;
 
   constructor() {
@@ -42,14 +49,30 @@ export class RouteLayer {
     this.material.resolution.set(width, height);
   }
 
-  /** Redraws the route `nodes` (ids: satellite ≥ 0, ground −(g + 1)) at the given positions. */
-  update(nodes: readonly number[], at: NodePositions): void {
+  /** Redraws the route `nodes` (ids: satellite ≥ 0, ground −(g + 1)) at the given positions;
+   * `flash` (0 to 1) whitens the ground–satellite links. */
+  update(nodes: readonly number[], at: NodePositions, flash = 0): void {
     let n = 0;
+    const gsl = flash > 0 ? GSL_COLOR.map((c) => c + (1 - c) * flash) : GSL_COLOR;
+    const { a3, b3 } = this;
     for (let i = 1; i < nodes.length && n < MAX_ROUTE_SEGMENTS; i++) {
       const a = nodes[i - 1];
       const b = nodes[i];
-      if (!writeNode(a, at, this.positions, n * 6) || !writeNode(b, at, this.positions, n * 6 + 3)) continue;
-      const c = a < 0 || b < 0 ? GSL_COLOR : ISL_ROUTE_COLOR;
+      if (!writeNode(a, at, a3, 0) || !writeNode(b, at, b3, 0)) continue;
+      if (a < 0 && b < 0) {
+        // Fibre: along the surface, in as many pieces as its length needs.
+        const pieces = Math.min(arcSegments(centralAngle(a3, b3)), MAX_ROUTE_SEGMENTS - n);
+        surfaceArcInto(a3, b3, pieces, FIBRE_LIFT_KM, this.arc, 0);
+        for (let k = 0; k < pieces; k++, n++) {
+          this.positions.set(this.arc.subarray(k * 3, k * 3 + 6), n * 6);
+          this.colors.set(FIBRE_COLOR, n * 6);
+          this.colors.set(FIBRE_COLOR, n * 6 + 3);
+        }
+        continue;
+      }
+      this.positions.set(a3, n * 6);
+      this.positions.set(b3, n * 6 + 3);
+      const c = a < 0 || b < 0 ? gsl : ISL_ROUTE_COLOR;
       this.colors.set(c, n * 6);
       this.colors.set(c, n * 6 + 3);
       n++;
@@ -80,7 +103,7 @@ function writeNode(id: number, at: NodePositions, out: Float32Array, k: number):
   return true;
 }
 
-/** Every +Grid pair as a thin line; filled from the satellite positions when shown. */
+/** Every ISL pair as a thin line; filled from the satellite positions when shown. */
 export class IslLayer {
   readonly group = new THREE.Group();
   private readonly lines: THREE.LineSegments;
