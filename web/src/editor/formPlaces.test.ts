@@ -50,6 +50,23 @@ const variants: [string, JsonObject][] = [
   ['a Walker constellation between cities', { name: 'c', topology: { kind: 'constellation', constellation: { walker: { planes: 2 } }, src: 'Beijing', dst: 'London' }, flows: [] }],
   ['several shells and a point for a station', { name: 'c', topology: { kind: 'constellation', constellation: { walker: [{ planes: 2 }, { planes: 3 }] }, src: { lat_deg: 0 } }, flows: [] }],
   ['TLE satellites', { name: 'c', topology: { kind: 'constellation', constellation: { tle: 'x' } }, flows: [] }],
+  [
+    "Starlink's scheduler, gateways and named stations",
+    {
+      name: 'c',
+      topology: {
+        kind: 'constellation',
+        constellation: { walker: { planes: 2 } },
+        ground_stations: [{ name: 'Liège', lat_deg: 50.63, lon_deg: 5.57 }],
+        src: 'Liège',
+        dst: 'Frankfurt PoP',
+        gateways: { stations: ['Usingen gateway'], pop: 'Frankfurt PoP' },
+        attachment: { scheduler: { period_s: 15, rule: 'shortest_path' } },
+      },
+      flows: [],
+    },
+  ],
+  ['an attachment the form does not know', { name: 'c', topology: { kind: 'constellation', constellation: { walker: { planes: 2 } }, attachment: { other: 1 } }, flows: [] }],
   ['nothing but a name', { name: 'empty' }],
 ];
 
@@ -70,5 +87,25 @@ describe('the places of the form', () => {
     expect(places).toContain('flows[0].block_pkts');
     expect(places).not.toContain('flows[0].cc');
     expect(places).not.toContain('sweep');
+  });
+});
+
+describe('the attachment of a constellation', () => {
+  const starlink = JSON.parse(readFileSync(new URL('starlink-liege-frankfurt.json', dir), 'utf8')) as JsonObject;
+  const html = (scenario: JsonObject) => renderToStaticMarkup(createElement(FormSections, { kit: makeKit(scenario, new FormErrors({ byPlace: new Map(), general: [] }), () => {}) }));
+
+  it("shows Starlink's scheduler as chosen, with its fields, and names what only JSON edits", () => {
+    const out = html(starlink);
+    expect(out).toMatch(/<option selected value="scheduler">Starlink scheduler \(15 s slots\)<\/option>/);
+    for (const label of ['Slot period', 'Slot offset', 'Slot rule', 'Reassignment gap']) expect(out).toContain(label);
+    expect(out).toContain('gateways (Usingen gateway, Aerzen gateway) and the point of presence Frankfurt PoP');
+    expect(out).toContain('named ground stations');
+    expect(out).not.toContain('(unknown)');
+  });
+
+  it('shows the scheduler fields only for the scheduler, and a rule as itself', () => {
+    const out = html({ ...starlink, topology: { ...(starlink.topology as JsonObject), attachment: 'shortest_path' } });
+    expect(out).toMatch(/<option selected value="shortest_path">/);
+    expect(out).not.toContain('Slot period');
   });
 });

@@ -97,12 +97,24 @@ export function isCityPlace(v: unknown): boolean {
   return typeof v === 'string' || v === undefined;
 }
 
+/** Where Starlink's scheduler's fields are (`attachment: {"scheduler": {...}}`). */
+export const SCHEDULER_PATH = 'topology.attachment.scheduler';
+export const SCHEDULER_FIELDS = ['period_s', 'offset_s', 'rule', 'reassign_gap_ms'] as const;
+
+/** How a constellation's `attachment` is given: a named rule (or none: the default), Starlink's
+ * scheduler object, or another form the form does not show (edited in JSON). */
+export function attachmentKind(a: unknown): 'rule' | 'scheduler' | 'other' {
+  if (a === undefined || a === null || typeof a === 'string') return 'rule';
+  return isObject(a) && Object.keys(a).length === 1 && (isObject(a.scheduler) || a.scheduler === null) ? 'scheduler' : 'other';
+}
+
 export function constellationPlaces(scenario: JsonObject): string[] {
   const w = walkerPath(scenario);
   const walker = isObject(getAt(scenario, w)) ? ['altitude_km', 'inclination_deg', 'planes', 'sats_per_plane', 'phasing'].map((f) => `${w}.${f}`) : [];
   const stations = ['topology.src', 'topology.dst'].filter((p) => isCityPlace(getAt(scenario, p)));
-  const rest = ['min_elevation_deg', 'step_s', 'start_s', 'isl', 'attachment', 'handover_outage_s', 'on_route_change', 'buffer_pkts', 'access.rate_mbps', 'access.delay_ms'];
-  return [...walker, ...stations, ...rest.map((f) => `topology.${f}`)];
+  const rest = ['min_elevation_deg', 'gsl_max_range_km', 'earth', 'step_s', 'start_s', 'isl', 'attachment', 'handover_outage_s', 'on_route_change', 'buffer_pkts', 'access.rate_mbps', 'access.delay_ms'];
+  const scheduler = attachmentKind(getAt(scenario, 'topology.attachment')) === 'scheduler' ? SCHEDULER_FIELDS.map((f) => `${SCHEDULER_PATH}.${f}`) : [];
+  return [...walker, ...stations, ...rest.map((f) => `topology.${f}`), ...scheduler];
 }
 
 const NODES_AND_LABEL = ['from_node', 'to_node', 'label'];
