@@ -76,7 +76,7 @@ export function App() {
     if (starting !== null) void (starting === 'sweep' ? loadSweepChart() : loadCharts());
   }, [starting]);
   // One time cursor for the globe, the hop view and the charts (an external store: see timeCursor.ts).
-  const { cursor, chartTime } = usePageTime(Boolean(view), result?.path?.events);
+  const { cursor, chartTime } = usePageTime(Boolean(view), result?.path);
 
   useRunShortcuts({ canRun: valid, running, run: actions.run, cancel: actions.cancel });
 

@@ -32,25 +32,46 @@ export class TimeCursor {
   }
 }
 
+/** The kinds of instants marked on the charts' time axis: a handover (a scheduled terminal's
+ * split by cause: at a slot boundary, or its satellite lost mid-slot) or a route change. */
+export type TimeMarkKind = 'handover' | 'slot_handover' | 'lost_handover' | 'route_change';
+
 /** An instant marked on the charts' time axis. */
 export interface TimeMark {
   t: number;
-  kind: 'handover' | 'route_change';
+  kind: TimeMarkKind;
 }
 
 export interface ChartTime {
   cursor: TimeCursor;
   marks: TimeMark[];
+  /** The scheduler's slot boundaries, simulation s (thin rules across the plots); empty without
+   * a scheduler. */
+  slots: readonly number[];
 }
 
+/** What of a run's path the charts mark (`PathTimeline`'s events and slot boundaries). */
+export interface PathMarks {
+  events: readonly { t_s: number; kind: 'handover' | 'route_change'; cause?: string | null }[];
+  slot_boundaries_s?: readonly number[] | null;
+}
+
+/** The mark of a path event: handovers by cause where the core gives one. */
+export function markKind(e: PathMarks['events'][number]): TimeMarkKind {
+  if (e.kind !== 'handover') return e.kind;
+  return e.cause === 'slot_boundary' ? 'slot_handover' : e.cause === 'lost_mid_slot' ? 'lost_handover' : 'handover';
+}
+
+const NO_SLOTS: readonly number[] = [];
+
 /** A page's one cursor, and what its charts get when the globe shares their time axis (`shared`:
- * a globe is shown) with the run's route events as marks. */
-export function usePageTime(shared: boolean, events: readonly { t_s: number; kind: TimeMark['kind'] }[] | undefined): { cursor: TimeCursor; chartTime: ChartTime | null } {
+ * a globe is shown) with the run's route events and slot boundaries as marks. */
+export function usePageTime(shared: boolean, path: PathMarks | null | undefined): { cursor: TimeCursor; chartTime: ChartTime | null } {
   const cursor = useMemo(() => new TimeCursor(), []);
   const chartTime = useMemo<ChartTime | null>(() => {
     if (!shared) return null;
-    return { cursor, marks: (events ?? []).map((e) => ({ t: e.t_s, kind: e.kind })) };
-  }, [shared, events, cursor]);
+    return { cursor, marks: (path?.events ?? []).map((e) => ({ t: e.t_s, kind: markKind(e) })), slots: path?.slot_boundaries_s ?? NO_SLOTS };
+  }, [shared, path, cursor]);
   return { cursor, chartTime };
 }
 

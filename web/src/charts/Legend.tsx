@@ -4,8 +4,10 @@
 export interface LegendItem {
   label: string;
   color: string;
-  /** line: a stroke (dashed if `dash`); swatch: a filled box; marker: a hollow diamond. */
-  kind?: 'line' | 'swatch' | 'marker';
+  /** line: a stroke (dashed if `dash`); swatch: a filled box; marker: a hollow diamond; glyph:
+   * the filled path `glyph` (in the entry's 20 × 15 box). */
+  kind?: 'line' | 'swatch' | 'marker' | 'glyph';
+  glyph?: string;
   dash?: string;
   opacity?: number;
 }
@@ -42,6 +44,8 @@ export function Legend({ layout, x, y }: { layout: LegendLayout; x: number; y: n
         <g key={`${item.label}@${ix},${iy}`} transform={`translate(${ix},${iy})`}>
           {item.kind === 'swatch' ? (
             <rect x={0} y={3} width={20} height={9} fill={item.color} />
+          ) : item.kind === 'glyph' ? (
+            <path d={item.glyph} fill={item.color} />
           ) : item.kind === 'marker' ? (
             <path d="M10,2 L15,7.5 L10,13 L5,7.5 Z" style={{ fill: 'var(--chart-bg)' }} stroke={item.color} strokeWidth={1.6} />
           ) : (

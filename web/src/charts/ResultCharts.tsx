@@ -1,5 +1,6 @@
 // The charts of one run, in a grid: for INTCP flows the hop view first (it spans the grid),
-// then congestion window, acknowledged data and retransmissions, goodput, delay, the delay CDF, jitter, the bottleneck's queue, for
+// then congestion window, acknowledged data and retransmissions, goodput, for a constellation the
+// path (its propagation delay and hops per routing step), delay, the delay CDF, jitter, the bottleneck's queue, for
 // several flows the per-flow goodput and Jain's index, and for CTCP flows the network coding
 // (decoder rank, loss estimate) and where the bottleneck's capacity went. With a pinned
 // baseline, the window, goodput and delay charts draw its lines dashed on the same scales.
@@ -16,6 +17,7 @@ import { FairnessChart } from './FairnessChart';
 import { GoodputChart } from './GoodputChart';
 import { HopView } from './HopView';
 import { JitterChart } from './JitterChart';
+import { PathChart } from './PathChart';
 import { QueueChart } from './QueueChart';
 import { SequenceChart, sequenceFlows } from './SequenceChart';
 import { fileBase } from './exportChart';
@@ -34,7 +36,7 @@ function timeDomain(result: RunResult): [number, number] {
 export type { BaselineRun } from './baselineRun';
 
 /** A chart's id, as the lessons and the embedded page name it (lessons/format.ts VIEWS). */
-export type ChartId = 'cwnd' | 'sequence' | 'goodput' | 'delay' | 'delay_cdf' | 'jitter' | 'queue' | 'fairness' | 'coding' | 'capacity' | 'hops';
+export type ChartId = 'cwnd' | 'sequence' | 'goodput' | 'delay' | 'delay_cdf' | 'jitter' | 'queue' | 'fairness' | 'coding' | 'capacity' | 'hops' | 'path';
 
 /** `only` shows that one chart (an embedded page); nothing when this result has no such chart. */
 export function ResultCharts({
@@ -62,6 +64,7 @@ export function ResultCharts({
       <div className="charts-grid" data-testid="charts">
         {multi && show('fairness') && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
         {coding && show('capacity') && <CapacityChart summary={result.summary} name={name} />}
+        {show('path') && result.path && <PathChart result={result} xDomain={xDomain} name={name} />}
         <p className="chart-note">This result carries no traces, so there are no time-series charts.</p>
       </div>
     );
@@ -75,6 +78,7 @@ export function ResultCharts({
       {show('coding') && coding && <CodingChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {show('capacity') && coding && <CapacityChart summary={result.summary} name={name} />}
       {show('goodput') && <GoodputChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />}
+      {show('path') && result.path && <PathChart result={result} xDomain={xDomain} name={name} />}
       {show('delay') && <DelayChart result={result} scenario={scenario} xDomain={xDomain} name={name} baseline={baseline} />}
       {show('queue') && <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {show('delay_cdf') && <DelayCdfChart result={result} scenario={scenario} name={name} />}

@@ -31,7 +31,7 @@ export function Embed() {
   const { state, valid, running, globeSpanS, scenario, hasSweep, actions } = useSimulation();
   const { coreVersion, phase, result, sweepRows, resultScenario, notice, status, costPrompt, view } = state;
   const chosen = useMemo(() => embedView(window.location.search, window.location.hash, hasSweep), [hasSweep]);
-  const { cursor, chartTime } = usePageTime(Boolean(view), result?.path?.events);
+  const { cursor, chartTime } = usePageTime(Boolean(view), result?.path);
   // The core that made the link, read once: the embedded page never rewrites its address.
   const linkVersion = useMemo(() => readFragment(window.location.hash, { text: (id) => presetById(id)?.text, defaultId: DEFAULT_PRESET_ID }).version, []);
   const versionNote = versionNotice(linkVersion, coreVersion);

@@ -19,7 +19,7 @@ import { References } from './references';
 import { markerHeights, markerPaths, Markers } from './markers';
 import { paperHeights, PaperMark } from './paper';
 import { ribbonRects, Ribbons, ribbonsHeight, stateRuns } from './ribbons';
-import { TimeMarks, timeMarkPaths } from './timeMarks';
+import { SlotRules, slotRulePath, TimeMarks, timeMarkPaths } from './timeMarks';
 import { yScale } from './scales';
 import { baselineLegend, baselineSeries } from './baseline';
 import { useChartRefs } from './refs';
@@ -65,7 +65,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
   const legend = useMemo(
     () =>
       layoutLegend(
-        legendItems({ series, extra: legendExtra, markers, paper, fns, refs, lowerSeries, lowerRefs, ribbons, timeMarks: time?.marks }),
+        legendItems({ series, extra: legendExtra, markers, paper, fns, refs, lowerSeries, lowerRefs, ribbons, timeMarks: time?.marks, slots: time?.slots }),
         Math.max(100, width - MARGIN.left - MARGIN.right),
       ),
     [series, fns, refs, ribbons, width, markers, lowerSeries, lowerRefs, time, paper, legendExtra],
@@ -104,6 +104,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
   const functionPaths = useMemo(() => fnPaths(sampledFns, xs, ys), [sampledFns, xs, ys]);
   const markerData = useMemo(() => markerPaths(markers, xs, ys), [markers, xs, ys]);
   const timeMarks = useMemo(() => (time ? timeMarkPaths(time.marks, xs, panelsH) : []), [time, xs, panelsH]);
+  const slotRules = useMemo(() => slotRulePath(time?.slots ?? [], xs, panelsH), [time, xs, panelsH]);
   const ribbonRuns = useMemo(() => (ribbons ? ribbons.rows.map((r) => stateRuns(r.x, r.v)) : []), [ribbons]);
   const ribbonData = useMemo(
     () => (ribbons ? ribbons.rows.map((r, k) => ribbonRects(ribbonRuns[k], r.end, xs, innerW, ribbons.priority)) : []),
@@ -138,6 +139,7 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
                 <line key={t} x1={0} x2={innerW} y1={ys(t)} y2={ys(t)} />
               ))}
             </g>
+            <SlotRules rules={slotRules} />
             <g clipPath={`url(#${clipId})`}>
               <References refs={refs} ys={ys} width={innerW} />
               <Lines series={baseSeries} paths={basePaths} />

@@ -1,13 +1,13 @@
 // The legend's entries of a time-series chart: each mark's, in a fixed order (lines, extra
 // entries, markers, the paper, functions, references, the lower panel, ribbon states, route
-// events). Lines with the same label share one entry.
+// events and slot boundaries). Lines with the same label share one entry.
 
 import { PAPER_COLOR } from '../palette';
 import type { LegendItem } from '../Legend';
 import type { ClaimMark } from '../PaperClaims';
 import type { TimeMark } from '../../timeCursor';
 import { PAPER_DASH } from './paper';
-import { MARK_COLORS, MARK_KINDS, MARK_LABELS } from './timeMarks';
+import { MARK_COLORS, MARK_KINDS, MARK_LABELS, MARK_LEGEND_GLYPHS, SLOT_COLOR, SLOT_DASH, SLOT_LABEL } from './timeMarks';
 import { REF_DASH, type FnSeries, type LineSeries, type MarkerSeries, type RefLine, type RibbonSpec } from './types';
 
 export interface LegendMarks {
@@ -22,6 +22,8 @@ export interface LegendMarks {
   ribbons?: RibbonSpec;
   /** The route's events, when the chart shares the time cursor. */
   timeMarks?: TimeMark[];
+  /** The scheduler's slot boundaries, likewise. */
+  slots?: readonly number[];
 }
 
 export function legendItems(m: LegendMarks): LegendItem[] {
@@ -48,6 +50,8 @@ export function legendItems(m: LegendMarks): LegendItem[] {
   refs(m.lowerRefs);
   const ribbons = m.ribbons;
   if (ribbons?.rows.length) ribbons.names.forEach((n, i) => items.push({ label: n, color: ribbons.colors[i], kind: 'swatch' }));
-  for (const kind of MARK_KINDS) if (m.timeMarks?.some((t) => t.kind === kind)) items.push({ label: MARK_LABELS[kind], color: MARK_COLORS[kind], kind: 'marker' });
+  for (const kind of MARK_KINDS)
+    if (m.timeMarks?.some((t) => t.kind === kind)) items.push({ label: MARK_LABELS[kind], color: MARK_COLORS[kind], kind: 'glyph', glyph: MARK_LEGEND_GLYPHS[kind] });
+  if (m.slots?.length) items.push({ label: SLOT_LABEL, color: SLOT_COLOR, dash: SLOT_DASH });
   return items;
 }

@@ -5,7 +5,8 @@ import { legendItems } from './legend';
 import { markerPaths } from './markers';
 import { ribbonRects, stateRuns } from './ribbons';
 import { valueAt, yScale } from './scales';
-import { timeMarkPaths } from './timeMarks';
+import { slotRulePath, timeMarkPaths } from './timeMarks';
+import { markKind } from '../../timeCursor';
 import { zoomAccepts } from './useZoom';
 import type { LineSeries } from './types';
 
@@ -78,6 +79,36 @@ describe('marks', () => {
       ['route_change', 1],
     ]);
     expect(p[0].d).toBe('M50.0,200l4,7h-8Z');
+  });
+
+  it("tells a scheduled terminal's handovers apart by cause, in shape and colour", () => {
+    const kinds = [
+      { t_s: 12, kind: 'handover' as const, cause: 'slot_boundary' },
+      { t_s: 20, kind: 'handover' as const, cause: 'lost_mid_slot' },
+      { t_s: 30, kind: 'handover' as const },
+      { t_s: 30, kind: 'route_change' as const },
+    ].map(markKind);
+    expect(kinds).toEqual(['slot_handover', 'lost_handover', 'handover', 'route_change']);
+    const xs = scaleLinear().domain([0, 100]).range([0, 100]);
+    const p = timeMarkPaths(
+      kinds.map((kind, i) => ({ t: [12, 20, 30, 30][i], kind })),
+      xs,
+      50,
+    );
+    expect(p.map((m) => m.kind)).toEqual(['handover', 'slot_handover', 'lost_handover', 'route_change']);
+    const d = Object.fromEntries(p.map((m) => [m.kind, m.d]));
+    expect(d.slot_handover).toBe('M12.0,50l4,7h-8Z');
+    expect(d.lost_handover).toBe('M20.0,50l4,4l-4,4l-4,-4Z');
+    const items = legendItems({ series: [], extra: [], markers: [], paper: [], fns: [], refs: [], lowerSeries: [], lowerRefs: [], timeMarks: [{ t: 12, kind: 'slot_handover' }, { t: 20, kind: 'lost_handover' }], slots: [12, 27] });
+    expect(items.map((i) => i.label)).toEqual(['handover at a slot boundary', 'handover: satellite lost mid-slot', 'slot boundary']);
+    expect(items[0].color).not.toBe(items[1].color);
+    expect(items[0].glyph).not.toBe(items[1].glyph);
+  });
+
+  it('draws a rule per slot boundary in view, across both panels', () => {
+    const xs = scaleLinear().domain([10, 40]).range([0, 300]);
+    expect(slotRulePath([12, 27, 42], xs, 330)).toEqual({ d: 'M20.0,0v330M170.0,0v330', count: 2 });
+    expect(slotRulePath([], xs, 330)).toEqual({ d: '', count: 0 });
   });
 
   it('names each label once in the legend, and the route events only when there are some', () => {
