@@ -3,7 +3,7 @@
 // goes into a constellation scenario where the core checks it.
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, open, test } from './fixtures';
+import { expect, open, runAndWait, test } from './fixtures';
 
 const root = new URL('..', import.meta.url).pathname;
 const preset = (id: string) => readFileSync(`${root}scenarios/${id}.json`, 'utf8');
@@ -91,6 +91,50 @@ test('a TLE file goes into a constellation scenario, and a bad one gets the core
   await page.getByTestId('editor-tab-json').click();
   expect(JSON.parse(await page.locator('#scenario-json').inputValue()).topology.constellation.tle).toBe(bad);
   await expect(page.getByTestId('editor-json')).toContainText('topology.constellation.tle: line 2: checksum');
+});
+
+test("Hypatia's tles.txt goes in as it is (its \"34 34\" header is the grid), replaces the Walker shell, and runs", async ({ page, consoleErrors }) => {
+  void consoleErrors;
+  test.setTimeout(180_000);
+  await open(page, '#preset=hypatia-kuiper-630');
+  const canvas = page.getByTestId('globe-canvas');
+  await expect(canvas).toHaveAttribute('data-satellites', '1156', { timeout: 60_000 });
+  const tles = readFileSync(`${root}scenarios/hypatia/kuiper-630/tles.txt`, 'utf8');
+  expect(tles.startsWith('34 34\n')).toBe(true);
+  await page.getByTestId('open-elements').setInputFiles({ name: 'tles.txt', mimeType: 'text/plain', buffer: Buffer.from(tles) });
+  await expect(page.getByTestId('file-message')).toContainText('tles.txt is in topology.constellation.tle: a Hypatia tles.txt, 34 planes × 34 satellites, in place of the Walker shell');
+  // Five seconds at 1 s steps: quick, and enough for a route.
+  const form = page.getByTestId('editor-form');
+  await form.getByLabel('Duration').fill('5');
+  await form.getByLabel('Routing step').fill('1');
+  await page.getByTestId('editor-tab-json').click();
+  const c = JSON.parse(await page.locator('#scenario-json').inputValue()).topology.constellation;
+  expect(c.walker).toBeUndefined();
+  expect(c.tle).toBe(tles);
+  await expect(page.getByTestId('editor-json').locator('.field-errors')).toHaveCount(0);
+  await runAndWait(page);
+  await expect(canvas).toHaveAttribute('data-satellites', '1156');
+  await expect(canvas).toHaveAttribute('data-route-nodes', /^[1-9]\d*$/);
+  expect(await page.getByTestId('globe-clock').getAttribute('title')).toContain('2000-01-01');
+});
+
+test('a real 3LE and a CelesTrak OMM file join a Walker shell, and the core takes them', async ({ page }) => {
+  await open(page, '#preset=leo-beijing-newyork-1600');
+  const canvas = page.getByTestId('globe-canvas');
+  await expect(canvas).toHaveAttribute('data-satellites', '1600', { timeout: 60_000 });
+  const iss = 'ISS (ZARYA)\r\n1 25544U 98067A   20194.88612269 -.00002218  00000-0 -31515-4 0  9992\r\n2 25544  51.6461 221.2784 0001413  89.1723 280.4612 15.49507896236008\r\n';
+  await page.getByTestId('open-elements').setInputFiles({ name: 'iss.3le', mimeType: 'text/plain', buffer: Buffer.from(iss) });
+  await expect(page.getByTestId('file-message')).toContainText('iss.3le is in topology.constellation.tle; the Walker shell is still there');
+  await expect(canvas).toHaveAttribute('data-satellites', '1601');
+  const omm = [
+    { OBJECT_NAME: 'ISS (ZARYA)', EPOCH: '2020-07-12T21:16:01.000416', MEAN_MOTION: 15.49507896, ECCENTRICITY: 0.0001413, INCLINATION: 51.6461, RA_OF_ASC_NODE: 221.2784, ARG_OF_PERICENTER: 89.1723, MEAN_ANOMALY: 280.4612, NORAD_CAT_ID: 25544, BSTAR: -3.1515e-5 },
+    { OBJECT_NAME: 'TWIN', EPOCH: '2020-07-12T21:16:01.000416', MEAN_MOTION: 15.49507896, ECCENTRICITY: 0.0001413, INCLINATION: 51.6461, RA_OF_ASC_NODE: 221.2784, ARG_OF_PERICENTER: 89.1723, MEAN_ANOMALY: 290.4612, NORAD_CAT_ID: 25545, BSTAR: -3.1515e-5 },
+  ];
+  await page.getByTestId('open-elements').setInputFiles({ name: 'sats.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(omm)) });
+  await expect(page.getByTestId('file-message')).toContainText('sats.json is in topology.constellation.omm');
+  await expect(canvas).toHaveAttribute('data-satellites', '1603');
+  await page.getByTestId('editor-tab-json').click();
+  await expect(page.getByTestId('editor-json').locator('.field-errors')).toHaveCount(0);
 });
 
 test('a chain scenario offers no TLE/OMM button', async ({ page }) => {

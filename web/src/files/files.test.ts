@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clearDraft, DRAFT_KEY, draftTime, loadDraft, saveDraft } from './draft';
-import { elementSetKind, scenarioFileName, withElementSet } from './scenarioFile';
+import { elementSetKind, hypatiaGrid, scenarioFileName, withElementSet } from './scenarioFile';
 
 /** A Storage in memory; `full` makes every write throw as a full localStorage does. */
 function memoryStorage({ full = false } = {}): Storage {
@@ -86,6 +86,21 @@ describe('element-set files', () => {
     expect(s.topology.constellation.walker.planes).toBe(2);
     expect(r.keptWalker).toBe(true);
     expect(r.kind).toBe('tle');
+  });
+
+  it("take a Hypatia tles.txt as a whole constellation: its P × S header replaces the Walker shell", () => {
+    const hypatia = `2 1\nKuiper-630 0\n${TLE.split('\r\n').slice(1, 3).join('\n')}\nKuiper-630 1\n${TLE.split('\r\n').slice(1, 3).join('\n')}\n`;
+    expect(hypatiaGrid(hypatia)).toEqual({ planes: 2, satsPerPlane: 1 });
+    expect(hypatiaGrid(TLE)).toBeNull();
+    expect(hypatiaGrid('34 34 x\n')).toBeNull();
+    const r = withElementSet(constellation(), hypatia);
+    expect(r).toMatchObject({ ok: true, kind: 'tle', keptWalker: false, hypatia: { planes: 2, satsPerPlane: 1, replacedWalker: true } });
+    if (!r.ok) return;
+    const c = JSON.parse(r.text).topology.constellation;
+    expect(c.walker).toBeUndefined();
+    expect(c.tle).toBe(hypatia);
+    // Plain TLE text says nothing of a grid: the Walker shell stays.
+    expect(withElementSet(constellation(), TLE)).toMatchObject({ ok: true, keptWalker: true, hypatia: null });
   });
 
   it('put OMM records in as JSON', () => {

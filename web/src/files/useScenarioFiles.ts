@@ -166,7 +166,13 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
       edit(r.text);
       const where = `topology.constellation.${r.kind}`;
       setMessage({
-        text: `${fileName} is in ${where}${r.keptWalker ? '; the Walker shell is still there (remove topology.constellation.walker for these satellites alone)' : ''}.`,
+        text: `${fileName} is in ${where}${
+          r.hypatia
+            ? `: a Hypatia tles.txt, ${r.hypatia.planes} planes × ${r.hypatia.satsPerPlane} satellites${r.hypatia.replacedWalker ? ', in place of the Walker shell' : ''}`
+            : r.keptWalker
+              ? '; the Walker shell is still there (remove topology.constellation.walker for these satellites alone)'
+              : ''
+        }.`,
         error: false,
       });
     },
