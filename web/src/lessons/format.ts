@@ -28,6 +28,7 @@ export const VIEWS = {
   coding: { label: 'the network coding chart', testid: 'chart-coding' },
   capacity: { label: 'the bottleneck capacity chart', testid: 'chart-capacity' },
   hops: { label: 'the INTCP hop view', testid: 'chart-hops' },
+  path: { label: 'the path chart', testid: 'chart-path' },
   sweep: { label: 'the sweep chart', testid: 'chart-sweep' },
   globe: { label: 'the globe', testid: 'globe' },
 } as const;
