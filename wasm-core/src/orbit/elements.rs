@@ -18,7 +18,7 @@
 use super::geometry::{self, Vec3, EARTH_RADIUS_KM, EARTH_ROTATION_RAD_S, GEO_ALTITUDE_KM};
 use super::math;
 pub use super::walker::{Propagator, WalkerShell};
-pub use super::walker_tle::{parse_iso_utc, walker_tle_text, HYPATIA_EPOCH};
+pub use super::walker_tle::{parse_iso_utc, tle_checksum, walker_tle_text, HYPATIA_EPOCH};
 use super::OrbitError;
 use sgp4::chrono::NaiveDateTime;
 
@@ -382,19 +382,6 @@ pub fn sgp4_constants(e: &sgp4::Elements) -> Result<sgp4::Constants, sgp4::Eleme
             e.mean_motion * (std::f64::consts::PI / 720.0),
         )?,
     )?)
-}
-
-/// Modulo-10 TLE checksum of the first 68 columns: digits count their value, '-' counts 1.
-pub fn tle_checksum(line: &str) -> u32 {
-    line.bytes()
-        .take(68)
-        .map(|b| match b {
-            b'0'..=b'9' => (b - b'0') as u32,
-            b'-' => 1,
-            _ => 0,
-        })
-        .sum::<u32>()
-        % 10
 }
 
 /// Parses TLEs: pairs of lines `1 …`/`2 …`, each optionally preceded by a name line (3LE). Blank

@@ -1,7 +1,7 @@
 //! A Walker shell written as TLE text the way Hypatia's generator writes it
-//! (docs/links-and-orbits.md §13), and the UTC date-times the format uses for epochs.
+//! (docs/links-and-orbits.md §13), and the pieces of the TLE format it shares with the parser in
+//! `elements.rs`: the line checksum and the UTC date-times of epochs.
 
-use super::elements::tle_checksum;
 use super::geometry;
 use super::walker::WalkerShell;
 use sgp4::chrono::NaiveDateTime;
@@ -48,4 +48,17 @@ pub fn walker_tle_text(shell: &WalkerShell, epoch: NaiveDateTime) -> String {
 /// A `YYYY-MM-DDTHH:MM:SS[.fff][Z]` date-time.
 pub fn parse_iso_utc(text: &str) -> Option<NaiveDateTime> {
     NaiveDateTime::parse_from_str(text.trim_end_matches('Z'), "%Y-%m-%dT%H:%M:%S%.f").ok()
+}
+
+/// Modulo-10 TLE checksum of the first 68 columns: digits count their value, '-' counts 1.
+pub fn tle_checksum(line: &str) -> u32 {
+    line.bytes()
+        .take(68)
+        .map(|b| match b {
+            b'0'..=b'9' => (b - b'0') as u32,
+            b'-' => 1,
+            _ => 0,
+        })
+        .sum::<u32>()
+        % 10
 }

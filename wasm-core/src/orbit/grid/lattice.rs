@@ -4,8 +4,8 @@
 
 use super::super::math;
 use super::circular::{length, phase_of, phasor, wrap360, wrap_half};
-use super::inference::Sat;
-use super::report::InferredShell;
+use super::report::{InferredShell, LeftOutKind};
+use super::sat::Sat;
 use std::f64::consts::TAU;
 
 /// At most 360 planes (1° apart).
@@ -319,5 +319,28 @@ fn median(mut v: Vec<f64>) -> f64 {
         0 => f64::NAN,
         n if n % 2 == 1 => v[n / 2],
         n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// The reason for a satellite of shell `k` (numbered once the shells are ordered) in no slot.
+pub(super) fn off_slot(spot: &Spot, k: usize) -> (LeftOutKind, String) {
+    match *spot {
+        Spot::BetweenPlanes { raan, a, b } => (
+            LeftOutKind::BetweenPlanes,
+            format!(
+                "RAAN {raan:.1}° (at the latest epoch) lies between planes {a} and {b} of shell {k} \
+                 (drifting to its plane?)"
+            ),
+        ),
+        Spot::BetweenSlots { plane, a, b } => {
+            (LeftOutKind::Spare, format!("between slots {a} and {b} of plane {plane} of shell {k} (a spare)"))
+        }
+        Spot::Second { plane, slot } => (
+            LeftOutKind::Spare,
+            format!(
+                "a second satellite in slot {slot} of plane {plane} of shell {k} (a spare, or the same \
+                 satellite twice)"
+            ),
+        ),
     }
 }

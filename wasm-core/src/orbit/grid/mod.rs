@@ -187,6 +187,8 @@ mod lattice;
 #[cfg(feature = "orbits")]
 mod report;
 #[cfg(feature = "orbits")]
+mod sat;
+#[cfg(feature = "orbits")]
 mod shells;
 
 #[cfg(feature = "orbits")]

@@ -1,9 +1,8 @@
 //! What the inference found: the shells as grids, the satellites left out and why, and the report
 //! of both in words.
 
-use super::inference::Sat;
-use super::lattice::Spot;
 use super::plus_grid_pairs;
+use super::sat::Sat;
 use super::shells::ALT_EPS_KM;
 use std::collections::BTreeMap;
 
@@ -146,29 +145,6 @@ impl InferredGrid {
             out.push_str(&format!("  {} {}: {}{more}\n", list.len(), kind.label(), names.join(", ")));
         }
         out
-    }
-}
-
-/// The reason for a satellite of shell `k` (numbered once the shells are ordered) in no slot.
-pub(super) fn off_slot(spot: &Spot, k: usize) -> (LeftOutKind, String) {
-    match *spot {
-        Spot::BetweenPlanes { raan, a, b } => (
-            LeftOutKind::BetweenPlanes,
-            format!(
-                "RAAN {raan:.1}° (at the latest epoch) lies between planes {a} and {b} of shell {k} \
-                 (drifting to its plane?)"
-            ),
-        ),
-        Spot::BetweenSlots { plane, a, b } => {
-            (LeftOutKind::Spare, format!("between slots {a} and {b} of plane {plane} of shell {k} (a spare)"))
-        }
-        Spot::Second { plane, slot } => (
-            LeftOutKind::Spare,
-            format!(
-                "a second satellite in slot {slot} of plane {plane} of shell {k} (a spare, or the same \
-                 satellite twice)"
-            ),
-        ),
     }
 }
 

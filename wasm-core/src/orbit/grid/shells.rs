@@ -1,7 +1,7 @@
 //! Shells: the satellites clustered by density in inclination and altitude, DBSCAN (Ester,
 //! Kriegel, Sander & Xu, KDD 1996) along one axis at a time.
 
-use super::inference::Sat;
+use super::sat::Sat;
 
 /// Shells are dense in (inclination, altitude). Neighbours lie within 0.1° of inclination: a
 /// shell's mean inclinations spread by a few hundredths of a degree, and Starlink's 53.0° and
