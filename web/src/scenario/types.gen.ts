@@ -243,6 +243,14 @@ export type Flow =
        */
       rcv_autotune?: boolean | null;
       /**
+       * F-RTO (RFC 5682, SACK-enhanced, as Linux with `tcp_frto = 2`): after a timeout the sender sends new data before retransmitting more, and undoes the timeout when never-retransmitted data is acknowledged. Default: on (`linux`), off (`ns3`).
+       */
+      frto?: boolean | null;
+      /**
+       * Undo of spurious window reductions by timestamps (Eifel, RFC 3522) and D-SACK (RFC 3708), as Linux's `tcp_try_undo_*`. Default: on (`linux`), off (`ns3`).
+       */
+      undo?: boolean | null;
+      /**
        * Sender node (default 0) and receiver node (default the last).
        */
       from_node?: number | null;

@@ -177,6 +177,11 @@ export interface WireSummary {
   dsacks?: number | null;
   max_cwnd_pkts?: number | null;
   max_inflight_pkts?: number | null;
+  /**
+   * TCP: window reductions undone as spurious (F-RTO, timestamps, D-SACK), and of those the retransmission timeouts.
+   */
+  undos?: number | null;
+  spurious_rtos_detected?: number | null;
 }
 export interface CodingSummary {
   packets_sent: number;
