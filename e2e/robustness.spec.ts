@@ -147,6 +147,16 @@ test('the hardening reproductions, opened from shared links, give a clear error 
   }
 });
 
+test('a short link that nests 5000 objects says so, and the page stays usable', async ({ page }) => {
+  // 119 characters of link inflate to 5000 nested objects: enough to overflow a recursive reader.
+  const text = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+  await open(page, `#s=${encodeScenario(text)}`);
+  await expect(page.getByTestId('notice')).toContainText('5,000 levels deep');
+  await setEditorText(page, JSON.stringify(preset('default'), null, 2));
+  await runAndWait(page);
+  await expect(page.getByTestId('summary')).toContainText('cubic');
+});
+
 test('a sweep with a 64-bit seed above 2^53 runs every job in the browser', async ({ page }) => {
   const sweep = preset('ctcp-fig2-tcp');
   sweep.name = 'big seed';

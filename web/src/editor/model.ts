@@ -3,6 +3,7 @@
 // formats of the form (comma-separated lists, sweep values). No React here, so it is unit-tested.
 
 import type { FieldError } from '../sim/protocol';
+import { jsonDepth, tooDeep } from '../scenario/jsonDepth';
 import { isRawNumber, isUnsafeInteger, parseKeepingBigIntegers, rawNumber, type RawNumber } from '../scenario/rawNumber';
 
 /** A JSON value as the editor handles it (objects are edited in place). */
@@ -19,6 +20,8 @@ export type Parsed = { ok: true; value: Json } | { ok: false; error: string; off
 
 /** Parses scenario text, keeping integers beyond 2^53 exact (a 64-bit seed) in any browser. */
 export function parseJson(text: string): Parsed {
+  const deep = tooDeep(text);
+  if (deep !== null) return { ok: false, error: deep, offset: jsonDepth(text).overAt };
   try {
     // Plain first: its error message gives the position of a syntax error in the text itself.
     JSON.parse(text);

@@ -66,6 +66,12 @@ describe('share links', () => {
     expectFailure(SHARE_VERSION, /no scenario/);
   });
 
+  it('rejects a short link that nests thousands of objects, before parsing it', () => {
+    const payload = encodeScenario('{"a":'.repeat(5000) + '1' + '}'.repeat(5000));
+    expect(payload.length).toBeLessThan(200);
+    expectFailure(payload, /5,000 levels deep/);
+  });
+
   it('rejects an unknown version', () => {
     const good = encodeScenario(presets[0].text);
     expectFailure('2' + good.slice(1), /format "2"/);

@@ -6,11 +6,12 @@
 //
 // Everything in a link is untrusted input. `decodeScenario` checks, in order: the length of the
 // payload, its version, its alphabet, the inflated size (bounded while inflating, so a "zip
-// bomb" stops at the limit instead of freezing the tab), the UTF-8 and that the text is a JSON
-// object. It never throws: every failure is a message a user can read. The scenario itself is
+// bomb" stops at the limit instead of freezing the tab), the UTF-8, the nesting depth (jsonDepth.ts)
+// and that the text is a JSON object. It never throws: every failure is a message a user can read. The scenario itself is
 // then validated by the core, like any other text; nothing here is executed or put into HTML.
 
 import { deflateSync, Inflate } from 'fflate';
+import { tooDeep } from '../scenario/jsonDepth';
 
 /** The fragment parameter that carries a scenario: `#s=...`. */
 export const SHARE_PARAM = 's';
@@ -75,6 +76,8 @@ export function decodeScenario(payload: string): DecodeResult {
     return fail('the unpacked scenario is not valid UTF-8 text; the link may have been altered');
   }
 
+  const deep = tooDeep(text);
+  if (deep !== null) return fail(`${deep}; the link may have been altered`);
   let value: unknown;
   try {
     value = JSON.parse(text);
