@@ -65,6 +65,42 @@ impl RateSchedule {
         }
     }
 
+    /// When the rate next changes after `t`, if it ever does.
+    fn next_change(&self, t: SimTime) -> Option<SimTime> {
+        match self {
+            RateSchedule::Constant(_) => None,
+            RateSchedule::Steps(steps) => steps.get(steps.partition_point(|&(at, _)| at <= t)).map(|&(at, _)| at),
+            RateSchedule::Square { period, .. } => {
+                let half = (period.0 / 2).max(1);
+                Some(SimTime((t.0 / half).saturating_add(1).saturating_mul(half)))
+            }
+        }
+    }
+
+    /// When a packet of `bits` whose transmission starts at `start` has left the transmitter.
+    /// The rate may change while it is being sent: the bits after a change go at the new rate,
+    /// so a packet started during a slow step does not keep the slow rate after it ends.
+    /// At least 1 ns, so that simulated time moves on however fast the link.
+    pub fn transmission_end(&self, start: SimTime, bits: f64) -> SimTime {
+        // Adding 0.5 and truncating rounds a positive number, and is cheaper than `round`.
+        let at_rate = |bits: f64, rate: f64| ((bits * 1e9 / rate.max(1.0) + 0.5) as u64).max(1);
+        let rate = self.rate_at(start);
+        let end = SimTime(start.0.saturating_add(at_rate(bits, rate)));
+        let Some(change) = self.next_change(start).filter(|&c| c < end) else { return end };
+        let mut left = bits - rate.max(1.0) * (change.0 - start.0) as f64 / 1e9;
+        let mut t = change;
+        loop {
+            let rate = self.rate_at(t).max(1.0);
+            match self.next_change(t) {
+                Some(next) if rate * (next.0 - t.0) as f64 / 1e9 < left => {
+                    left -= rate * (next.0 - t.0) as f64 / 1e9;
+                    t = next;
+                }
+                _ => return SimTime(t.0.saturating_add(at_rate(left.max(0.0), rate))),
+            }
+        }
+    }
+
     pub fn rate_at(&self, t: SimTime) -> f64 {
         match self {
             RateSchedule::Constant(r) => *r,
@@ -429,19 +465,16 @@ impl Link {
             self.drops.route_change += 1;
             return None;
         }
-        let rate = match &self.cfg.motion {
-            Some(m) => m.rate_at(start),
-            None => self.cfg.rate.rate_at(start),
-        }
-        .max(1.0);
-        // Adding 0.5 and truncating rounds a positive number, and is cheaper than `round`. At
-        // least 1 ns, so that simulated time moves on however fast the link (validation bounds
-        // scenario rates, but a link budget's Shannon capacity is not bounded).
-        let tx = SimDuration(((pkt.size as f64 * 8.0e9 / rate + 0.5) as u64).max(1));
+        // Validation bounds scenario rates, but a link budget's Shannon capacity is not
+        // bounded: the transmission still takes at least 1 ns, so simulated time moves on.
+        let end = match &self.cfg.motion {
+            Some(m) => RateSchedule::Constant(m.rate_at(start)).transmission_end(start, pkt.size as f64 * 8.0),
+            None => self.cfg.rate.transmission_end(start, pkt.size as f64 * 8.0),
+        };
         if !busy && self.cfg.motion.is_none() {
             self.idle_bits += self.cfg.rate.bits_between(self.free_at, now);
         }
-        self.free_at = start + tx;
+        self.free_at = end;
         self.tx_start = Some(start);
         let data = pkt.body.is_data();
         let t = self.tally_mut(pkt.flow);
@@ -640,6 +673,27 @@ mod tests {
         let s = RateSchedule::Steps(vec![(SimTime::ZERO, 5e6), (SimTime::from_secs_f64(10.0), 35e6)]);
         assert_eq!(s.rate_at(SimTime::from_secs_f64(9.9)), 5e6);
         assert_eq!(s.rate_at(SimTime::from_secs_f64(10.0)), 35e6);
+    }
+
+    #[test]
+    fn a_packet_started_in_a_slow_step_speeds_up_when_the_step_ends() {
+        // 12 000 bits at 1 kbit/s for 2 s (2000 bits), then the other 10 000 at 10 Mbit/s: 1 ms.
+        let s = RateSchedule::Steps(vec![(SimTime::ZERO, 1e3), (SimTime::from_secs_f64(2.0), 10e6)]);
+        assert_eq!(s.transmission_end(SimTime::ZERO, 12_000.0), SimTime::from_secs_f64(2.001));
+        let mut l = link(LinkConfig { rate: s, ..cfg(1e3, 0, Buffer::Unlimited) });
+        let arrival = l.enqueue(SimTime::ZERO, pkt(1500));
+        assert_eq!(arrival, Some(SimTime::from_secs_f64(2.001)));
+    }
+
+    #[test]
+    fn a_packet_spanning_square_wave_halves_is_sent_at_each_half_rate() {
+        // 1 ms period: 0.5 ms at 8 Mbit/s (4000 bits), 0.5 ms at 16 Mbit/s (8000), then 8 Mbit/s.
+        let s = RateSchedule::Square { low: 8e6, high: 16e6, period: SimDuration::from_millis(1) };
+        assert_eq!(s.transmission_end(SimTime::ZERO, 12_000.0), SimTime(1_000_000));
+        assert_eq!(s.transmission_end(SimTime::ZERO, 14_000.0), SimTime(1_250_000));
+        // Within one step the time is the constant-rate one, to the nanosecond.
+        assert_eq!(s.transmission_end(SimTime::ZERO, 4000.0), SimTime(500_000));
+        assert_eq!(RateSchedule::Constant(8e6).transmission_end(SimTime(7), 12_000.0), SimTime(1_500_007));
     }
 
     #[test]
