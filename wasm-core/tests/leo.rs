@@ -190,3 +190,29 @@ fn a_scenario_file_with_a_bad_tle_names_the_line() {
     assert_eq!(e.0[0].path, "topology.constellation.tle");
     assert!(e.to_string().starts_with("topology.constellation.tle: line 2:"), "{e}");
 }
+
+#[test]
+fn a_flow_whose_ends_never_see_a_satellite_says_there_was_no_route() {
+    // One GEO satellite above 0° longitude: below Beijing's horizon all run long.
+    let v = json!({"version": 1, "name": "no route", "duration_s": 20,
+        "topology": {"kind": "constellation", "constellation": {"geo_longitudes_deg": [0]},
+            "src": "Beijing", "dst": "London", "isl": "none"},
+        "flows": [{"transport": "tcp", "cc": "cubic", "bytes": 100000}, {"transport": "tcp", "cc": "reno"}]});
+    let r = run(&v, false);
+    for f in &r.flows {
+        assert_eq!(f.delivered_bytes, 0);
+        let reason = f.incomplete_reason.as_deref().unwrap_or_default();
+        assert!(reason.starts_with("no route: Beijing and London were never connected"), "{reason}");
+    }
+    // With the satellite in view of both ends the route exists, and the reason is the time limit.
+    let mut seen = v.clone();
+    seen["topology"]["src"] = json!("Paris");
+    seen["flows"][0]["bytes"] = json!(100_000_000);
+    let r = run(&seen, false);
+    assert!(r.flows[0].delivered_bytes > 0);
+    assert!(
+        r.flows[0].incomplete_reason.as_deref().unwrap().starts_with("time limit"),
+        "{:?}",
+        r.flows[0].incomplete_reason
+    );
+}

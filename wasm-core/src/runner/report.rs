@@ -45,6 +45,21 @@ impl Run {
                     delivered,
                     of_bytes(bytes)
                 )),
+                (bytes, None, None) if self.never_routed(start) => {
+                    let path = self.path.as_ref().expect("a constellation run has a path");
+                    Some(format!(
+                        "no route: {} and {} were never connected from {} s to the end of the run at {} s (no \
+                         satellite was in reach of both ends at any routing step: lower min_elevation_deg, raise \
+                         gsl_max_range_km, add satellites or ground relays, or move the ends), with {} bytes \
+                         delivered{}",
+                        path.src,
+                        path.dst,
+                        flow.start_s(),
+                        self.scenario.duration_s,
+                        delivered,
+                        of_bytes(bytes)
+                    ))
+                }
                 (Some(b), None, None) => Some(format!(
                     "time limit: the run ended at {} s with {} of {} bytes delivered",
                     self.scenario.duration_s, delivered, b
@@ -108,6 +123,18 @@ impl Run {
             path: self.path.clone(),
             traces,
         }
+    }
+
+    /// Whether a constellation's route never existed at any step from `start` to the end of the
+    /// run, so that nothing could be delivered whatever the transport did.
+    fn never_routed(&self, start: SimTime) -> bool {
+        let Some(path) = self.path.as_ref().filter(|_| self.sim.net.moving.is_some()) else { return false };
+        let from = start.as_secs_f64();
+        let steps = &path.steps;
+        steps.t_s.iter().zip(&steps.owd_ms).enumerate().all(|(i, (&t, owd))| {
+            let ends_before = steps.t_s.get(i + 1).is_some_and(|&next| next <= from);
+            ends_before || t >= self.scenario.duration_s || owd.is_none()
+        })
     }
 
     /// The forward links of a flow on a chain, from its sender to its receiver.
