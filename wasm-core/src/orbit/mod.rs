@@ -41,7 +41,9 @@ pub use ground::GroundStation;
 pub use links::{Capacity, LinkBudget, LinkModel, LinkType, Loss};
 pub use params::Attachment;
 #[cfg(feature = "orbits")]
-pub use route::{path_timeline, End, EventKind, Hop, IslMode, Node, PathStep, RouteConfig, Router, Timeline};
+pub use route::{
+    path_timeline, path_timeline_until, End, EventKind, Hop, IslMode, Node, PathStep, RouteConfig, Router, Timeline,
+};
 pub use walker::WalkerShell;
 
 /// Everything that can be wrong with orbit input. Messages say where and what.
