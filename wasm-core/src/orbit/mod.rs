@@ -65,6 +65,17 @@ pub enum OrbitError {
     Config { field: String, problem: String },
 }
 
+/// Text from a file or a scenario as an error quotes it: its first 40 characters, control
+/// characters escaped (`\u{1b}`), so that an error never prints much of a file nor drives the
+/// terminal it is printed on.
+pub(crate) fn excerpt(s: &str) -> String {
+    let mut out: String = s.chars().take(40).flat_map(char::escape_debug).collect();
+    if s.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 impl std::fmt::Display for OrbitError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
