@@ -29,13 +29,15 @@ const MAX_THREADS: usize = 1024;
     version,
     about = "orbitcp: transport protocols over satellite networks, simulated",
     after_help = "SCENARIO is a JSON file (scenarios/README.md), or - to read it from standard input. Files a scenario \
-                  names (\"tle_file\", \"isls_file\", \"ground_stations_file\") are read relative to the scenario \
-                  file (to the working directory for -) and must stay in its folder.\n\n\
+                  names (\"tle_file\", \"omm_file\", \"isls_file\", \"ground_stations_file\") are read relative to \
+                  the scenario file (to the working directory for -) and must stay in its folder, symbolic links \
+                  included; a scenario and each file it names are read up to 64 MiB, regular files only.\n\n\
                   Exit codes: 0 success, 1 a run-time or I/O error, 2 a usage error or an invalid scenario, \
                   130 stopped by Ctrl-C.\n\n\
                   Ctrl-C stops a run at its current event and prints the partial result (each unfinished flow \
-                  with its incomplete_reason), or a sweep before its next run with the rows done; a second \
-                  Ctrl-C exits at once. On a terminal, run and sweep show their progress on standard error.",
+                  with its incomplete_reason), a constellation's route precomputation or `route` at its next \
+                  step, or a sweep before its next run with the rows done, and exits 130; a second Ctrl-C \
+                  (more than 100 ms after the first) exits at once. On a terminal, run and sweep show their progress on standard error.",
     arg_required_else_help = true
 )]
 struct Cli {
