@@ -15,10 +15,10 @@ mod signals;
 mod table;
 
 use orbitcp_core::runner::{self, SweepPlan};
-use signals::Stop;
 use orbitcp_core::scenario::{self, Scenario};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use signals::Stop;
 use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -107,7 +107,9 @@ fn a_symbolic_link_cannot_lead_a_named_file_out_of_the_scenario_folder() {
             assert_eq!(o.status.code(), Some(2), "{cmd} {target}");
             let err = stderr(&o);
             assert!(
-                err.contains(&format!("topology.constellation.tle_file: \"{name}\" leads outside the scenario's folder")),
+                err.contains(&format!(
+                    "topology.constellation.tle_file: \"{name}\" leads outside the scenario's folder"
+                )),
                 "{err}"
             );
             assert!(!err.contains("root:"), "the error quotes the file: {err}");

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// `limit` in the units people read it in: `64 MiB`.
 fn size(limit: u64) -> String {
-    if limit % (1 << 20) == 0 {
+    if limit.is_multiple_of(1 << 20) {
         format!("{} MiB", limit >> 20)
     } else {
         format!("{limit} bytes")
