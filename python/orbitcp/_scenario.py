@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Union
@@ -22,6 +23,11 @@ def load(scenario: Scenario) -> tuple[str, str]:
     A ``str`` is JSON text when it starts with ``{`` (after white space), else a path. A file's
     text goes to the core unchanged, so a path gives exactly what ``orbitcp`` gives for that
     file.
+
+    As ``orbitcp`` does, it reads only regular files, at most 64 MiB of a scenario file and of
+    each file it names, and only files inside the scenario's folder (the file's folder, or the
+    working directory for a dict or a JSON string): a name must be relative without ``..``, and
+    its real path, symbolic links followed, must lie inside the folder's.
     """
     if isinstance(scenario, Mapping):
         try:
@@ -37,7 +43,7 @@ def load(scenario: Scenario) -> tuple[str, str]:
         path = Path(os.fspath(scenario))
         name = str(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = _read_text(path, name, _native.MAX_SCENARIO_BYTES)
         except FileNotFoundError:
             raise FileNotFoundError(
                 f"scenario file not found: {name} (a str is read as JSON text when it starts "
@@ -52,10 +58,26 @@ def load(scenario: Scenario) -> tuple[str, str]:
     )
 
 
+def _read_text(path: Path, what: str, limit: int) -> str:
+    """The text of a regular file of at most ``limit`` bytes, its bytes as they are (no newline
+    translation), as ``orbitcp`` reads it; ``what`` names it in errors."""
+    with open(path, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ValueError(f"{what}: not a regular file")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"{what}: larger than {limit >> 20} MiB, the most orbitcp reads")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{what}: not UTF-8 text ({e})") from None
+
+
 def _inline_files(name: str, text: str, base_dir: Path) -> tuple[str, str]:
     files = _native.files_to_read(text)
     if not files:
         return name, text
+    root = base_dir.resolve()
     texts = []
     for field, file_name in files:
         try:
@@ -63,10 +85,20 @@ def _inline_files(name: str, text: str, base_dir: Path) -> tuple[str, str]:
         except ValueError as e:
             raise ValueError(f"{name}: {e}") from None
         p = base_dir / file_name
+        shown = f"{name}: {field}: {p}"
         try:
-            texts.append((field, file_name, p.read_text(encoding="utf-8")))
+            real = p.resolve(strict=True)
         except OSError as e:
-            raise FileNotFoundError(f"{name}: {field}: {p}: {e.strerror or e}") from None
+            raise FileNotFoundError(f"{shown}: {e.strerror or e}") from None
+        if not real.is_relative_to(root):
+            raise ValueError(
+                f'{name}: {field}: "{file_name}" leads outside the scenario\'s folder (through a symbolic '
+                "link); files a scenario names must stay in its folder"
+            )
+        try:
+            texts.append((field, file_name, _read_text(real, shown, _native.MAX_FILE_BYTES)))
+        except OSError as e:
+            raise FileNotFoundError(f"{shown}: {e.strerror or e}") from None
     try:
         return name, _native.with_files(text, texts)
     except ValueError as e:

@@ -6,19 +6,25 @@
 //! Every run releases the GIL (`Python::detach`), so other Python threads (a Dask worker's, a
 //! notebook's) go on while the core computes. Every error the core reports becomes a
 //! `ValueError` carrying the core's text, which names each field at fault (`flows[0].cc: ...`).
+//!
+//! Runs step in chunks and look for a pending signal between them (`signals.rs`): Ctrl-C in a
+//! notebook or a script raises `KeyboardInterrupt` within milliseconds, a constellation's route
+//! precomputation included, instead of once the run is over.
 
+mod signals;
 mod table;
 
 use orbitcp_core::runner::{self, SweepPlan};
 use orbitcp_core::scenario::{self, Scenario};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use signals::Stop;
 use std::fmt::Display;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use table::JobFigures;
 
-type JobOutcome = Result<JobFigures, String>;
+type JobOutcome = Result<JobFigures, Stop>;
 
 fn value_error(e: impl Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -33,12 +39,12 @@ fn text(e: impl Display) -> String {
 /// `orbitcp run` prints (`--summary` when `traces` is false).
 #[pyfunction]
 fn run_json(py: Python<'_>, scenario_json: &str, traces: bool) -> PyResult<String> {
-    py.detach(|| -> Result<String, String> {
+    py.detach(|| -> Result<String, Stop> {
         let sc = scenario::parse(scenario_json).map_err(text)?;
-        let r = runner::run_scenario(&sc, sc.seed, traces).map_err(text)?;
-        serde_json::to_string(&r).map_err(text)
+        let r = signals::Watch::new().run(&sc, sc.seed, traces)?;
+        serde_json::to_string(&r).map_err(|e| text(e).into())
     })
-    .map_err(value_error)
+    .map_err(Stop::into_py)
 }
 
 /// Checks the scenario and every point of its sweep, as `orbitcp validate` does; returns the
@@ -137,13 +143,18 @@ impl Plan {
     /// Runs job `i` and returns its figures (the run's and its flows'), the ones the sweep table
     /// is made of.
     fn run_job(&self, py: Python<'_>, i: usize) -> PyResult<JobFigures> {
-        py.detach(|| self.job(i)).map_err(value_error)
+        py.detach(|| {
+            let watch = signals::Watch::new();
+            self.job(i, &|| watch.stop()).map_err(|e| watch.explain(e))
+        })
+        .map_err(Stop::into_py)
     }
 
     /// Runs every job on `threads` threads of this process and returns their figures in job
-    /// order; the first error (in job order) if any failed.
+    /// order; the first error (in job order) if any failed. Ctrl-C stops every run under way
+    /// and raises `KeyboardInterrupt`.
     fn run_all(&self, py: Python<'_>, threads: usize) -> PyResult<Vec<JobFigures>> {
-        py.detach(|| self.run_parallel(threads)).map_err(value_error)
+        py.detach(|| self.run_parallel(threads)).map_err(Stop::into_py)
     }
 
     /// The sweep's CSV text, as `orbitcp sweep` (`--aggregate`) writes it, from every job's
@@ -161,25 +172,30 @@ impl Plan {
 }
 
 impl Plan {
-    fn job(&self, i: usize) -> JobOutcome {
+    fn job(&self, i: usize, stop: &dyn Fn() -> bool) -> JobOutcome {
         let job = self.plan.job(i).map_err(text)?;
-        let r = runner::run_job(&job).map_err(text)?;
+        let r = signals::run(&job.scenario, job.seed, false, stop)?;
         Ok(table::figures(&r))
     }
 
-    /// Jobs are taken in index order by whichever thread is free, as the CLI's sweep does.
-    fn run_parallel(&self, threads: usize) -> Result<Vec<JobFigures>, String> {
+    /// Jobs are taken in index order by whichever thread is free, as the CLI's sweep does. This
+    /// thread watches for Ctrl-C meanwhile; a signal stops every run under way.
+    fn run_parallel(&self, threads: usize) -> Result<Vec<JobFigures>, Stop> {
         let total = self.plan.len();
         let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<JobOutcome>>> = Mutex::new(vec![None; total]);
+        let stopped = AtomicBool::new(false);
+        let results: Mutex<Vec<Option<JobOutcome>>> = Mutex::new((0..total).map(|_| None).collect());
+        let halt = || stopped.load(Ordering::Relaxed);
         let work = || loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= total {
+            if i >= total || halt() {
                 break;
             }
-            let r = self.job(i);
+            let r = self.job(i, &halt);
             results.lock().expect("no panics while holding the lock")[i] = Some(r);
         };
+        let watch = signals::Watch::new();
+        let mut signal = None;
         std::thread::scope(|s| {
             let workers: Vec<_> = (0..threads.clamp(1, total.max(1)))
                 .map_while(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
@@ -188,9 +204,21 @@ impl Plan {
             if workers.is_empty() {
                 work();
             }
+            while !workers.iter().all(|w| w.is_finished()) {
+                if signal.is_none() {
+                    if let Some(e) = watch.pending() {
+                        signal = Some(e);
+                        stopped.store(true, Ordering::Relaxed);
+                    }
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
         });
-        let results = results.into_inner().map_err(|_| "a sweep thread failed".to_string())?;
-        results.into_iter().map(|r| r.unwrap_or_else(|| Err("a run did not finish".into()))).collect()
+        if let Some(e) = signal.or_else(|| watch.pending()) {
+            return Err(Stop::Signal(e));
+        }
+        let results = results.into_inner().map_err(|_| Stop::Error("a sweep thread failed".into()))?;
+        results.into_iter().map(|r| r.unwrap_or_else(|| Err(Stop::Error("a run did not finish".into())))).collect()
     }
 }
 
@@ -203,5 +231,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_file_name, m)?)?;
     m.add_function(wrap_pyfunction!(with_files, m)?)?;
     m.add_class::<Plan>()?;
+    m.add("MAX_SCENARIO_BYTES", scenario::files::MAX_SCENARIO_BYTES)?;
+    m.add("MAX_FILE_BYTES", scenario::files::MAX_FILE_BYTES)?;
     Ok(())
 }

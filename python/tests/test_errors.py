@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -124,3 +129,110 @@ def test_a_file_outside_the_scenario_folder_is_refused(tmp_path: Path):
         with pytest.raises(ValueError, match="tle_file: .*relative to the scenario's folder") as e:
             orbitcp.validate(f)
         assert "root:" not in str(e.value)
+
+
+def _tle_file_scenario(tmp_path: Path, tle_file: str) -> Path:
+    sc = {
+        "version": 1,
+        "name": "t",
+        "duration_s": 1,
+        "topology": {"kind": "constellation", "constellation": {"tle_file": tle_file}, "src": "London", "dst": "Paris"},
+        "flows": [{"transport": "tcp", "cc": "reno", "bytes": 1000}],
+    }
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(sc))
+    return f
+
+
+def test_a_symbolic_link_cannot_lead_a_named_file_out_of_the_scenario_folder(tmp_path: Path):
+    (tmp_path / "tles.txt").symlink_to("/etc/passwd")
+    f = _tle_file_scenario(tmp_path, "tles.txt")
+    with pytest.raises(ValueError, match=r'tle_file: "tles.txt" leads outside the scenario\'s folder') as e:
+        orbitcp.validate(f)
+    assert "root:" not in str(e.value)
+    # As a dict, the folder is the working directory: the same rule.
+    with pytest.raises(ValueError, match="leads outside the scenario's folder"):
+        cwd = os.getcwd()
+        os.chdir(tmp_path)
+        try:
+            orbitcp.validate(json.loads(f.read_text()))
+        finally:
+            os.chdir(cwd)
+
+
+def test_a_file_over_64_mib_or_a_device_is_refused_by_name(tmp_path: Path):
+    with open(tmp_path / "big.txt", "wb") as big:
+        big.truncate(65 << 20)  # sparse
+    with pytest.raises(ValueError, match=r"tle_file: .*big.txt: larger than 64 MiB"):
+        orbitcp.validate(_tle_file_scenario(tmp_path, "big.txt"))
+    scenario = tmp_path / "big.json"
+    with open(scenario, "wb") as f:
+        f.truncate(65 << 20)
+    with pytest.raises(ValueError, match="big.json: larger than 64 MiB"):
+        orbitcp.validate(scenario)
+    with pytest.raises(ValueError, match="/dev/zero: not a regular file"):
+        orbitcp.run("/dev/zero")
+
+
+# Ctrl-C: a child Python runs the scenario and reports what reached it.
+_CHILD = """
+import sys, orbitcp
+print("started", flush=True)
+try:
+    getattr(orbitcp, sys.argv[1])(sys.argv[2])
+    print("finished")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+"""
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def _starlink_week() -> dict:
+    sc = json.loads((ROOT / "scenarios" / "leo-beijing-newyork-starlink.json").read_text())
+    sc["duration_s"] = 604800
+    sc["topology"]["step_s"] = 1
+    sc.pop("sweep", None)
+    return sc
+
+
+_LONG = {
+    "version": 1,
+    "name": "long",
+    "duration_s": 600,
+    "topology": {"kind": "chain", "links": [{"rate_mbps": 1000, "delay_ms": 10}]},
+    "flows": [{"transport": "tcp", "cc": "cubic", "bytes": None}],
+}
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc to know the run is under way")
+@pytest.mark.parametrize(
+    "call, scenario",
+    [
+        ("run", _starlink_week()),  # its routes are computed before the run: minutes
+        ("run", _LONG),  # minutes of events
+        ("sweep", {**_LONG, "sweep": {"grid": {"seed": [1, 2]}}}),  # the sweep's threads
+    ],
+    ids=["route-precomputation", "events", "sweep"],
+)
+def test_ctrl_c_raises_keyboard_interrupt_during_a_run(call, scenario, tmp_path: Path):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(scenario))
+    child = subprocess.Popen([sys.executable, "-c", _CHILD, call, str(f)], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline() == "started\n"
+    # A third of a second of CPU time past the import: inside the run.
+    start = _cpu_ticks(child.pid)
+    while _cpu_ticks(child.pid) < start + 33:
+        assert child.poll() is None, "the run ended first"
+        time.sleep(0.005)
+    child.send_signal(signal.SIGINT)
+    try:
+        out, _ = child.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        pytest.fail("Ctrl-C did not stop the run")
+    assert out == "KeyboardInterrupt\n"

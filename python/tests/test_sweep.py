@@ -83,3 +83,17 @@ def test_cluster_tasks_cover_every_job_once_in_order_a_few_per_worker(jobs, slot
     # size but the last.
     assert len(ranges) >= min(jobs, slots * _TASKS_PER_SLOT // 2)
     assert len({b - a for a, b in ranges[:-1]}) <= 1
+
+
+def test_a_grid_over_seed_runs_each_seed_as_the_cli_does(cli_sweep, tmp_path):
+    sc = json.loads(SMALL_SWEEP.read_text())
+    sc["sweep"] = {"grid": {"seed": [1, 2]}, "runs": 2}
+    sc["topology"]["links"][0]["loss"]["p"] = 0.01
+    path = tmp_path / "seeds.json"
+    path.write_text(json.dumps(sc))
+    df = orbitcp.sweep(path)
+    assert_same(df, cli_sweep(path, False))
+    assert list(df.columns[:5]) == ["grid.seed", "job", "run", "seed", "flow"]
+    first = df[(df["run"] == 0) & (df["flow"] == 0)]
+    assert list(first["seed"]) == [1, 2]
+    assert first["goodput_mbps"].nunique() == 2, "the two seeds ran differently"

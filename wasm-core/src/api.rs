@@ -238,7 +238,7 @@ pub fn sweep_jobs(json: &str) -> Result<String, JsValue> {
             serde_json::json!({
                 "point": plan.point(point).iter().map(|(p, v)| serde_json::json!([p, v])).collect::<Vec<_>>(),
                 "run": run,
-                "seed": plan.run_seed(run).to_string(),
+                "seed": plan.job_seed(i).to_string(),
             })
         })
         .collect();

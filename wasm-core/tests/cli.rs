@@ -512,3 +512,25 @@ fn an_omm_file_and_an_isls_file_are_read_beside_the_scenario() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("topology.constellation.isls[1]") && err.contains("does not exist"), "{err}");
 }
+
+#[test]
+fn a_sweep_over_seed_runs_each_seed_and_names_its_columns_apart() {
+    let mut v: serde_json::Value = serde_json::from_str(SMALL).unwrap();
+    v["sweep"] = serde_json::json!({ "grid": { "seed": [1, 2] } });
+    let f = write_tmp("seed-grid.json", &v.to_string());
+    let o = orbitcp(&["sweep", &f]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(&rows[0][..5], ["grid.seed", "job", "run", "seed", "flow"]);
+    assert_eq!((&rows[1][..4], &rows[2][..4]), (&["1", "0", "0", "1"][..], &["2", "1", "0", "2"][..]));
+    assert_ne!(rows[1][7], rows[2][7], "the two seeds' goodputs");
+    // Each row is the run of its seed alone.
+    for (seed, row) in [(1, &rows[1]), (2, &rows[2])] {
+        v["seed"] = seed.into();
+        v.as_object_mut().unwrap().remove("sweep");
+        let alone = orbitcp_stdin(&["run", "--summary", "-"], &v.to_string());
+        let r: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
+        assert_eq!(r["flows"][0]["goodput_mbps"].as_f64().unwrap().to_string(), row[7], "seed {seed}");
+    }
+}

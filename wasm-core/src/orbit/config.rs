@@ -159,7 +159,7 @@ impl GroundStationTable {
                     }
                     let num = |k: usize, what: &str| {
                         cols[k].parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| {
-                            bad(at(), format!("{what} \"{}\" is not a number", quote(cols[k])))
+                            bad(at(), format!("{what} \"{}\" is not a number", super::excerpt(cols[k])))
                         })
                     };
                     num(0, "gid")?;

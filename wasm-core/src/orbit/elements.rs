@@ -19,7 +19,7 @@ use super::geometry::{self, Vec3, EARTH_RADIUS_KM, EARTH_ROTATION_RAD_S, GEO_ALT
 use super::math;
 pub use super::walker::{Propagator, WalkerShell};
 pub use super::walker_tle::{parse_iso_utc, tle_checksum, walker_tle_text, HYPATIA_EPOCH};
-use super::OrbitError;
+use super::{excerpt, OrbitError};
 use sgp4::chrono::NaiveDateTime;
 
 /// Most satellites a constellation may have: routing keeps per-satellite state and visits every
@@ -299,12 +299,12 @@ impl Constellation {
             let name = e.object_name.clone().unwrap_or_else(|| format!("NORAD {}", e.norad_id));
             let constants = sgp4_constants(e).map_err(|err| OrbitError::Sgp4 {
                 index: i,
-                name: name.clone(),
+                name: excerpt(&name),
                 problem: format!("{err}"),
             })?;
             let offset_min = e
                 .datetime_to_minutes_since_epoch(&start)
-                .map_err(|err| OrbitError::Sgp4 { index: i, name: name.clone(), problem: format!("{err}") })?
+                .map_err(|err| OrbitError::Sgp4 { index: i, name: excerpt(&name), problem: format!("{err}") })?
                 .0;
             self.sats.push(Satellite {
                 name,
@@ -416,7 +416,7 @@ pub fn parse_tle_sourced(text: &str) -> Result<Vec<SourcedElements>, OrbitError>
             if l.len() >= 2 && l.as_bytes()[0].is_ascii_digit() && l.as_bytes()[1] == b' ' {
                 return Err(tle_err(
                     n,
-                    format!("expected line 1 of an element set (starting \"1 \"), found \"{}\"", short(l)),
+                    format!("expected line 1 of an element set (starting \"1 \"), found a line starting {}", start(l)),
                 ));
             }
             name = Some(l.trim_start_matches("0 ").trim().to_string());
@@ -429,12 +429,14 @@ pub fn parse_tle_sourced(text: &str) -> Result<Vec<SourcedElements>, OrbitError>
         check_tle_line(n1, l1, '1')?;
         check_tle_line(n2, l2, '2')?;
         if l1[2..7] != l2[2..7] {
-            return Err(tle_err(n2, format!("catalog number {} differs from line 1's {}", &l2[2..7], &l1[2..7])));
+            let (c2, c1) = (excerpt(&l2[2..7]), excerpt(&l1[2..7]));
+            return Err(tle_err(n2, format!("catalog number {c2} differs from line 1's {c1}")));
         }
         let field = |n: usize, l: &str, cols: (usize, usize), what: &str, range: (f64, f64), implied_decimal: bool| {
             let raw = l[cols.0 - 1..cols.1].trim();
-            let v: f64 = if implied_decimal { format!("0.{raw}").parse() } else { raw.parse() }
-                .map_err(|_| tle_err(n, format!("{what} (columns {}–{}) \"{raw}\" is not a number", cols.0, cols.1)))?;
+            let v: f64 = if implied_decimal { format!("0.{raw}").parse() } else { raw.parse() }.map_err(|_| {
+                tle_err(n, format!("{what} (columns {}–{}) \"{}\" is not a number", cols.0, cols.1, excerpt(raw)))
+            })?;
             if !(range.0..=range.1).contains(&v) {
                 return Err(tle_err(
                     n,
@@ -461,8 +463,11 @@ pub fn parse_tle_sourced(text: &str) -> Result<Vec<SourcedElements>, OrbitError>
     Ok(out)
 }
 
-fn short(l: &str) -> String {
-    l.chars().take(24).collect::<String>() + if l.chars().count() > 24 { "…" } else { "" }
+/// How a line that is not the one expected starts: its first two characters, escaped. A TLE
+/// file's errors name line numbers rather than quote lines, so that a file that is not a TLE
+/// is not printed.
+fn start(l: &str) -> String {
+    format!("\"{}\"", excerpt(&l.chars().take(2).collect::<String>()))
 }
 
 fn tle_err(line: usize, problem: String) -> OrbitError {
@@ -474,7 +479,7 @@ fn check_tle_line(n: usize, l: &str, which: char) -> Result<(), OrbitError> {
         return Err(tle_err(n, "contains non-ASCII characters".into()));
     }
     if !l.starts_with(which) {
-        return Err(tle_err(n, format!("expected line {which} of an element set, found \"{}\"", short(l))));
+        return Err(tle_err(n, format!("expected line {which} of an element set, found a line starting {}", start(l))));
     }
     if l.len() != 69 {
         return Err(tle_err(n, format!("line {which} is {} characters long; a TLE line has 69", l.len())));
@@ -517,7 +522,7 @@ pub fn parse_omm_sourced(value: &serde_json::Value) -> Result<Vec<SourcedElement
 
 fn omm_record(index: usize, r: &serde_json::Value) -> Result<sgp4::Elements, OrbitError> {
     let name = r.get("OBJECT_NAME").and_then(|v| v.as_str()).unwrap_or("").to_string();
-    let err = |problem: String| OrbitError::Omm { index, name: name.clone(), problem };
+    let err = |problem: String| OrbitError::Omm { index, name: excerpt(&name), problem };
     let num = |key: &str, required: bool, range: (f64, f64)| -> Result<f64, OrbitError> {
         let v = match r.get(key) {
             None | Some(serde_json::Value::Null) if !required => return Ok(0.0),
@@ -538,8 +543,10 @@ fn omm_record(index: usize, r: &serde_json::Value) -> Result<sgp4::Elements, Orb
         Ok(v)
     };
     let epoch_s = r.get("EPOCH").and_then(|v| v.as_str()).ok_or_else(|| err("EPOCH is missing".into()))?;
-    let datetime = NaiveDateTime::parse_from_str(epoch_s.trim_end_matches('Z'), "%Y-%m-%dT%H:%M:%S%.f")
-        .map_err(|e| err(format!("EPOCH \"{epoch_s}\" is not an ISO date-time like 2024-01-31T12:00:00.000: {e}")))?;
+    let datetime =
+        NaiveDateTime::parse_from_str(epoch_s.trim_end_matches('Z'), "%Y-%m-%dT%H:%M:%S%.f").map_err(|e| {
+            err(format!("EPOCH \"{}\" is not an ISO date-time like 2024-01-31T12:00:00.000: {e}", excerpt(epoch_s)))
+        })?;
     let inf = f64::INFINITY;
     Ok(sgp4::Elements {
         object_name: if name.is_empty() { None } else { Some(name.clone()) },
@@ -751,5 +758,18 @@ mod tests {
             let (lat, lon, alt) = geometry::ecef_to_geodetic(c.sats[0].orbit.position(t).unwrap());
             assert!(lat.abs() < 1e-9 && (lon + 75.0).abs() < 1e-9 && (alt - GEO_ALTITUDE_KM).abs() < 1e-6);
         }
+    }
+
+    #[test]
+    fn a_text_that_is_not_a_tle_is_named_by_its_lines_not_quoted() {
+        let shadow = "root:$6$secret-hash:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\nbin:*:19000:0:99999:7:::\n";
+        let e = parse_tle(shadow).unwrap_err().to_string();
+        assert_eq!(e, "TLE line 2: expected line 1 of an element set, found a line starting \"da\"");
+        let e = parse_tle("1 x\u{1b}[31m\n2\n").unwrap_err().to_string();
+        assert!(!e.contains('\u{1b}'), "{e}");
+        let omm = serde_json::json!([{ "OBJECT_NAME": format!("\u{1b}]0;{}", "x".repeat(100)), "EPOCH": "\u{1b}[2J" }]);
+        let e = parse_omm(&omm).unwrap_err().to_string();
+        assert!(!e.contains('\u{1b}') && e.contains("\\u{1b}]0;xxx") && e.contains("x…)"), "{e}");
+        assert!(e.len() < 200, "{e}");
     }
 }

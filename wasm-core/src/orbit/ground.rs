@@ -49,7 +49,8 @@ impl GroundStation {
     pub fn new(name: &str, lat_deg: f64, lon_deg: f64) -> Result<Self, super::OrbitError> {
         if !(-90.0..=90.0).contains(&lat_deg) || !(-180.0..=360.0).contains(&lon_deg) {
             return Err(super::OrbitError::Ground(format!(
-                "\"{name}\": latitude {lat_deg} must be within ±90° and longitude {lon_deg} within −180–360°"
+                "\"{}\": latitude {lat_deg} must be within ±90° and longitude {lon_deg} within −180–360°",
+                super::excerpt(name)
             )));
         }
         Ok(GroundStation { name: name.to_string(), lat_deg, lon_deg })

@@ -41,7 +41,9 @@ pub use ground::GroundStation;
 pub use links::{Capacity, LinkBudget, LinkModel, LinkType, Loss};
 pub use params::Attachment;
 #[cfg(feature = "orbits")]
-pub use route::{path_timeline, End, EventKind, Hop, IslMode, Node, PathStep, RouteConfig, Router, Timeline};
+pub use route::{
+    path_timeline, path_timeline_until, End, EventKind, Hop, IslMode, Node, PathStep, RouteConfig, Router, Timeline,
+};
 pub use walker::WalkerShell;
 
 /// Everything that can be wrong with orbit input. Messages say where and what.
@@ -61,6 +63,17 @@ pub enum OrbitError {
     Ground(String),
     /// A routing or configuration parameter.
     Config { field: String, problem: String },
+}
+
+/// Text from a file or a scenario as an error quotes it: its first 40 characters, control
+/// characters escaped (`\u{1b}`), so that an error never prints much of a file nor drives the
+/// terminal it is printed on.
+pub(crate) fn excerpt(s: &str) -> String {
+    let mut out: String = s.chars().take(40).flat_map(char::escape_debug).collect();
+    if s.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 impl std::fmt::Display for OrbitError {

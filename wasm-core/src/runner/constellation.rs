@@ -21,7 +21,7 @@ use crate::net::{
     RateSchedule, Route,
 };
 use crate::orbit::config::{ConstellationTopology, RouteChange};
-use crate::orbit::path_timeline;
+use crate::orbit::path_timeline_until;
 use crate::orbit::route::{End, EventKind, HandoverCause, Node};
 use crate::orbit::OrbitError;
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
@@ -45,16 +45,34 @@ fn encode(n: Node) -> i64 {
 }
 
 /// Builds the network for `duration_s` of simulation.
+#[cfg(test)]
 pub fn build(
     topo: &ConstellationTopology,
     duration_s: f64,
     seed: u64,
     trace_points: usize,
 ) -> Result<ConstellationNet, OrbitError> {
+    Ok(build_until(topo, duration_s, seed, trace_points, &|| false)?.expect("never cancelled"))
+}
+
+/// Builds the network for `duration_s` of simulation, asking `cancel` before each step of the
+/// route precomputation whether to stop (`None` when it said so): the steps of a long run over a
+/// large constellation take minutes.
+pub fn build_until(
+    topo: &ConstellationTopology,
+    duration_s: f64,
+    seed: u64,
+    trace_points: usize,
+    cancel: &dyn Fn() -> bool,
+) -> Result<Option<ConstellationNet>, OrbitError> {
     let built = topo.build(duration_s)?;
     let step_s = built.cfg.step_s;
     let (src_name, dst_name) = (built.src.name.clone(), built.dst.name.clone());
-    let timeline = path_timeline(&built.constellation, built.src, built.dst, built.cfg, built.t0_s, built.t1_s)?;
+    let span = (built.t0_s, built.t1_s);
+    let Some(timeline) = path_timeline_until(&built.constellation, built.src, built.dst, built.cfg, span, cancel)?
+    else {
+        return Ok(None);
+    };
     let step = SimDuration::from_secs_f64(step_s);
     let buffer = Buffer::Packets(topo.buffer_pkts);
     let fixed = |rate_bps: f64, delay: SimDuration, loss: f64| LinkConfig {
@@ -244,7 +262,7 @@ pub fn build(
         })
         .collect();
     let moving = MovingRoutes { step, routes, route_of_step, grace: topo.on_route_change == RouteChange::Deliver };
-    Ok(ConstellationNet { net: Network::moving(next_node, links, moving), path, access_links })
+    Ok(Some(ConstellationNet { net: Network::moving(next_node, links, moving), path, access_links }))
 }
 
 /// A queue trace is kept only for the access links: the route's links come and go.
@@ -307,5 +325,25 @@ mod tests {
         assert_eq!(&r.nodes[r.nodes.len() - 2..], &[3, 1]);
         assert_eq!(c.access_links, 4);
         assert_eq!(c.net.links[0].cfg.delay, SimDuration::from_millis(25));
+    }
+
+    #[test]
+    fn a_cancelled_route_precomputation_stops_at_the_next_step() {
+        // A day at 1 s steps would take tens of seconds; the cancel check stops it at step 3.
+        let asked = std::cell::Cell::new(0);
+        let cancel = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 3
+        };
+        assert!(build_until(&topo(BJ_NY), 86_400.0, 1, 10, &cancel).unwrap().is_none());
+        assert_eq!(asked.get(), 4, "asked before each step, and no step after the answer");
+        let run_sc = crate::scenario::parse(&format!(
+            r#"{{"version":1,"name":"c","duration_s":86400,"topology":{},
+            "flows":[{{"transport":"tcp","cc":"reno","bytes":1000}}]}}"#,
+            BJ_NY.replacen('{', r#"{"kind": "constellation", "#, 1)
+        ))
+        .unwrap();
+        let e = crate::runner::Session::new_until(&run_sc, 1, &|| true).err().expect("cancelled");
+        assert_eq!(e, super::super::RunError::Interrupted);
     }
 }

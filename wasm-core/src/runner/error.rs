@@ -33,6 +33,9 @@ pub enum RunError {
     Output(String),
     /// Results handed back to be written (a sweep's, as CSV) are not what the core wrote.
     Results(String),
+    /// The caller's cancel check stopped the run before it started (Ctrl-C while a
+    /// constellation's routes were precomputed).
+    Interrupted,
 }
 
 impl RunError {
@@ -54,6 +57,7 @@ impl RunError {
             RunError::NoFlows => one("flows", "the scenario has no flows".into()),
             RunError::Output(e) => one("", format!("the result could not be written as JSON: {e}")),
             RunError::Results(e) => one("", format!("the runs' results: {e}")),
+            RunError::Interrupted => one("", "interrupted before the simulation started".into()),
         }
     }
 

@@ -89,6 +89,12 @@ impl Run {
     /// Builds the run; fails only for a constellation whose orbits cannot be built (which
     /// scenario validation has already reported).
     pub fn with_seed(sc: &Scenario, seed: u64) -> Result<Run, RunError> {
+        Self::with_seed_until(sc, seed, &|| false)
+    }
+
+    /// [`Run::with_seed`], asking `cancel` as it precomputes a constellation's routes whether to
+    /// stop there ([`RunError::Interrupted`]): a front end's Ctrl-C.
+    pub fn with_seed_until(sc: &Scenario, seed: u64, cancel: &dyn Fn() -> bool) -> Result<Run, RunError> {
         let points = sc.trace.max_points as usize;
         let (net, last_node, path, traced_links) = match &sc.topology {
             Topology::Chain(Chain { links, place }) => {
@@ -97,7 +103,9 @@ impl Run {
             }
             #[cfg(feature = "orbits")]
             Topology::Constellation(c) => {
-                let built = constellation::build(c, sc.duration_s, seed, points).map_err(RunError::Topology)?;
+                let built = constellation::build_until(c, sc.duration_s, seed, points, cancel)
+                    .map_err(RunError::Topology)?
+                    .ok_or(RunError::Interrupted)?;
                 (built.net, 1, Some(built.path), built.access_links)
             }
             #[cfg(not(feature = "orbits"))]

@@ -46,14 +46,20 @@ pub fn simulation_count(sc: &Scenario) -> usize {
 
 impl Session {
     pub fn new(sc: &Scenario, seed: u64) -> Result<Session, RunError> {
-        Session::of(simulations(sc), sc, seed)
+        Session::new_until(sc, seed, &|| false)
+    }
+
+    /// [`Session::new`], asking `cancel` while a constellation's routes are precomputed whether
+    /// to stop ([`RunError::Interrupted`]): the CLI's and the Python package's Ctrl-C.
+    pub fn new_until(sc: &Scenario, seed: u64, cancel: &dyn Fn() -> bool) -> Result<Session, RunError> {
+        Session::of(simulations(sc), sc, seed, cancel)
     }
 
     /// The session of `sims`, reported as `whole` (its provenance). One function builds every
     /// session, so the wasm module holds one copy of the build however many entry points call it.
     #[inline(never)]
-    fn of(sims: Vec<Scenario>, whole: &Scenario, seed: u64) -> Result<Session, RunError> {
-        let runs = sims.iter().map(|s| Run::with_seed(s, seed)).collect::<Result<Vec<_>, _>>()?;
+    fn of(sims: Vec<Scenario>, whole: &Scenario, seed: u64, cancel: &dyn Fn() -> bool) -> Result<Session, RunError> {
+        let runs = sims.iter().map(|s| Run::with_seed_until(s, seed, cancel)).collect::<Result<Vec<_>, _>>()?;
         Ok(Session { runs, current: 0, scenario_hash: super::provenance::run_hash(whole, seed) })
     }
 
@@ -67,7 +73,7 @@ impl Session {
             return Err(RunError::NoSuchPart { index, parts: parts.len() });
         }
         let part = parts.swap_remove(index);
-        Session::of(vec![part.clone()], &part, seed)
+        Session::of(vec![part.clone()], &part, seed, &|| false)
     }
 
     /// Makes every simulation keep the packets its links transmit, `limit` packets at most in

@@ -2,6 +2,10 @@
 //! its index (grid point `i / runs`, run `i % runs`), so a sweep never holds every job's
 //! scenario at once, and its size is checked (with `scenario::MAX_SWEEP_RUNS`) before anything
 //! is expanded.
+//!
+//! Every grid path is set by [`scenario::set_path`], as any field is, `seed` included: a point's
+//! `seed` is the base its runs' seeds derive from (run `r` of a point with seed `s` runs with
+//! `run_seed(s, r)`, run 0 with `s` itself), so a grid over `seed` gives each point its own runs.
 
 use super::{run_scenario, RunError, RunResult};
 use crate::scenario::{self, Scenario, ScenarioError};
@@ -40,6 +44,9 @@ impl SweepPlan {
         let Some(sweep) = &sc.sweep else {
             return Err(RunError::NoSweep);
         };
+        if let Some(e) = sweep.path_problems().into_iter().next() {
+            return Err(ScenarioError::one(&e.0, e.1).into());
+        }
         let axes: Vec<(String, Vec<Value>)> =
             sweep.grid.iter().map(|(k, v)| (k.clone(), v.as_array().cloned().unwrap_or_default())).collect();
         // Validation has refused a grid over the limit; the checked product guards the indexing
@@ -73,9 +80,18 @@ impl SweepPlan {
         self.runs
     }
 
-    /// The seed of run `run` at every grid point (common random numbers).
-    pub fn run_seed(&self, run: u32) -> u64 {
-        run_seed(self.seed, run)
+    /// The base seed of grid point `p`: its value of a swept `seed` (validation has checked
+    /// it is a seed), else the scenario's. Run `r` of every point of the same base seed has the
+    /// same seed (common random numbers).
+    pub fn point_seed(&self, p: usize) -> u64 {
+        let swept = self.axes.iter().rposition(|(path, _)| scenario::canonical_path(path).is_ok_and(|c| c == "seed"));
+        swept.and_then(|a| self.point(p)[a].1.as_u64()).unwrap_or(self.seed)
+    }
+
+    /// The seed job `i` runs with: run `i % runs` of its point's base seed.
+    pub fn job_seed(&self, i: usize) -> u64 {
+        let runs = self.runs.max(1) as usize;
+        run_seed(self.point_seed(i / runs), (i % runs) as u32)
     }
 
     /// The swept paths, in grid order.
@@ -123,7 +139,9 @@ impl SweepPlan {
         if p >= self.points {
             return Err(RunError::NoSuchJob { index: i, jobs: self.len() });
         }
-        Ok(SweepJob { point: self.point(p), run, seed: self.run_seed(run), scenario: self.point_scenario(p)? })
+        let scenario = self.point_scenario(p)?;
+        // The point's own seed, as set by its grid values: the same as `job_seed`.
+        Ok(SweepJob { point: self.point(p), run, seed: run_seed(scenario.seed, run), scenario })
     }
 
     /// Job `i` as a scenario of its own: the base with the point's values and the run's seed, and
@@ -188,7 +206,7 @@ pub fn sweep_jobs(scenario_json: &str) -> Result<Vec<SweepJob>, RunError> {
     for p in 0..plan.points() {
         let (point, sc) = (plan.point(p), plan.point_scenario(p)?);
         for run in 0..plan.runs() {
-            jobs.push(SweepJob { point: point.clone(), run, seed: plan.run_seed(run), scenario: sc.clone() });
+            jobs.push(SweepJob { point: point.clone(), run, seed: run_seed(sc.seed, run), scenario: sc.clone() });
         }
     }
     Ok(jobs)
@@ -244,7 +262,7 @@ mod tests {
         let plan = SweepPlan::new(GRID).unwrap();
         let v = plan.job_json(5).unwrap();
         assert!(v.get("sweep").is_none());
-        assert_eq!(v["seed"], Value::from(plan.run_seed(1)));
+        assert_eq!(v["seed"], Value::from(plan.job_seed(5)));
         let sc = crate::scenario::from_value(v).unwrap();
         let job = plan.job(5).unwrap();
         let alone = super::super::run_scenario(&sc, sc.seed, false).unwrap();
@@ -281,5 +299,37 @@ mod tests {
         assert!(e.0.iter().all(|f| f.sweep_point.is_none() && !f.message.starts_with(&f.path)));
         let json = crate::scenario::check("{").unwrap_err();
         assert_eq!((json.0[0].path.as_str(), json.to_string().starts_with("scenario: invalid JSON")), ("", true));
+    }
+
+    const SEEDS: &str = r#"{"version":1,"name":"s","duration_s":5,"seed":1,
+        "topology":{"kind":"chain","links":[{"rate_mbps":10,"delay_ms":20,"loss":{"model":"bernoulli","p":0.02}}]},
+        "flows":[{"transport":"tcp","cc":"cubic","bytes":null}],
+        "sweep":{"grid":{"seed":[1,2]},"runs":2}}"#;
+
+    #[test]
+    fn a_grid_over_seed_runs_each_point_from_its_own_seed() {
+        let plan = SweepPlan::new(SEEDS).unwrap();
+        // Point seed 1: runs 0 and 1 of base 1; point seed 2: runs 0 and 1 of base 2.
+        let want = [run_seed(1, 0), run_seed(1, 1), run_seed(2, 0), run_seed(2, 1)];
+        assert_eq!(want[..2], [1, run_seed(1, 1)]);
+        for (i, &seed) in want.iter().enumerate() {
+            let job = plan.job(i).unwrap();
+            assert_eq!((job.seed, plan.job_seed(i)), (seed, seed), "job {i}");
+            assert_eq!(plan.job_json(i).unwrap()["seed"], Value::from(seed));
+        }
+        let goodput = |i: usize| run_job(&plan.job(i).unwrap()).unwrap().flows[0].goodput_mbps;
+        assert_ne!(goodput(0), goodput(2), "the points ran with different seeds");
+        // Without `seed` in the grid, every point's run r has the scenario seed's run r.
+        let plan = SweepPlan::new(GRID).unwrap();
+        assert_eq!((plan.job_seed(0), plan.job_seed(3), plan.job_seed(5)), (7, run_seed(7, 1), run_seed(7, 1)));
+    }
+
+    #[test]
+    fn grid_paths_of_one_field_are_refused_before_any_point_runs() {
+        let dup = SEEDS.replace(r#""seed":[1,2]"#, r#""flows[0].cc":["reno"],"flows[00].cc":["cubic"]"#);
+        let e = SweepPlan::new(&dup).unwrap_err().to_string();
+        assert!(e.contains(r#"sweep.grid."flows[00].cc": names the same field as "flows[0].cc""#), "{e}");
+        let e = crate::runner::validate_json(&dup).unwrap_err().to_string();
+        assert!(e.contains(r#"sweep.grid."flows[00].cc": names the same field as "flows[0].cc""#), "{e}");
     }
 }

@@ -2,7 +2,7 @@
 //! browser's sweep export and the Python package, so all of them give the same bytes.
 //!
 //! Raw tables have one row per (grid point, run, flow): the grid values, `job` (the job's index
-//! in [`SweepPlan::job`] order), `run`, `seed`, the flow, every metric of [`METRICS`], the
+//! in [`SweepPlan::job`] order), `run`, `seed` (the seed the run ran with), the flow, every metric of [`METRICS`], the
 //! paper's goodput if the scenario's `paper` has sweep points, then `sweep_jobs` (the jobs in the
 //! whole sweep), `core_version` and `scenario_hash` (`runner::provenance`). Floats are written
 //! in full (the shortest text that reads back as the same number), so a raw table read back
@@ -13,6 +13,11 @@
 //! metric its mean, standard deviation and 95 % confidence half-width over the point's runs
 //! (`metrics::ci95_half_width`), printed with six decimals; empty where no run has the metric,
 //! and the deviation and interval empty below two runs.
+//!
+//! A grid value's column is named by its path as written, except a path that is also the name
+//! of one of the table's own columns: a grid over `seed` (the base seed of the point's runs) is
+//! the column `grid.seed`, beside the run's `seed`. No scenario field is called `grid`, so the
+//! name cannot be another path's.
 
 use super::provenance::{self, CORE_VERSION};
 use super::{FlowResult, RunError, RunResult, SweepPlan};
@@ -223,7 +228,7 @@ impl SweepTable {
     /// An empty table for `plan`'s sweep of `base`.
     pub fn new(plan: &SweepPlan, base: &Scenario) -> SweepTable {
         SweepTable {
-            paths: plan.paths().iter().map(|p| csv::text(p).into_owned()).collect(),
+            paths: plan.paths().iter().map(|p| csv::text(&grid_column(p)).into_owned()).collect(),
             has_paper: base.paper.as_ref().is_some_and(|p| !p.points.is_empty()),
             jobs: plan.len(),
             runs: plan.runs(),
@@ -253,7 +258,7 @@ impl SweepTable {
             job,
             point: point.iter().map(|(_, v)| csv::value(v).into_owned()).collect(),
             run,
-            seed: plan.run_seed(run),
+            seed: plan.job_seed(job),
             result,
             paper,
         });
@@ -268,6 +273,11 @@ impl SweepTable {
         }
         h.extend(["sweep_jobs", "core_version", "scenario_hash"].map(String::from));
         h
+    }
+
+    /// The header cells of an aggregate table after the swept paths, before the metrics'.
+    fn aggregate_columns() -> [&'static str; 5] {
+        ["flow", "transport", "cc", "runs", "completed_runs"]
     }
 
     pub fn csv(&self, aggregate: bool) -> String {
@@ -307,7 +317,7 @@ impl SweepTable {
     /// One row per (grid point, flow), over the runs of the point present in the table.
     pub fn aggregate_csv(&self) -> String {
         let mut header: Vec<String> = self.paths.clone();
-        header.extend(["flow", "transport", "cc", "runs", "completed_runs"].map(String::from));
+        header.extend(Self::aggregate_columns().map(String::from));
         for (name, _) in &METRICS {
             header.extend([format!("{name}_mean"), format!("{name}_std"), format!("{name}_ci95")]);
         }
@@ -353,6 +363,18 @@ impl SweepTable {
             start = end;
         }
         out
+    }
+}
+
+/// The column of a grid path: the path, or `grid.` and the path where the path is the name of
+/// one of the table's own columns (in either table), so that no two columns share a name.
+fn grid_column(path: &str) -> String {
+    let own = SweepTable::raw_columns(true).into_iter().chain(SweepTable::aggregate_columns().map(String::from));
+    let taken = own.chain(METRICS.iter().flat_map(|(m, _)| ["mean", "std", "ci95"].map(|s| format!("{m}_{s}"))));
+    if taken.into_iter().any(|c| c == path) {
+        format!("grid.{path}")
+    } else {
+        path.to_string()
     }
 }
 
@@ -447,7 +469,7 @@ mod tests {
         );
         assert_eq!(lines.len(), 5);
         let cells: Vec<&str> = lines[1].split(',').collect();
-        assert_eq!(&cells[..7], ["reno", "0", "0", &plan.run_seed(0).to_string(), "0", "tcp", "reno"]);
+        assert_eq!(&cells[..7], ["reno", "0", "0", &plan.job_seed(0).to_string(), "0", "tcp", "reno"]);
         let f = &results[0].flows[0];
         assert_eq!(cells[7].parse::<f64>().unwrap(), f.goodput_mbps, "goodput in full");
         assert_eq!(cells[12].parse::<f64>().unwrap(), f.owd_ms.mean);
@@ -495,5 +517,31 @@ mod tests {
         let five = format!("[{}]", [r#"{"flows": [], "fairness_jain": 1}"#; 5].join(","));
         let e = sweep_csv_json(SWEEP, &five, false).unwrap_err();
         assert_eq!(e.to_string(), "the runs' results: 5 results for a sweep of 4 runs");
+    }
+
+    #[test]
+    fn a_grid_over_seed_has_its_own_column_beside_the_runs_seed() {
+        let sc = SWEEP.replace(r#""flows[0].cc":["reno","cubic"]"#, r#""seed":[3,4]"#);
+        let plan = SweepPlan::new(&sc).unwrap();
+        let base = scenario::parse(&sc).unwrap();
+        let rows: Vec<SweepRunRow> = (0..plan.len())
+            .map(|i| SweepRunRow::from(&super::super::run_job(&plan.job(i).unwrap()).unwrap()))
+            .collect();
+        let raw = sweep_csv(&plan, &base, &rows, false);
+        let header: Vec<&str> = raw.lines().next().unwrap().split(',').collect();
+        assert_eq!(&header[..5], ["grid.seed", "job", "run", "seed", "flow"]);
+        let mut names = header.clone();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), header.len(), "no two columns share a name: {header:?}");
+        let cells: Vec<Vec<&str>> = raw.lines().skip(1).map(|l| l.split(',').collect()).collect();
+        let seeds: Vec<(&str, &str)> = cells.iter().map(|c| (c[0], c[3])).collect();
+        let run1 = |s: u64| crate::sim::rng::run_seed(s, 1).to_string();
+        assert_eq!(seeds, [("3", "3"), ("3", run1(3).as_str()), ("4", "4"), ("4", run1(4).as_str())]);
+        let agg = sweep_csv(&plan, &base, &rows, true);
+        assert!(agg.starts_with("grid.seed,flow,transport,cc,runs,"), "{agg}");
+        // Merged back, the table is the same.
+        let merged = super::super::merge_sweep_csv(vec![super::super::parse_sweep_csv("s", &raw).unwrap()]).unwrap();
+        assert_eq!(merged.raw_csv(), raw);
     }
 }

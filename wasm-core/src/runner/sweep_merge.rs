@@ -6,6 +6,7 @@
 
 use super::sweep_csv::{SweepFlowRow, SweepRecord, SweepRunRow, SweepTable, METRICS};
 use crate::csv;
+use crate::scenario::MAX_SWEEP_RUNS;
 use std::collections::BTreeMap;
 
 /// A raw sweep table read back: its rows, and its provenance (None for a shard without jobs).
@@ -135,9 +136,14 @@ pub fn merge_sweep_csv(shards: Vec<SweepShard>) -> Result<SweepTable, String> {
             Some(_) => {}
         }
     }
-    let Some((jobs, core_version, scenario_hash, _)) = prov else {
+    let Some((jobs, core_version, scenario_hash, name)) = prov else {
         return Err("the shards hold no rows".into());
     };
+    // The count comes from the files: a sweep is never larger than the limit, and the shards
+    // must hold a row for each of its jobs.
+    if jobs as u64 > MAX_SWEEP_RUNS {
+        return Err(format!("{name}: sweep_jobs {jobs} is beyond the limit of {MAX_SWEEP_RUNS} runs a sweep may have"));
+    }
     let mut by_job: BTreeMap<usize, (SweepRecord, &str)> = BTreeMap::new();
     for s in &shards {
         for r in &s.records {
@@ -150,15 +156,13 @@ pub fn merge_sweep_csv(shards: Vec<SweepShard>) -> Result<SweepTable, String> {
             by_job.insert(r.job, (r.clone(), &s.name));
         }
     }
-    let missing: Vec<usize> = (0..jobs).filter(|j| !by_job.contains_key(j)).collect();
-    if !missing.is_empty() {
-        let shown: Vec<String> = missing.iter().take(10).map(|j| j.to_string()).collect();
-        let more = if missing.len() > 10 { format!(" and {} more", missing.len() - 10) } else { String::new() };
-        return Err(format!(
-            "{} of the sweep's {jobs} jobs are in no shard: job {}{more}",
-            missing.len(),
-            shown.join(", ")
-        ));
+    // Every job present is below `jobs`, so the missing ones number the difference.
+    let missing = jobs - by_job.len();
+    if missing > 0 {
+        let shown: Vec<String> =
+            (0..jobs).filter(|j| !by_job.contains_key(j)).take(10).map(|j| j.to_string()).collect();
+        let more = if missing > 10 { format!(" and {} more", missing - 10) } else { String::new() };
+        return Err(format!("{missing} of the sweep's {jobs} jobs are in no shard: job {}{more}", shown.join(", ")));
     }
     let records: Vec<SweepRecord> = by_job.into_values().map(|(r, _)| r).collect();
     // Every job is here, so the largest run index gives the runs per point.
@@ -234,5 +238,19 @@ mod tests {
         assert!(e.starts_with("agg.csv: an aggregate table"), "{e}");
         let e = parse_sweep_csv("bad.csv", &part(&[1]).replacen(",tcp,", ",tcp,x,", 1)).unwrap_err();
         assert!(e.starts_with("bad.csv: line 2: "), "{e}");
+    }
+
+    #[test]
+    fn a_shard_claiming_a_sweep_beyond_the_limit_is_refused_without_allocating_for_it() {
+        let (raw, ..) = table();
+        let huge = raw.replace(",6,", ",1000000000000000,");
+        let shard = parse_sweep_csv("huge.csv", &huge).unwrap();
+        assert_eq!(shard.provenance.as_ref().unwrap().0, 1_000_000_000_000_000);
+        let e = merge_sweep_csv(vec![shard]).unwrap_err();
+        assert_eq!(e, "huge.csv: sweep_jobs 1000000000000000 is beyond the limit of 100000 runs a sweep may have");
+        // At the limit, a shard of six jobs is told what is missing without listing all of it.
+        let e = merge_sweep_csv(vec![parse_sweep_csv("a.csv", &raw.replace(",6,", ",100000,")).unwrap()]).unwrap_err();
+        assert!(e.starts_with("99994 of the sweep's 100000 jobs are in no shard: job 6, 7, "), "{e}");
+        assert!(e.ends_with(" and 99984 more"), "{e}");
     }
 }

@@ -4,9 +4,22 @@
 //! the texts to [`inline_files`], so both put the very same values into the scenario.
 //!
 //! A file name must stay inside the scenario's folder: relative, without `..`, so that a shared
-//! scenario cannot make the reader open (and quote) a file elsewhere on the machine.
+//! scenario cannot make the reader open (and quote) a file elsewhere on the machine. The readers
+//! also follow symbolic links and refuse a file whose real path is outside the folder's, and
+//! read at most [`MAX_SCENARIO_BYTES`] of a scenario and [`MAX_FILE_BYTES`] of each file.
 
 use serde_json::Value;
+
+/// The most bytes of a scenario file (or of standard input) the CLI and the Python package
+/// read: 64 MiB. A scenario may hold a whole catalogue inline (`tle`, `omm`): CelesTrak's
+/// largest set, the full active catalogue of about 11 000 objects, is about 2.5 MB as TLEs and
+/// under 15 MB as OMM JSON; Hypatia's Starlink `tles.txt` is 0.7 MB. Beyond this, a file is a
+/// mistake (`/dev/zero`, a log) that would otherwise be read until memory runs out.
+pub const MAX_SCENARIO_BYTES: u64 = 64 << 20;
+
+/// The most bytes of each file a scenario names (`tle_file`, `omm_file`, `isls_file`,
+/// `ground_stations_file`) the readers read: 64 MiB, as for a scenario (same reasons).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// A file a scenario names whose inline value is absent.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -87,9 +87,25 @@ pub fn set_path(root: &mut Value, path: &str, v: Value) -> Result<(), PathError>
     Ok(())
 }
 
+#[derive(Clone, PartialEq, Eq)]
 enum PathSeg {
     Key(String),
     Index(usize),
+}
+
+/// The path in one spelling: indices as plain numbers (`flows[00].cc` is `flows[0].cc`), so
+/// that two spellings of one field compare equal.
+pub fn canonical_path(path: &str) -> Result<String, PathError> {
+    Ok(split_path(path)?.iter().map(|s| s.to_string()).collect::<String>().trim_start_matches('.').to_string())
+}
+
+/// Whether setting `a` and setting `b` can touch the same value: the same field, or one inside
+/// the other (`flows[0]` and `flows[0].cc`). Malformed paths overlap nothing (they are refused
+/// on their own).
+pub fn paths_overlap(a: &str, b: &str) -> bool {
+    let (Ok(a), Ok(b)) = (split_path(a), split_path(b)) else { return false };
+    let n = a.len().min(b.len());
+    a[..n] == b[..n]
 }
 
 impl std::fmt::Display for PathSeg {
@@ -149,5 +165,17 @@ mod tests {
         assert_eq!(e.to_string(), "\"flows[0]cc\": not a path like topology.links[1].loss.p");
         assert_eq!(set_path(&mut v, "name.x", 1.into()).unwrap_err().to_string(), "name: is not an object");
         assert_eq!(set_path(&mut v, "topology.x.y", 1.into()).unwrap_err().to_string(), "topology.x: no such field");
+    }
+
+    #[test]
+    fn two_spellings_of_one_field_or_a_field_inside_another_overlap() {
+        assert_eq!(canonical_path("flows[00].cc").unwrap(), "flows[0].cc");
+        assert_eq!(canonical_path("topology.links[01][2].p").unwrap(), "topology.links[1][2].p");
+        assert!(paths_overlap("flows[0].cc", "flows[00].cc"));
+        assert!(paths_overlap("flows[0]", "flows[0].cc"));
+        assert!(paths_overlap("flows[0].cc", "flows"));
+        assert!(!paths_overlap("flows[0].cc", "flows[1].cc"));
+        assert!(!paths_overlap("flows[0].cc", "flows[0].ccx"));
+        assert!(!paths_overlap("seed", "flows[0]cc"), "a malformed path is refused on its own");
     }
 }

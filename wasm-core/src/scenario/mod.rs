@@ -37,7 +37,7 @@ pub use ctcp_flow::{
 pub use error::{FieldError, ScenarioError};
 pub use flow::Flow;
 pub use intcp_flow::{HopCc, IntcpFlow, ReadAheadWhen};
-pub use json_path::{set_path, PathError};
+pub use json_path::{canonical_path, paths_overlap, set_path, PathError};
 pub use link::{
     LinkSpec, LossAtSpec, LossSpec, Outage, OutagesSpec, PeriodicOutage, RateScheduleSpec, RateStep, SquareWave,
 };

@@ -109,6 +109,9 @@ impl Scenario {
                 let ok = values.as_array().is_some_and(|a| !a.is_empty());
                 p.check(ok, || format!("sweep.grid.\"{path}\""), || "must be a non-empty list of values".into());
             }
+            for (path, problem) in s.path_problems() {
+                p.push(path, problem);
+            }
             p.check(
                 (1..=10_000).contains(&s.runs),
                 || "sweep.runs".into(),

@@ -3,17 +3,19 @@
 //! Exit codes: 0 success, 1 a run-time or I/O error, 2 a usage error or an invalid scenario,
 //! 130 a run or sweep stopped by Ctrl-C (what was done is printed).
 
+mod input;
 mod interrupt;
 mod parquet_out;
 mod progress;
 mod run;
 mod sweep;
+mod term;
 
 use clap::{Args, Parser, Subcommand};
 use orbitcp_core::runner::{self, Shard, SweepPlan};
 use orbitcp_core::scenario::{self, Scenario};
 use progress::Progress;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -27,13 +29,15 @@ const MAX_THREADS: usize = 1024;
     version,
     about = "orbitcp: transport protocols over satellite networks, simulated",
     after_help = "SCENARIO is a JSON file (scenarios/README.md), or - to read it from standard input. Files a scenario \
-                  names (\"tle_file\", \"isls_file\", \"ground_stations_file\") are read relative to the scenario \
-                  file (to the working directory for -) and must stay in its folder.\n\n\
+                  names (\"tle_file\", \"omm_file\", \"isls_file\", \"ground_stations_file\") are read relative to \
+                  the scenario file (to the working directory for -) and must stay in its folder, symbolic links \
+                  included; a scenario and each file it names are read up to 64 MiB, regular files only.\n\n\
                   Exit codes: 0 success, 1 a run-time or I/O error, 2 a usage error or an invalid scenario, \
                   130 stopped by Ctrl-C.\n\n\
                   Ctrl-C stops a run at its current event and prints the partial result (each unfinished flow \
-                  with its incomplete_reason), or a sweep before its next run with the rows done; a second \
-                  Ctrl-C exits at once. On a terminal, run and sweep show their progress on standard error.",
+                  with its incomplete_reason), a constellation's route precomputation or `route` at its next \
+                  step, or a sweep before its next run with the rows done, and exits 130; a second Ctrl-C \
+                  (more than 100 ms after the first) exits at once. On a terminal, run and sweep show their progress on standard error.",
     arg_required_else_help = true
 )]
 struct Cli {
@@ -208,7 +212,11 @@ impl From<String> for Failure {
 /// A scenario that cannot run is the user's to fix (2); a run that failed is not (1).
 impl From<runner::RunError> for Failure {
     fn from(e: runner::RunError) -> Self {
-        if e.is_invalid_scenario() {
+        if e == runner::RunError::Interrupted {
+            Failure::Interrupted(
+                "before the simulation started (while the constellation's routes were computed)".into(),
+            )
+        } else if e.is_invalid_scenario() {
             Failure::Invalid(e.to_string())
         } else {
             Failure::Runtime(e.to_string())
@@ -298,59 +306,29 @@ fn main() -> ExitCode {
         Command::Bench { threads } => cmd_bench(threads.get()),
         Command::Route { scenario } => cmd_route(&scenario.path),
     };
+    // Errors quote what the user wrote (file names, values): printed with control characters
+    // escaped.
     match result {
+        // A Ctrl-C that came after the work, while its output was written: the output is whole,
+        // and the exit code still says the program was interrupted.
+        Ok(()) if interrupt::requested() => {
+            eprintln!("interrupted: after the work was done; the output written is complete");
+            ExitCode::from(interrupt::EXIT_CODE)
+        }
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Runtime(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", term::text(&e));
             ExitCode::from(1)
         }
         Err(Failure::Invalid(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", term::text(&e));
             ExitCode::from(2)
         }
         Err(Failure::Interrupted(e)) => {
-            eprintln!("interrupted: {e}");
+            eprintln!("interrupted: {}", term::text(&e));
             ExitCode::from(interrupt::EXIT_CODE)
         }
     }
-}
-
-/// The scenario's text and the name to report it by; `-` reads standard input.
-fn read_file(path: &str) -> Result<(String, String), Failure> {
-    let (name, text) = if path == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("standard input: {e}"))?;
-        ("<stdin>".to_string(), text)
-    } else {
-        (path.to_string(), std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?)
-    };
-    let text = inline_files(path, &name, text)?;
-    Ok((name, text))
-}
-
-/// The core does no I/O: the files a scenario names (`tle_file`, `isls_file`,
-/// `ground_stations_file`) are read here, relative to the scenario file (to the working directory
-/// for standard input), and their text handed to the core (`scenario::files`).
-fn inline_files(path: &str, name: &str, text: String) -> Result<String, Failure> {
-    let files = scenario::files::files_to_read(&text);
-    if files.is_empty() {
-        return Ok(text);
-    }
-    let dir = if path == "-" {
-        std::path::Path::new(".")
-    } else {
-        std::path::Path::new(path).parent().unwrap_or(std::path::Path::new("."))
-    };
-    let mut texts = Vec::new();
-    for f in files {
-        // A name that leaves the scenario's folder is the scenario's fault (exit 2); a file
-        // that cannot be read is an I/O error (exit 1).
-        scenario::files::check_file_name(&f).map_err(|e| Failure::Invalid(format!("{name}: {e}")))?;
-        let p = dir.join(&f.name);
-        let content = std::fs::read_to_string(&p).map_err(|e| format!("{name}: {}: {}: {e}", f.field, p.display()))?;
-        texts.push((f, content));
-    }
-    scenario::files::inline_files(&text, &texts).map_err(|e| Failure::Invalid(format!("{name}: {e}")))
 }
 
 /// Parses and validates, as an invalid-scenario failure naming the file.
@@ -359,14 +337,14 @@ fn parse_scenario(name: &str, text: &str) -> Result<Scenario, Failure> {
 }
 
 fn cmd_validate(path: &str) -> Outcome {
-    let (name, text) = read_file(path)?;
+    let (name, text) = input::read_scenario(path)?;
     runner::validate_json(&text).map_err(|e| Failure::Invalid(format!("{name}:\n{e}")))?;
     let n = if parse_scenario(&name, &text)?.sweep.is_some() {
         SweepPlan::new(&text).map_err(|e| Failure::Invalid(format!("{name}:\n{e}")))?.len()
     } else {
         1
     };
-    emit(&format!("{name}: valid ({n} run{})\n", if n == 1 { "" } else { "s" }));
+    emit(&format!("{}: valid ({n} run{})\n", term::line(&name), if n == 1 { "" } else { "s" }));
     Ok(())
 }
 
@@ -430,20 +408,26 @@ fn peak_memory_kib() -> Option<u64> {
 
 fn cmd_route(path: &str) -> Outcome {
     use orbitcp_core::orbit::{route::step_count, Router};
-    let (name, text) = read_file(path)?;
+    let (name, text) = input::read_scenario(path)?;
     let sc = scenario::parse_timeline(&text).map_err(|e| Failure::Invalid(format!("{name}:\n{e}")))?;
     let scenario::Topology::Constellation(topo) = &sc.topology else {
         return Err(Failure::Invalid(format!("{name}: topology: a path timeline needs \"kind\": \"constellation\"")));
     };
     let b = topo.build(sc.duration_s).map_err(|e| format!("{name}: topology: {e}"))?;
     if let Some(report) = &b.grid_report {
-        eprintln!("{name}: constellation.grid \"infer\":\n{report}");
+        eprintln!("{}: constellation.grid \"infer\":\n{}", term::line(&name), term::text(report));
     }
     let step = b.cfg.step_s;
     let mut r = Router::new(&b.constellation, b.src, b.dst, b.cfg).map_err(|e| format!("{name}: {e}"))?;
+    interrupt::install();
     let mut out = LineOut::new();
     out.line(Router::CSV_HEADER);
-    for k in 0..step_count(b.t0_s, b.t1_s, step) {
+    let steps = step_count(b.t0_s, b.t1_s, step);
+    for k in 0..steps {
+        if interrupt::requested() {
+            out.finish();
+            return Err(Failure::Interrupted(format!("at step {k} of {steps}; the rows printed are the steps done")));
+        }
         let s = r.step(b.t0_s + k as f64 * step);
         out.line(&r.csv_row(&s));
     }

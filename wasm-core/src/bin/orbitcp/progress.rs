@@ -37,7 +37,7 @@ impl Progress {
     pub fn show(&mut self, line: &str) {
         if self.enabled {
             let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r{line}\x1b[K");
+            let _ = write!(err, "\r{}\x1b[K", crate::term::line(line));
             let _ = err.flush();
             self.last = Some(Instant::now());
         }

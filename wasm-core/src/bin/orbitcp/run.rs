@@ -2,7 +2,7 @@
 //! stop cleanly on Ctrl-C.
 
 use crate::progress::{self, Progress};
-use crate::{emit, interrupt, parse_scenario, read_file, Failure, Outcome};
+use crate::{emit, input, interrupt, parse_scenario, Failure, Outcome};
 use orbitcp_core::csv;
 use orbitcp_core::runner::{self, RunError, RunResult, Session};
 use orbitcp_core::scenario::Scenario;
@@ -24,7 +24,7 @@ pub fn cmd_run(
     pcap: Option<(PathBuf, u64)>,
     threads: usize,
 ) -> Outcome {
-    let (name, text) = read_file(path)?;
+    let (name, text) = input::read_scenario(path)?;
     let sc = parse_scenario(&name, &text)?;
     // After reading: a Ctrl-C while standard input is awaited ends the program the usual way.
     interrupt::install();
@@ -90,7 +90,7 @@ fn run_simulations(
 ) -> Result<(RunResult, bool, Option<runner::PcapCapture>), RunError> {
     let parts = runner::simulations(sc);
     if parts.len() == 1 || threads <= 1 || capture.is_some() {
-        let mut session = Session::new(sc, sc.seed)?;
+        let mut session = Session::new_until(sc, sc.seed, &interrupt::requested)?;
         if let Some(limit) = capture {
             session.enable_capture(limit);
         }
@@ -119,7 +119,7 @@ fn run_simulations(
             standings.lock().expect("no panics while holding the lock")[i] =
                 Standing { done_s: s.progress_s(), total_s: s.total_s(), events: s.events_processed() };
         };
-        let outcome = Session::new(part, sc.seed).and_then(|mut session| {
+        let outcome = Session::new_until(part, sc.seed, &interrupt::requested).and_then(|mut session| {
             drive(&mut session, report);
             Ok((session.result(with_traces)?, session.interrupted()))
         });
@@ -211,10 +211,12 @@ fn write_pcap(dir: &Path, limit: u64, cap: &runner::PcapCapture) -> Result<(), S
     Ok(())
 }
 
+/// The scenario's name and source are the scenario author's text: printed with control
+/// characters escaped.
 fn compare_table(sc: &Scenario, r: &RunResult) -> String {
-    let mut out = format!("{}\n", sc.name);
+    let mut out = format!("{}\n", crate::term::line(&sc.name));
     if let Some(p) = &sc.paper {
-        out += &format!("paper: {}\n", p.source);
+        out += &format!("paper: {}\n", crate::term::line(&p.source));
     }
     out += &format!("{:<5} {:<10} {:>14} {:>14}\n", "flow", "cc", "sim Mbit/s", "paper Mbit/s");
     for f in &r.flows {

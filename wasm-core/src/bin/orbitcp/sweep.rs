@@ -2,7 +2,7 @@
 //! cores, as CSV; `orbitcp merge`, which joins shards; `orbitcp jobs`, which prints the jobs.
 
 use crate::progress::{self, Progress};
-use crate::{emit, interrupt, parse_scenario, read_file, Failure, LineOut, Outcome};
+use crate::{emit, input, interrupt, parse_scenario, Failure, LineOut, Outcome};
 use orbitcp_core::runner::{self, RunError, RunResult, Shard, SweepPlan, SweepRunRow, SweepTable};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -81,7 +81,7 @@ pub fn cmd_sweep(
     parquet: bool,
     threads: usize,
 ) -> Outcome {
-    let (name, text) = read_file(path)?;
+    let (name, text) = input::read_scenario(path)?;
     let base = parse_scenario(&name, &text)?;
     interrupt::install();
     let invalid = |e: &dyn std::fmt::Display| Failure::Invalid(format!("{name}: {e}"));
@@ -117,7 +117,7 @@ pub fn cmd_merge(paths: &[std::path::PathBuf], aggregate: bool, output: Option<&
     let mut shards = Vec::with_capacity(paths.len());
     for p in paths {
         let name = p.display().to_string();
-        let text = std::fs::read_to_string(p).map_err(|e| format!("{name}: {e}"))?;
+        let text = input::read_shard(p, &name)?;
         shards.push(runner::parse_sweep_csv(&name, &text).map_err(Failure::Invalid)?);
     }
     let table = runner::merge_sweep_csv(shards).map_err(Failure::Invalid)?;
@@ -125,7 +125,7 @@ pub fn cmd_merge(paths: &[std::path::PathBuf], aggregate: bool, output: Option<&
 }
 
 pub fn cmd_jobs(path: &str, shard: Option<Shard>) -> Outcome {
-    let (name, text) = read_file(path)?;
+    let (name, text) = input::read_scenario(path)?;
     parse_scenario(&name, &text)?;
     let plan = SweepPlan::new(&text).map_err(|e| Failure::Invalid(format!("{name}: {e}")))?;
     plan.validate().map_err(|e| Failure::Invalid(format!("{name}: {e}")))?;

@@ -480,6 +480,20 @@ pub fn path_timeline(
     t0_s: f64,
     t1_s: f64,
 ) -> Result<Timeline, OrbitError> {
+    let never = || false;
+    Ok(path_timeline_until(c, src, dst, cfg, (t0_s, t1_s), &never)?.expect("never cancelled"))
+}
+
+/// [`path_timeline`], asking `cancel` before each step whether to stop (a front end's Ctrl-C:
+/// a week of a large constellation's routes takes minutes); `None` when it said so.
+pub fn path_timeline_until(
+    c: &Constellation,
+    src: GroundStation,
+    dst: GroundStation,
+    cfg: RouteConfig,
+    (t0_s, t1_s): (f64, f64),
+    cancel: &dyn Fn() -> bool,
+) -> Result<Option<Timeline>, OrbitError> {
     if !(t0_s.is_finite() && t1_s.is_finite() && t1_s >= t0_s) {
         return Err(OrbitError::Config {
             field: "duration_s".into(),
@@ -488,6 +502,13 @@ pub fn path_timeline(
     }
     let step = cfg.step_s;
     let mut r = Router::new(c, src, dst, cfg)?;
-    let steps = (0..step_count(t0_s, t1_s, step)).map(|k| r.step(t0_s + k as f64 * step)).collect();
-    Ok(Timeline { steps })
+    let n = step_count(t0_s, t1_s, step);
+    let mut steps = Vec::with_capacity(n);
+    for k in 0..n {
+        if cancel() {
+            return Ok(None);
+        }
+        steps.push(r.step(t0_s + k as f64 * step));
+    }
+    Ok(Some(Timeline { steps }))
 }
