@@ -34,8 +34,7 @@ impl SweepPlan {
     /// the grid; the points themselves are validated by [`SweepPlan::validate`] or as they are
     /// expanded.
     pub fn new(scenario_json: &str) -> Result<SweepPlan, RunError> {
-        let mut base: Value =
-            serde_json::from_str(scenario_json).map_err(|e| ScenarioError::one("", format!("invalid JSON: {e}")))?;
+        let mut base = scenario::read_json(scenario_json)?;
         let sc = scenario::from_value(base.clone())?;
         let Some(sweep) = &sc.sweep else {
             return Err(RunError::NoSweep);
@@ -281,5 +280,18 @@ mod tests {
         assert!(e.0.iter().all(|f| f.sweep_point.is_none() && !f.message.starts_with(&f.path)));
         let json = crate::scenario::check("{").unwrap_err();
         assert_eq!((json.0[0].path.as_str(), json.to_string().starts_with("scenario: invalid JSON")), ("", true));
+    }
+
+    #[test]
+    fn a_sweep_point_with_an_array_for_an_object_is_refused_with_its_path() {
+        let bad =
+            GRID.replace(r#""topology.links[0].delay_ms":[1,2]"#, r#""topology.links[0].loss":[["bernoulli",0.5]]"#);
+        let e = crate::runner::check_json(&bad).unwrap_err();
+        let f = &e.0[0];
+        assert_eq!(
+            (f.path.as_str(), f.message.as_str()),
+            ("topology.links[0].loss", "expected an object, found an array")
+        );
+        assert!(f.sweep_point.is_some(), "{f}");
     }
 }

@@ -237,7 +237,7 @@ pub const NO_ORBIT_CODE: &str = "this build has no orbit code: a constellation s
 /// sweep sets `topology` or `topology.kind` to one. The web app asks the first-load module this
 /// to know when to load the orbit module; text that is not JSON needs no orbits to be refused.
 pub fn needs_orbit_code(json: &str) -> bool {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+    let Ok(v) = super::strict_json::parse_json(json) else {
         return false;
     };
     let is_constellation = |t: &serde_json::Value| t.get("kind").and_then(|k| k.as_str()) == Some("constellation");
