@@ -3,7 +3,6 @@
 //! which ground stations, how links and routes are found, and how the transports see a route
 //! change. The core gets TLE text from the caller (no I/O here: the CLI reads `tle_file`).
 
-#[cfg(feature = "orbits")]
 use super::elements::{self, Constellation};
 use super::grid::GridSpec;
 use super::ground::{self, GroundStation};
@@ -13,6 +12,8 @@ pub use super::params::{Attachment, Earth, Scheduler, SlotRule, DEFAULT_MIN_ELEV
 use super::route::{Gateways, IslMode, RouteConfig};
 use super::walker::WalkerShell;
 use super::OrbitError;
+#[cfg(feature = "orbits")]
+use crate::number_text::Num;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -447,7 +448,7 @@ impl ConstellationTopology {
         if !(duration_s.is_finite() && duration_s >= 0.0) {
             return Err(OrbitError::Config {
                 field: "duration_s".into(),
-                problem: format!("{duration_s} must be 0 or more seconds"),
+                problem: format!("{} must be 0 or more seconds", Num(duration_s)),
             });
         }
         let isl = match (self.isl, &spec.isls) {

@@ -3,6 +3,7 @@
 //! parses and checks a constellation scenario's shells.
 
 use super::OrbitError;
+use crate::number_text::Num;
 
 /// A Walker-delta shell i:T/P/F.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -116,7 +117,7 @@ impl WalkerShell {
     pub fn validate(&self) -> Result<(), OrbitError> {
         let bad = |field: &str, problem: String| Err(OrbitError::Walker { field: field.into(), problem });
         if !(self.altitude_km.is_finite() && self.altitude_km > 0.0) {
-            return bad("altitude_km", format!("{} must be a positive number of km", self.altitude_km));
+            return bad("altitude_km", format!("{} must be a positive number of km", Num(self.altitude_km)));
         }
         if !(0.0..=180.0).contains(&self.inclination_deg) {
             return bad("inclination_deg", format!("{} is outside 0–180°", self.inclination_deg));
@@ -139,7 +140,7 @@ impl WalkerShell {
             }
             // Below ~16.4 rev/day an orbit clears the surface; above 0.5 it is not beyond GEO.
             if !(n.is_finite() && (0.5..=16.4).contains(&n)) {
-                return bad("mean_motion_rev_per_day", format!("{n} must be between 0.5 and 16.4 rev/day"));
+                return bad("mean_motion_rev_per_day", format!("{} must be between 0.5 and 16.4 rev/day", Num(n)));
             }
         }
         if let Some(e) = &self.epoch_utc {

@@ -59,6 +59,9 @@ use serde_json::Value;
 pub const FORMAT_VERSION: u32 = 1;
 /// Longest simulated duration accepted: a week.
 pub const MAX_DURATION_S: f64 = 7.0 * 86_400.0;
+/// Longest delay (a link's `delay_ms` or `jitter_ms`, an access link's `delay_ms`), ms: a week,
+/// the longest run; a packet delayed longer would arrive after any run has ended.
+pub const MAX_DELAY_MS: f64 = MAX_DURATION_S * 1e3;
 /// Most runs a sweep may have (grid points × `runs`).
 pub const MAX_SWEEP_RUNS: u64 = 100_000;
 /// Fastest link, Mbit/s (100 Gbit/s): every packet then takes at least a nanosecond on the wire.
