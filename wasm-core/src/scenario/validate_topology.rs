@@ -148,6 +148,9 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
     if let Some(m) = c.max_isl_km {
         p.positive(m, || at("max_isl_km"));
     }
+    if let Some(span) = c.constellation.max_epoch_span_days {
+        p.between(span, 0.0, 36_525.0, || at("constellation.max_epoch_span_days"));
+    }
     p.check(c.buffer_pkts >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
     if let Some(a) = &c.access {
         p.rate(a.rate_mbps, || at("access.rate_mbps"));
@@ -213,6 +216,9 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
         places.extend(g.stations.iter().enumerate().map(|(i, s)| (format!("gateways.stations[{i}]"), s)));
         places.push(("gateways.pop".into(), &g.pop));
     }
+    if let Some(r) = &c.relays {
+        places.extend(r.iter().enumerate().map(|(i, s)| (format!("relays[{i}]"), s)));
+    }
     for (name, place) in places {
         if let Err(e) = place.resolve_in(&table) {
             p.push(format!("topology.{name}"), e.to_string().trim_start_matches("ground station "));
@@ -271,7 +277,7 @@ pub fn topology_error(e: OrbitError) -> FieldError {
             FieldError::new("topology.constellation", format!("element set {index} ({name}): SGP4: {problem}"))
         }
         OrbitError::Walker { field, problem } => {
-            FieldError::new(format!("topology.constellation.walker.{field}"), problem)
+            FieldError::new(format!("topology.constellation.walker{}", crate::orbit::below(&field)), problem)
         }
         OrbitError::Geo(problem) => FieldError::new("topology.constellation.geo_longitudes_deg", problem),
         OrbitError::Ground(problem) => FieldError::new("topology.relays", problem),
