@@ -40,7 +40,7 @@ pub fn check_sets(
     for (i, s) in sets.iter().enumerate() {
         let (n, e) = (s.elements.mean_motion, s.elements.eccentricity);
         let perigee = perigee_altitude_km(n, e);
-        if !(perigee >= MIN_PERIGEE_ALTITUDE_KM) {
+        if perigee.is_nan() || perigee < MIN_PERIGEE_ALTITUDE_KM {
             return Err(at(
                 i,
                 format!(
