@@ -3,6 +3,7 @@
 //! which ground stations, how links and routes are found, and how the transports see a route
 //! change. The core gets TLE text from the caller (no I/O here: the CLI reads `tle_file`).
 
+#[cfg(feature = "orbits")]
 use super::elements::{self, Constellation};
 use super::grid::GridSpec;
 use super::ground::{self, GroundStation};
