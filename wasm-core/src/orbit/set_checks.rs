@@ -10,7 +10,7 @@ use super::elements::{ElementSource, SourcedElements};
 use super::geometry::{EARTH_RADIUS_KM, MIN_PERIGEE_ALTITUDE_KM, MU_KM3_S2};
 use super::OrbitError;
 use crate::number_text::Num;
-use sgp4::chrono::NaiveDateTime;
+use sgp4::chrono::{Datelike, NaiveDateTime, Timelike};
 
 /// Default of `constellation.max_epoch_span_days`. A TLE's position error grows by a few km a
 /// day from its epoch (more at low altitude, where drag dominates), so sets a month apart no
@@ -69,7 +69,10 @@ pub fn check_sets(
     let (lo, hi) = (entry(first), entry(last));
     let (outside, other) = if days(hi.1, median) >= days(lo.1, median) { (hi, lo) } else { (lo, hi) };
     let (outside, other) = if outside.0 == sets.len() { (other, outside) } else { (outside, other) };
-    let iso = |t: NaiveDateTime| t.format("%Y-%m-%dT%H:%M:%S").to_string();
+    let iso = |t: NaiveDateTime| {
+        let (d, h) = (t.date(), t.time());
+        format!("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}", d.year(), d.month(), d.day(), h.hour(), h.minute(), h.second())
+    };
     let other_name = if other.0 == sets.len() {
         "the Walker shells' epoch_utc".to_string()
     } else {
