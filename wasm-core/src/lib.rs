@@ -16,6 +16,7 @@ pub mod engine;
 pub mod intcp;
 pub mod metrics;
 pub mod net;
+pub mod number_text;
 pub mod orbit;
 pub mod rto;
 pub mod rtt;

@@ -534,3 +534,26 @@ fn a_sweep_over_seed_runs_each_seed_and_names_its_columns_apart() {
         assert_eq!(r["flows"][0]["goodput_mbps"].as_f64().unwrap().to_string(), row[7], "seed {seed}");
     }
 }
+
+#[test]
+fn a_duplicate_key_is_refused_even_when_the_cli_reads_a_file_into_the_scenario() {
+    // Reading ground_stations_file writes the scenario back as JSON: a duplicate key used to
+    // vanish there, the last one kept.
+    write_tmp("dup-gs.txt", "0,Here,48.85,2.35,0\n");
+    let f = write_tmp(
+        "dup-with-file.json",
+        r#"{"version":1,"name":"t","duration_s":5,"topology":{"kind":"constellation",
+            "constellation":{"walker":{"altitude_km":550,"inclination_deg":53,"planes":4,"sats_per_plane":4}},
+            "ground_stations_file":"dup-gs.txt","src":"Here","dst":"London",
+            "min_elevation_deg":10,"min_elevation_deg":20},
+          "flows":[{"transport":"tcp","cc":"reno","bytes":1000}]}"#,
+    );
+    let o = orbitcp(&["validate", &f]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stdout));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("topology.min_elevation_deg: duplicate key \"min_elevation_deg\""), "{err}");
+    // A byte-order mark, as some Windows editors write, is read.
+    let f = write_tmp("bom.json", &format!("\u{feff}{}", SMALL));
+    let o = orbitcp(&["validate", &f]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -13,6 +13,8 @@ pub use super::params::{Attachment, Earth, Scheduler, SlotRule, DEFAULT_MIN_ELEV
 use super::route::{Gateways, IslMode, RouteConfig};
 use super::walker::WalkerShell;
 use super::OrbitError;
+#[cfg(feature = "orbits")]
+use crate::number_text::Num;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -286,6 +288,10 @@ pub struct ConstellationSpec {
     /// gives its grid in its first line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<GridSpec>,
+    /// Longest span between the epochs of the TLE/OMM sets (and a Walker shell's `epoch_utc`),
+    /// days (default 30): time zero is the latest epoch, and a set further away is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_epoch_span_days: Option<f64>,
     /// Inter-satellite links `[a, b]` by satellite index (Walker shells first, then TLE/OMM sets
     /// in order, then GEO), for `isl: "list"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -364,8 +370,14 @@ impl ConstellationTopology {
     pub fn build(&self, duration_s: f64) -> Result<Built, OrbitError> {
         let spec = &self.constellation;
         let mut c = Constellation::default();
-        for s in spec.walker.as_slice() {
-            c.add_walker(s)?;
+        let listed = matches!(spec.walker, Shells::Many(_));
+        for (i, s) in spec.walker.as_slice().iter().enumerate() {
+            c.add_walker(s).map_err(|e| match e {
+                OrbitError::Walker { field, problem } if listed => {
+                    OrbitError::Walker { field: format!("[{i}].{field}"), problem }
+                }
+                e => e,
+            })?;
         }
         let mut sets = Vec::new();
         let mut header = None;
@@ -404,15 +416,22 @@ impl ConstellationTopology {
         if let (None, Some(f)) = (&self.ground_stations, &self.ground_stations_file) {
             return Err(not_read("ground_stations_file", f, "the text into \"ground_stations\""));
         }
+        let n_tle = sets.len();
         if let Some(v) = &spec.omm {
             sets.extend(elements::parse_omm_sourced(v)?);
         }
+        let span = spec.max_epoch_span_days.unwrap_or(super::set_checks::DEFAULT_MAX_EPOCH_SPAN_DAYS);
+        let tle = spec.tle.as_deref().unwrap_or("");
+        super::set_checks::check_sets(&sets, n_tle, tle, c.sgp4_epoch(), span)?;
         let first_set = c.sats.len();
         // Sourced: the globe gives satellite.js the same TLE lines or OMM records.
         c.add_sourced(&sets, None)?;
         let grid_report = self.add_element_grids(&mut c, &sets, first_set, header)?;
-        for &lon in &spec.geo_longitudes_deg {
-            c.add_geo(lon)?;
+        for (i, &lon) in spec.geo_longitudes_deg.iter().enumerate() {
+            c.add_geo(lon).map_err(|e| OrbitError::Config {
+                field: format!("constellation.geo_longitudes_deg[{i}]"),
+                problem: e.to_string().trim_start_matches("geo: ").to_string(),
+            })?;
         }
         if c.sats.is_empty() {
             return Err(OrbitError::Config {
@@ -447,7 +466,7 @@ impl ConstellationTopology {
         if !(duration_s.is_finite() && duration_s >= 0.0) {
             return Err(OrbitError::Config {
                 field: "duration_s".into(),
-                problem: format!("{duration_s} must be 0 or more seconds"),
+                problem: format!("{} must be 0 or more seconds", Num(duration_s)),
             });
         }
         let isl = match (self.isl, &spec.isls) {

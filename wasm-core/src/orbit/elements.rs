@@ -20,6 +20,7 @@ use super::math;
 pub use super::walker::{Propagator, WalkerShell};
 pub use super::walker_tle::{parse_iso_utc, tle_checksum, walker_tle_text, HYPATIA_EPOCH};
 use super::{excerpt, OrbitError};
+use crate::number_text::Num;
 use sgp4::chrono::NaiveDateTime;
 
 /// Most satellites a constellation may have: routing keeps per-satellite state and visits every
@@ -267,7 +268,7 @@ impl Constellation {
     /// Appends a geostationary satellite above `longitude_deg` (°E).
     pub fn add_geo(&mut self, longitude_deg: f64) -> Result<(), OrbitError> {
         if !(-180.0..=360.0).contains(&longitude_deg) {
-            return Err(OrbitError::Geo(format!("longitude {longitude_deg}° is outside −180–360°")));
+            return Err(OrbitError::Geo(format!("longitude {}° is outside −180–360°", Num(longitude_deg))));
         }
         self.sats.push(Satellite {
             name: format!("GEO{longitude_deg}"),
@@ -538,7 +539,7 @@ fn omm_record(index: usize, r: &serde_json::Value) -> Result<sgp4::Elements, Orb
             return Err(err(format!("{key} \"{v}\" is not a finite number")));
         }
         if !(range.0..=range.1).contains(&v) {
-            return Err(err(format!("{key} {v} is out of range {}–{}", range.0, range.1)));
+            return Err(err(format!("{key} {} is out of range {}–{}", Num(v), range.0, range.1)));
         }
         Ok(v)
     };

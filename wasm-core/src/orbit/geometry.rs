@@ -21,6 +21,10 @@ pub const MU_KM3_S2: f64 = 398_600.441_8;
 pub const EARTH_ROTATION_RAD_S: f64 = 7.292_115_9e-5;
 /// Speed of light in vacuum, km/s (SI definition).
 pub const C_KM_S: f64 = 299_792.458;
+/// Lowest perigee altitude of a satellite's orbit, km: the Kármán line. Below it an orbit decays
+/// within hours (satellites re-enter from perigees of 120–150 km), and SGP4 stops propagating
+/// once the perigee is under the surface.
+pub const MIN_PERIGEE_ALTITUDE_KM: f64 = 100.0;
 /// GEO altitude above the equator, km [docs/links-and-orbits.md §6].
 pub const GEO_ALTITUDE_KM: f64 = 35_786.0;
 

@@ -4,6 +4,7 @@
 //! Wikipedia/GeoNames), rounded; Beijing 39.90 N 116.41 E and New York 40.71 N 74.01 W as the
 //! issue gives them.
 
+use crate::number_text::Num;
 use serde::{Deserialize, Serialize};
 
 /// A ground station: a name and a position on the spherical Earth (°; north and east positive).
@@ -49,8 +50,10 @@ impl GroundStation {
     pub fn new(name: &str, lat_deg: f64, lon_deg: f64) -> Result<Self, super::OrbitError> {
         if !(-90.0..=90.0).contains(&lat_deg) || !(-180.0..=360.0).contains(&lon_deg) {
             return Err(super::OrbitError::Ground(format!(
-                "\"{}\": latitude {lat_deg} must be within ±90° and longitude {lon_deg} within −180–360°",
-                super::excerpt(name)
+                "\"{}\": latitude {} must be within ±90° and longitude {} within −180–360°",
+                super::excerpt(name),
+                Num(lat_deg),
+                Num(lon_deg)
             )));
         }
         Ok(GroundStation { name: name.to_string(), lat_deg, lon_deg })

@@ -30,6 +30,8 @@ pub mod params;
 #[cfg(feature = "orbits")]
 pub mod route;
 #[cfg(feature = "orbits")]
+pub mod set_checks;
+#[cfg(feature = "orbits")]
 pub mod view;
 pub mod walker;
 #[cfg(feature = "orbits")]
@@ -55,7 +57,8 @@ pub enum OrbitError {
     Omm { index: usize, name: String, problem: String },
     /// SGP4 refused an element set.
     Sgp4 { index: usize, name: String, problem: String },
-    /// A Walker shell parameter.
+    /// A Walker shell parameter: `field` is its path below `walker`, `planes` for the one shell
+    /// or `[1].planes` for the second of a list.
     Walker { field: String, problem: String },
     /// A GEO satellite.
     Geo(String),
@@ -83,7 +86,7 @@ impl std::fmt::Display for OrbitError {
             OrbitError::Omm { index, name, problem } if name.is_empty() => write!(f, "OMM record {index}: {problem}"),
             OrbitError::Omm { index, name, problem } => write!(f, "OMM record {index} ({name}): {problem}"),
             OrbitError::Sgp4 { index, name, problem } => write!(f, "element set {index} ({name}): SGP4: {problem}"),
-            OrbitError::Walker { field, problem } => write!(f, "walker.{field}: {problem}"),
+            OrbitError::Walker { field, problem } => write!(f, "walker{}: {problem}", below(field)),
             OrbitError::Geo(p) => write!(f, "geo: {p}"),
             OrbitError::Ground(p) => write!(f, "ground station {p}"),
             OrbitError::Config { field, problem } => write!(f, "{field}: {problem}"),
@@ -92,3 +95,12 @@ impl std::fmt::Display for OrbitError {
 }
 
 impl std::error::Error for OrbitError {}
+
+/// A path below a field: `.planes`, or `[1].planes` for a list's element.
+pub fn below(field: &str) -> String {
+    if field.starts_with('[') {
+        field.to_string()
+    } else {
+        format!(".{field}")
+    }
+}

@@ -2,7 +2,9 @@
 //! apart from their propagation (`elements.rs`), so that a build without the orbit code still
 //! parses and checks a constellation scenario's shells.
 
+use super::geometry::MIN_PERIGEE_ALTITUDE_KM;
 use super::OrbitError;
+use crate::number_text::Num;
 
 /// A Walker-delta shell i:T/P/F.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
@@ -115,8 +117,15 @@ impl WalkerShell {
     /// Checks the parameters; the messages name the field.
     pub fn validate(&self) -> Result<(), OrbitError> {
         let bad = |field: &str, problem: String| Err(OrbitError::Walker { field: field.into(), problem });
-        if !(self.altitude_km.is_finite() && self.altitude_km > 0.0) {
-            return bad("altitude_km", format!("{} must be a positive number of km", self.altitude_km));
+        if !(self.altitude_km.is_finite() && self.altitude_km >= MIN_PERIGEE_ALTITUDE_KM) {
+            return bad(
+                "altitude_km",
+                format!(
+                    "{} km is below {MIN_PERIGEE_ALTITUDE_KM} km, the Kármán line: the orbit would pass through the \
+                     atmosphere or the Earth",
+                    Num(self.altitude_km)
+                ),
+            );
         }
         if !(0.0..=180.0).contains(&self.inclination_deg) {
             return bad("inclination_deg", format!("{} is outside 0–180°", self.inclination_deg));
@@ -139,7 +148,7 @@ impl WalkerShell {
             }
             // Below ~16.4 rev/day an orbit clears the surface; above 0.5 it is not beyond GEO.
             if !(n.is_finite() && (0.5..=16.4).contains(&n)) {
-                return bad("mean_motion_rev_per_day", format!("{n} must be between 0.5 and 16.4 rev/day"));
+                return bad("mean_motion_rev_per_day", format!("{} must be between 0.5 and 16.4 rev/day", Num(n)));
             }
         }
         if let Some(e) = &self.epoch_utc {

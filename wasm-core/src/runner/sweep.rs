@@ -38,8 +38,7 @@ impl SweepPlan {
     /// the grid; the points themselves are validated by [`SweepPlan::validate`] or as they are
     /// expanded.
     pub fn new(scenario_json: &str) -> Result<SweepPlan, RunError> {
-        let mut base: Value =
-            serde_json::from_str(scenario_json).map_err(|e| ScenarioError::one("", format!("invalid JSON: {e}")))?;
+        let mut base = scenario::read_json(scenario_json)?;
         let sc = scenario::from_value(base.clone())?;
         let Some(sweep) = &sc.sweep else {
             return Err(RunError::NoSweep);
@@ -331,5 +330,18 @@ mod tests {
         assert!(e.contains(r#"sweep.grid."flows[00].cc": names the same field as "flows[0].cc""#), "{e}");
         let e = crate::runner::validate_json(&dup).unwrap_err().to_string();
         assert!(e.contains(r#"sweep.grid."flows[00].cc": names the same field as "flows[0].cc""#), "{e}");
+    }
+
+    #[test]
+    fn a_sweep_point_with_an_array_for_an_object_is_refused_with_its_path() {
+        let bad =
+            GRID.replace(r#""topology.links[0].delay_ms":[1,2]"#, r#""topology.links[0].loss":[["bernoulli",0.5]]"#);
+        let e = crate::runner::check_json(&bad).unwrap_err();
+        let f = &e.0[0];
+        assert_eq!(
+            (f.path.as_str(), f.message.as_str()),
+            ("topology.links[0].loss", "expected an object, found an array")
+        );
+        assert!(f.sweep_point.is_some(), "{f}");
     }
 }

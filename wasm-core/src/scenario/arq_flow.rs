@@ -3,6 +3,7 @@
 
 use super::problems::Problems;
 use crate::arq::ArqMode;
+use crate::number_text::Num;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -80,7 +81,7 @@ impl ArqFlow {
             p.check(
                 t.is_finite() && (1.0..=600_000.0).contains(&t),
                 || at("timeout_ms"),
-                || format!("must be between 1 and 600000 ms, or null for RFC 6298's (got {t})"),
+                || format!("must be between 1 and 600000 ms, or null for RFC 6298's (got {})", Num(t)),
             );
         }
     }

@@ -41,7 +41,7 @@ const FILE_FIELDS: [(&str, &str, &str, &str); 4] = [
 /// The files to read for a scenario's JSON text: those named where no inline value is given.
 /// Text that is not JSON names none (the parser reports it).
 pub fn files_to_read(json: &str) -> Vec<FileRef> {
-    let Ok(v) = serde_json::from_str::<Value>(json) else { return Vec::new() };
+    let Ok(v) = super::strict_json::parse_json(json) else { return Vec::new() };
     FILE_FIELDS
         .iter()
         .filter_map(|&(at, file_key, inline_key, field)| {
@@ -86,14 +86,17 @@ pub fn inline_files(json: &str, texts: &[(FileRef, String)]) -> Result<String, S
     if texts.is_empty() {
         return Ok(json.to_string());
     }
-    let mut v: Value = serde_json::from_str(json).map_err(|e| format!("scenario: {e}"))?;
+    // Strictly, as the parser reads it: the text written back must not lose a duplicate key.
+    let mut v = super::strict_json::parse_json(json).map_err(|e| e.to_string())?;
     for (f, text) in texts {
         let &(at, file_key, inline_key, _) =
             FILE_FIELDS.iter().find(|x| x.3 == f.field).ok_or_else(|| format!("{}: not a file field", f.field))?;
         let value = match inline_key {
             "isls" => Value::from(isl_pairs(f.field, text)?),
-            "omm" => serde_json::from_str(text.trim_start_matches('\u{feff}'))
-                .map_err(|e| format!("{}: not OMM JSON (CelesTrak's format, an array of records): {e}", f.field))?,
+            "omm" => super::strict_json::parse_json(text).map_err(|e| {
+                let at = if e.path.is_empty() { String::new() } else { format!(" at {}", e.path) };
+                format!("{}: not OMM JSON (CelesTrak's format, an array of records){at}: {}", f.field, e.message)
+            })?,
             _ => Value::from(text.as_str()),
         };
         let o = v.pointer_mut(at).and_then(Value::as_object_mut).ok_or_else(|| format!("{}: missing", f.field))?;

@@ -3,6 +3,7 @@
 
 use super::problems::Problems;
 use super::yes;
+use crate::number_text::Num;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -221,13 +222,13 @@ impl IntcpFlow {
         p.check(
             self.decrease_factor.is_finite() && self.decrease_factor > 0.0 && self.decrease_factor <= 1.0,
             || at("decrease_factor"),
-            || format!("must be more than 0 and at most 1 (got {})", self.decrease_factor),
+            || format!("must be more than 0 and at most 1 (got {})", Num(self.decrease_factor)),
         );
         p.between(self.ssthresh_pkts, 1.0, 1e6, || at("ssthresh_pkts"));
         p.check(
             self.min_rtt_window_s.is_finite() && self.min_rtt_window_s > 0.0 && self.min_rtt_window_s <= 3600.0,
             || at("min_rtt_window_s"),
-            || format!("must be more than 0 and at most 3600 s (got {})", self.min_rtt_window_s),
+            || format!("must be more than 0 and at most 3600 s (got {})", Num(self.min_rtt_window_s)),
         );
         p.check(
             self.min_rate_mbps.is_finite() && self.min_rate_mbps > 0.0 && self.min_rate_mbps <= 327.0,
@@ -235,7 +236,7 @@ impl IntcpFlow {
             || {
                 format!(
                     "must be more than 0 and at most 327 Mbit/s, the wire field's range (got {})",
-                    self.min_rate_mbps
+                    Num(self.min_rate_mbps)
                 )
             },
         );
@@ -245,7 +246,7 @@ impl IntcpFlow {
             || {
                 format!(
                     "must be between min_rate_mbps and 327 Mbit/s, the wire field's range (got {})",
-                    self.max_rate_mbps
+                    Num(self.max_rate_mbps)
                 )
             },
         );

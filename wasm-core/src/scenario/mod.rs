@@ -1,8 +1,9 @@
 //! The scenario format: the one source of truth. The JSON Schema (`orbitcp schema`) and the web
 //! app's TypeScript types are generated from these structs.
 //!
-//! Parsing is strict (unknown fields are errors) and every error names the path of the value at
-//! fault, e.g. `flows[0].cc: unknown variant "cubc", expected one of ...`.
+//! Parsing is strict (unknown fields, duplicate keys and arrays in place of objects are errors;
+//! `strict_json.rs` reads the text) and every error names the path of the value at fault, e.g.
+//! `flows[0].cc: unknown variant "cubc", expected one of ...`.
 //!
 //! One file per concept: the top-level [`Scenario`] and its limits here; the network in
 //! `topology.rs` and `link.rs`; the flows in `flow.rs` and one file per transport; sweeps,
@@ -16,11 +17,13 @@ mod error;
 pub mod files;
 mod flow;
 mod intcp_flow;
+mod json_locate;
 mod json_path;
 mod link;
 mod paper;
 mod parse;
 mod problems;
+pub mod strict_json;
 mod sweep;
 mod tagged;
 mod tcp_flow;
@@ -42,7 +45,7 @@ pub use link::{
     LinkSpec, LossAtSpec, LossSpec, Outage, OutagesSpec, PeriodicOutage, RateScheduleSpec, RateStep, SquareWave,
 };
 pub use paper::{ClaimChart, PaperClaim, PaperPoint, PaperReference};
-pub use parse::{check, check_value, from_value, parse, parse_timeline};
+pub use parse::{check, check_value, from_value, parse, parse_timeline, read_json};
 pub use sweep::Sweep;
 pub use tcp_flow::{TcpFlow, TcpProfile, TcpSettings};
 pub use topology::{Chain, ChainPlace, Topology};
@@ -56,6 +59,9 @@ use serde_json::Value;
 pub const FORMAT_VERSION: u32 = 1;
 /// Longest simulated duration accepted: a week.
 pub const MAX_DURATION_S: f64 = 7.0 * 86_400.0;
+/// Longest delay (a link's `delay_ms` or `jitter_ms`, an access link's `delay_ms`), ms: a week,
+/// the longest run; a packet delayed longer would arrive after any run has ended.
+pub const MAX_DELAY_MS: f64 = MAX_DURATION_S * 1e3;
 /// Most runs a sweep may have (grid points × `runs`).
 pub const MAX_SWEEP_RUNS: u64 = 100_000;
 /// Fastest link, Mbit/s (100 Gbit/s): every packet then takes at least a nanosecond on the wire.

@@ -12,7 +12,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
 /// Like [`parse`], for a path timeline alone (`orbitcp route`): a constellation may have up to
 /// [`super::MAX_TIMELINE_STEPS`] routing steps instead of a run's [`super::MAX_ROUTE_STEPS`].
 pub fn parse_timeline(json: &str) -> Result<Scenario, ScenarioError> {
-    let value: Value = serde_json::from_str(json).map_err(|e| ScenarioError::one("", format!("invalid JSON: {e}")))?;
+    let value = read_json(json)?;
     let sc = deserialize(value)?;
     let problems = sc.problems_within(super::MAX_TIMELINE_STEPS);
     if problems.is_empty() {
@@ -29,8 +29,13 @@ pub fn from_value(value: Value) -> Result<Scenario, ScenarioError> {
 
 /// Like [`parse`], with every problem as a [`FieldError`].
 pub fn check(json: &str) -> Result<Scenario, ScenarioError> {
-    let value: Value = serde_json::from_str(json).map_err(|e| ScenarioError::one("", format!("invalid JSON: {e}")))?;
-    check_value(value)
+    check_value(read_json(json)?)
+}
+
+/// Scenario text as a JSON value, strictly ([`super::strict_json`]): duplicate keys and numbers
+/// JSON cannot hold are refused with their path, a byte-order mark is skipped.
+pub fn read_json(json: &str) -> Result<Value, ScenarioError> {
+    super::strict_json::parse_json(json).map_err(|e| ScenarioError(vec![e]))
 }
 
 /// Like [`check`], from an already parsed JSON value.
@@ -49,10 +54,36 @@ fn deserialize(value: Value) -> Result<Scenario, ScenarioError> {
     if !value.is_object() {
         return Err(ScenarioError::one("", "expected a JSON object"));
     }
-    serde_path_to_error::deserialize(&value).map_err(|e| {
+    let sc: Scenario = serde_path_to_error::deserialize(&value).map_err(|e| {
         let (path, message) = error_path(&e.path().to_string(), &e.inner().to_string());
         ScenarioError::one(if path == "." { "" } else { &path }, explain(message))
-    })
+    })?;
+    // Serde's derived structs also read a list, by position (`"loss": ["bernoulli", 0.5]`):
+    // wherever the scenario as read is an object, the input must have been one.
+    let read = serde_json::to_value(&sc).unwrap_or(Value::Null);
+    match array_for_object(&value, &read) {
+        Some(path) => Err(ScenarioError::one(&path, "expected an object, found an array")),
+        None => Ok(sc),
+    }
+}
+
+/// The path of the first value that is an array in `input` and an object in `read` (the same
+/// document after a round trip through the scenario's types), if any.
+fn array_for_object(input: &Value, read: &Value) -> Option<String> {
+    let join = |path: String, rest: Option<String>| {
+        rest.map(|r| if r.is_empty() || r.starts_with('[') { format!("{path}{r}") } else { format!("{path}.{r}") })
+    };
+    match (input, read) {
+        (Value::Array(_), Value::Object(_)) => Some(String::new()),
+        (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| {
+            let key: String = k.chars().take(60).flat_map(char::escape_debug).collect();
+            join(key, array_for_object(v, b.get(k)?))
+        }),
+        (Value::Array(a), Value::Array(b)) => {
+            a.iter().zip(b).enumerate().find_map(|(i, (v, w))| join(format!("[{i}]"), array_for_object(v, w)))
+        }
+        _ => None,
+    }
 }
 
 /// The full path and the message of a deserialization error at `path`: an error inside a flow
@@ -70,6 +101,10 @@ fn explain(msg: String) -> String {
         Some(rest) => format!("unknown value \"{}", rest.replacen("`, expected", "\", expected", 1)),
         None => msg,
     };
+    // A list read by position as a struct, too short or too long for it.
+    if msg.starts_with("invalid length ") && msg.contains("expected struct") {
+        return "expected an object, found an array".into();
+    }
     if msg.contains("untagged enum RateScheduleSpec") {
         return "expected a list of {\"at_s\", \"rate_mbps\"} steps or {\"square\": {\"low_mbps\", \"high_mbps\", \"period_s\"}}".into();
     }
@@ -160,12 +195,92 @@ mod tests {
         assert!(e.starts_with("topology.links[0].rate_schedule: expected a list"), "{e}");
     }
 
+    #[test]
+    fn an_array_in_place_of_an_object_is_refused_with_its_path() {
+        let e = with("topology.links[0].loss", serde_json::json!(["bernoulli", 0.5])).unwrap_err();
+        assert_eq!(e, "topology.links[0].loss: expected an object, found an array");
+        let e = with("trace", serde_json::json!([])).unwrap_err();
+        assert_eq!(e, "trace: expected an object, found an array");
+        let e = with("topology.links[0]", serde_json::json!([10, 5])).unwrap_err();
+        assert_eq!(e, "topology.links[0]: expected an object, found an array");
+        let e = with("topology.links[0].loss", serde_json::json!(["bernoulli"])).unwrap_err();
+        assert_eq!(e, "topology.links[0].loss: expected an object, found an array");
+        let e = with("topology.links[0].rate_schedule", serde_json::json!([[0, 5]])).unwrap_err();
+        assert_eq!(e, "topology.links[0].rate_schedule[0]: expected an object, found an array");
+        let e = with("topology.links[0].outages", serde_json::json!([[1, 2]])).unwrap_err();
+        assert_eq!(e, "topology.links[0].outages[0]: expected an object, found an array");
+        // Lists where the format has lists are read as before.
+        assert!(with("topology.links[0].outages", serde_json::json!([{"start_s": 1, "duration_s": 2}])).is_ok());
+    }
+
+    #[test]
+    fn a_constellation_written_with_arrays_for_objects_is_refused() {
+        let leo = |constellation: Value, src: Value| {
+            from_value(serde_json::json!({"version":1,"name":"t","duration_s":10,
+                "topology":{"kind":"constellation","constellation":constellation,
+                    "src": src, "dst":"London", "min_elevation_deg": 0},
+                "flows":[{"transport":"tcp","cc":"reno","bytes":1000}]}))
+            .map_err(String::from)
+        };
+        let e = leo(serde_json::json!({"walker": [550, 53, 4, 4]}), "Paris".into()).unwrap_err();
+        assert_eq!(e, "topology.constellation.walker: expected an object, found an array");
+        let e = leo(serde_json::json!({"walker": [[550, 53, 4, 4]]}), "Paris".into()).unwrap_err();
+        assert_eq!(e, "topology.constellation.walker[0]: expected an object, found an array");
+    }
+
+    #[test]
+    fn a_duplicate_key_in_scenario_text_is_refused_not_the_last_one_kept() {
+        let text =
+            MINIMAL.replace(r#""delay_ms":250"#, r#""delay_ms":250,"loss":{"model":"bernoulli","p":0.01,"p":1.0}"#);
+        let e = parse(&text).unwrap_err().to_string();
+        assert!(e.starts_with("topology.links[0].loss.p: duplicate key \"p\""), "{e}");
+        let e = parse_timeline(&text).unwrap_err().to_string();
+        assert!(e.starts_with("topology.links[0].loss.p: duplicate key"), "{e}");
+        let e = parse(&MINIMAL.replace(r#""name":"t""#, r#""name":"t","name":"u""#)).unwrap_err().to_string();
+        assert!(e.starts_with("name: duplicate key"), "{e}");
+    }
+
+    #[test]
+    fn a_value_json_cannot_hold_is_named_with_its_path() {
+        for (written, said) in [
+            ("NaN", "NaN is not a number JSON can hold: write a finite number"),
+            ("Infinity", "Infinity is not a number JSON can hold: write a finite number"),
+            ("-Infinity", "-Infinity is not a number JSON can hold: write a finite number"),
+            ("1e309", "1e309 is larger than the largest number, 1.8e308"),
+        ] {
+            let e = parse(&MINIMAL.replace("250", written)).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("topology.links[0].delay_ms: {said} (line 2, column ")), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        assert!(parse(&format!("\u{feff}{MINIMAL}")).is_ok());
+    }
+
     proptest! {
         // The parser never panics: arbitrary JSON values and arbitrary mutations of a valid
         // scenario are either accepted or rejected with a message.
         #[test]
         fn parsing_arbitrary_text_never_panics(s in ".{0,200}") {
             let _ = parse(&s);
+        }
+
+        // Text built from JSON's own pieces and the words it cannot hold: duplicate keys,
+        // NaN, Infinity and overflowing numbers anywhere, with a byte-order mark or not.
+        #[test]
+        fn json_like_text_with_duplicates_and_non_finite_numbers_never_panics(
+            bom in any::<bool>(),
+            pieces in prop::collection::vec(prop::sample::select(vec![
+                "{", "}", "[", "]", ",", ":", "\"p\"", "\"p\":", "\"flows\":", "\"topology\":", "NaN", "-Infinity",
+                "Infinity", "1e309", "-1e400", "0.5", "1e300", "\"", "\\", "null", " ", "\n", "\u{feff}",
+            ]), 0..40),
+        ) {
+            let text = format!("{}{}", if bom { "\u{feff}" } else { "" }, pieces.concat());
+            let _ = parse(&text);
+            let _ = parse_timeline(&text);
+            let _ = crate::scenario::files::inline_files(&text, &[]);
+            let _ = crate::scenario::needs_orbit_code(&text);
         }
 
         #[test]

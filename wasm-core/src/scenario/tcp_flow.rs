@@ -2,6 +2,7 @@
 
 use super::problems::Problems;
 use super::yes;
+use crate::number_text::Num;
 use crate::rto::RtoFlavor;
 use crate::tcp::congestion::CcKind;
 use crate::tcp::sender::{LossDetection, Recovery};
@@ -162,7 +163,7 @@ impl TcpFlow {
             p.check(
                 d.is_finite() && d > 0.0 && d <= 500.0,
                 || at("delack_ms"),
-                || format!("must be more than 0 and at most 500 ms (RFC 1122) (got {d})"),
+                || format!("must be more than 0 and at most 500 ms (RFC 1122) (got {})", Num(d)),
             );
         }
         p.check(
@@ -179,7 +180,7 @@ impl TcpFlow {
             p.check(
                 m.is_finite() && (1.0..=60_000.0).contains(&m),
                 || at("rto_min_ms"),
-                || format!("must be between 1 and 60000 ms (got {m})"),
+                || format!("must be between 1 and 60000 ms (got {})", Num(m)),
             );
         }
         if let Some(r) = self.rwnd_pkts {

@@ -3,6 +3,7 @@
 use super::problems::{nanos, Problems};
 use super::validate_topology::{chain_problems, constellation_problems};
 use super::*;
+use crate::number_text::Num;
 
 impl Scenario {
     /// Every range problem, each naming its path.
@@ -23,7 +24,7 @@ impl Scenario {
         p.check(
             self.duration_s.is_finite() && self.duration_s > 0.0 && self.duration_s <= MAX_DURATION_S,
             || "duration_s".into(),
-            || format!("must be more than 0 and at most {MAX_DURATION_S} seconds (got {})", self.duration_s),
+            || format!("must be more than 0 and at most {MAX_DURATION_S} seconds (got {})", Num(self.duration_s)),
         );
         let (last_node, nodes) = match &self.topology {
             Topology::Chain(Chain { links, place }) => {
@@ -56,7 +57,7 @@ impl Scenario {
             p.check(
                 start.is_finite() && start >= 0.0 && start < self.duration_s,
                 || at("start_s"),
-                || format!("must be between 0 and duration_s ({}) (got {start})", self.duration_s),
+                || format!("must be between 0 and duration_s ({}) (got {})", Num(self.duration_s), Num(start)),
             );
             let (from, to) = f.nodes();
             let (from, to) = (from.unwrap_or(0), to.unwrap_or(last_node));
@@ -144,7 +145,7 @@ impl Scenario {
         );
         p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
         p.positive(self.trace.goodput_interval_s, || "trace.goodput_interval_s".into());
-        if self.trace.goodput_interval_s > 0.0 && self.duration_s.is_finite() && self.duration_s > 0.0 {
+        if self.trace.goodput_interval_s > 0.0 && self.duration_s > 0.0 && self.duration_s <= MAX_DURATION_S {
             // Bins of whole nanoseconds, one per interval from time 0 to the end.
             let bins = nanos(self.duration_s) / nanos(self.trace.goodput_interval_s).max(1);
             p.check(
@@ -154,7 +155,7 @@ impl Scenario {
                     format!(
                         "gives {bins} goodput bins over duration_s; at most {MAX_GOODPUT_BINS} are supported \
                          (make the interval at least {} s)",
-                        self.duration_s / MAX_GOODPUT_BINS as f64
+                        Num(self.duration_s / MAX_GOODPUT_BINS as f64)
                     )
                 },
             );
@@ -252,5 +253,17 @@ mod tests {
         assert!(with("topology.links", Value::Array(vec![link; 1000])).is_ok());
         assert_eq!(with("max_events", 0.into()).unwrap_err(), "max_events: must be at least 1");
         assert_eq!(parse(MINIMAL).unwrap().max_events, DEFAULT_MAX_EVENTS);
+    }
+
+    #[test]
+    fn a_huge_value_is_echoed_in_exponent_form_not_as_300_digits() {
+        let e = with("topology.links[0].jitter_ms", (-1e300).into()).unwrap_err();
+        assert_eq!(e, "topology.links[0].jitter_ms: must be zero or positive (got -1e300)");
+        let e = with("duration_s", 1e300.into()).unwrap_err();
+        assert_eq!(e, "duration_s: must be more than 0 and at most 604800 seconds (got 1e300)");
+        let e = with("topology.links[0].loss", serde_json::json!({"model": "bernoulli", "p": 1e300})).unwrap_err();
+        assert_eq!(e, "topology.links[0].loss.p: must be a probability between 0 and 1 (got 1e300)");
+        let e = with("topology.links[0].rate_mbps", 1e300.into()).unwrap_err();
+        assert!(e.starts_with("topology.links[0].rate_mbps: must be at most 100000 Mbit/s (got 1e300)"), "{e}");
     }
 }

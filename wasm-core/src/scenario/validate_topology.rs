@@ -3,6 +3,7 @@
 
 use super::problems::{nanos, Problems};
 use super::*;
+use crate::number_text::Num;
 use crate::orbit::links::{Capacity, Loss};
 use crate::orbit::OrbitError;
 
@@ -26,8 +27,8 @@ pub(super) fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
         if let Some(r) = l.reverse_rate_mbps {
             p.rate(r, || at("reverse_rate_mbps"));
         }
-        p.non_negative(l.delay_ms, || at("delay_ms"));
-        p.non_negative(l.jitter_ms, || at("jitter_ms"));
+        p.delay_ms(l.delay_ms, || at("delay_ms"));
+        p.delay_ms(l.jitter_ms, || at("jitter_ms"));
         if let Some(b) = l.buffer_pkts {
             p.check(b >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
         }
@@ -55,7 +56,7 @@ pub(super) fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
             Some(RateScheduleSpec::Steps(steps)) => {
                 p.check(!steps.is_empty(), || at("rate_schedule"), || "needs at least one step".into());
                 for (k, s) in steps.iter().enumerate() {
-                    p.non_negative(s.at_s, || at(&format!("rate_schedule[{k}].at_s")));
+                    p.time_s(s.at_s, false, || at(&format!("rate_schedule[{k}].at_s")));
                     p.rate(s.rate_mbps, || at(&format!("rate_schedule[{k}].rate_mbps")));
                     if k > 0 {
                         p.check(
@@ -69,24 +70,24 @@ pub(super) fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
             Some(RateScheduleSpec::Square { square }) => {
                 p.rate(square.low_mbps, || at("rate_schedule.square.low_mbps"));
                 p.rate(square.high_mbps, || at("rate_schedule.square.high_mbps"));
-                p.positive(square.period_s, || at("rate_schedule.square.period_s"));
+                p.time_s(square.period_s, true, || at("rate_schedule.square.period_s"));
             }
             None => {}
         }
         match &l.outages {
             Some(OutagesSpec::List(list)) => {
                 for (k, o) in list.iter().enumerate() {
-                    p.non_negative(o.start_s, || at(&format!("outages[{k}].start_s")));
-                    p.positive(o.duration_s, || at(&format!("outages[{k}].duration_s")));
+                    p.time_s(o.start_s, false, || at(&format!("outages[{k}].start_s")));
+                    p.time_s(o.duration_s, true, || at(&format!("outages[{k}].duration_s")));
                 }
             }
             Some(OutagesSpec::Periodic(o)) => {
-                p.positive(o.every_s, || at("outages.every_s"));
-                p.positive(o.duration_s, || at("outages.duration_s"));
+                p.time_s(o.every_s, true, || at("outages.every_s"));
+                p.time_s(o.duration_s, true, || at("outages.duration_s"));
                 p.check(
                     o.duration_s < o.every_s,
                     || at("outages.duration_s"),
-                    || format!("must be shorter than every_s ({})", o.every_s),
+                    || format!("must be shorter than every_s ({})", Num(o.every_s)),
                 );
                 // Simulated time counts whole nanoseconds: a period that rounds to 0 would switch
                 // the outages off, and one that rounds to its duration would leave the link down.
@@ -99,7 +100,7 @@ pub(super) fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
                         || {
                             format!(
                                 "must be at least 2e-9 s: simulated time counts whole nanoseconds (got {})",
-                                o.every_s
+                                Num(o.every_s)
                             )
                         },
                     );
@@ -115,7 +116,7 @@ pub(super) fn chain_problems(links: &[LinkSpec], p: &mut Problems) {
                     );
                 }
                 if let Some(f) = o.first_s {
-                    p.non_negative(f, || at("outages.first_s"));
+                    p.time_s(f, false, || at("outages.first_s"));
                 }
             }
             None => {}
@@ -131,10 +132,10 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
     p.check(
         (0.0..90.0).contains(&c.min_elevation_deg),
         || at("min_elevation_deg"),
-        || format!("must be at least 0° and below 90° (got {})", c.min_elevation_deg),
+        || format!("must be at least 0° and below 90° (got {})", Num(c.min_elevation_deg)),
     );
     p.between(c.step_s, 0.01, 3600.0, || at("step_s"));
-    if c.step_s > 0.0 && duration_s.is_finite() {
+    if c.step_s > 0.0 && duration_s <= MAX_DURATION_S {
         let steps = duration_s / c.step_s;
         p.check(
             steps <= max_steps,
@@ -143,14 +144,17 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
         );
     }
     p.non_negative(c.start_s, || at("start_s"));
-    p.non_negative(c.handover_outage_s, || at("handover_outage_s"));
+    p.time_s(c.handover_outage_s, false, || at("handover_outage_s"));
     if let Some(m) = c.max_isl_km {
         p.positive(m, || at("max_isl_km"));
+    }
+    if let Some(span) = c.constellation.max_epoch_span_days {
+        p.between(span, 0.0, 36_525.0, || at("constellation.max_epoch_span_days"));
     }
     p.check(c.buffer_pkts >= 1, || at("buffer_pkts"), || "must be at least 1 packet".into());
     if let Some(a) = &c.access {
         p.rate(a.rate_mbps, || at("access.rate_mbps"));
-        p.non_negative(a.delay_ms, || at("access.delay_ms"));
+        p.delay_ms(a.delay_ms, || at("access.delay_ms"));
         p.probability(a.loss, || at("access.loss"));
     }
     if let Some(m) = &c.links {
@@ -190,12 +194,12 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
         p.check(
             s.offset_s.is_finite() && s.offset_s >= 0.0 && s.offset_s < s.period_s,
             || at("attachment.scheduler.offset_s"),
-            || format!("must be at least 0 and below the period, {} s (got {})", s.period_s, s.offset_s),
+            || format!("must be at least 0 and below the period, {} s (got {})", Num(s.period_s), Num(s.offset_s)),
         );
         p.check(
             s.reassign_gap_ms.is_finite() && s.reassign_gap_ms >= 0.0 && s.reassign_gap_ms < s.period_s * 1e3,
             || at("attachment.scheduler.reassign_gap_ms"),
-            || format!("must be at least 0 ms and shorter than a slot (got {})", s.reassign_gap_ms),
+            || format!("must be at least 0 ms and shorter than a slot (got {})", Num(s.reassign_gap_ms)),
         );
     }
     // Names resolve against the scenario's own stations first (Hypatia's ground_stations.txt).
@@ -211,6 +215,9 @@ pub(super) fn constellation_problems(c: &ConstellationTopology, duration_s: f64,
     if let Some(g) = &c.gateways {
         places.extend(g.stations.iter().enumerate().map(|(i, s)| (format!("gateways.stations[{i}]"), s)));
         places.push(("gateways.pop".into(), &g.pop));
+    }
+    if let Some(r) = &c.relays {
+        places.extend(r.iter().enumerate().map(|(i, s)| (format!("relays[{i}]"), s)));
     }
     for (name, place) in places {
         if let Err(e) = place.resolve_in(&table) {
@@ -237,7 +244,7 @@ pub const NO_ORBIT_CODE: &str = "this build has no orbit code: a constellation s
 /// sweep sets `topology` or `topology.kind` to one. The web app asks the first-load module this
 /// to know when to load the orbit module; text that is not JSON needs no orbits to be refused.
 pub fn needs_orbit_code(json: &str) -> bool {
-    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+    let Ok(v) = super::strict_json::parse_json(json) else {
         return false;
     };
     let is_constellation = |t: &serde_json::Value| t.get("kind").and_then(|k| k.as_str()) == Some("constellation");
@@ -270,7 +277,7 @@ pub fn topology_error(e: OrbitError) -> FieldError {
             FieldError::new("topology.constellation", format!("element set {index} ({name}): SGP4: {problem}"))
         }
         OrbitError::Walker { field, problem } => {
-            FieldError::new(format!("topology.constellation.walker.{field}"), problem)
+            FieldError::new(format!("topology.constellation.walker{}", crate::orbit::below(&field)), problem)
         }
         OrbitError::Geo(problem) => FieldError::new("topology.constellation.geo_longitudes_deg", problem),
         OrbitError::Ground(problem) => FieldError::new("topology.relays", problem),
@@ -324,5 +331,31 @@ mod tests {
             assert_eq!(paths, ["topology"]);
             assert_eq!(p.0[0].message, NO_ORBIT_CODE);
         }
+    }
+
+    #[test]
+    fn a_delay_longer_than_a_week_is_refused() {
+        use crate::scenario::tests::with;
+        let e = with("topology.links[0].delay_ms", 1e300.into()).unwrap_err();
+        assert_eq!(e, "topology.links[0].delay_ms: must be at most 604800000 ms, a week, the longest run (got 1e300)");
+        let e = with("topology.links[0].jitter_ms", 604_800_001.into()).unwrap_err();
+        assert!(e.starts_with("topology.links[0].jitter_ms: must be at most 604800000 ms"), "{e}");
+        assert!(with("topology.links[0].delay_ms", 604_800_000.into()).is_ok());
+        let e =
+            with("topology.links[0].outages", serde_json::json!([{"start_s": 1, "duration_s": 1e300}])).unwrap_err();
+        assert_eq!(
+            e,
+            "topology.links[0].outages[0].duration_s: must be at most 604800 s, a week, the longest run (got 1e300)"
+        );
+        let e =
+            with("topology.links[0].rate_schedule", serde_json::json!([{"at_s": 1e12, "rate_mbps": 1}])).unwrap_err();
+        assert!(e.starts_with("topology.links[0].rate_schedule[0].at_s: must be at most 604800 s"), "{e}");
+        let leo: serde_json::Value = serde_json::from_str(&scenario(LEO, "")).unwrap();
+        let mut leo = leo;
+        leo["topology"]["access"] = serde_json::json!({"rate_mbps": 10, "delay_ms": 1e10});
+        leo["topology"]["handover_outage_s"] = 1e9.into();
+        let e = from_value(leo).unwrap_err().to_string();
+        assert!(e.contains("topology.access.delay_ms: must be at most 604800000 ms"), "{e}");
+        assert!(e.contains("topology.handover_outage_s: must be at most 604800 s"), "{e}");
     }
 }

@@ -638,6 +638,10 @@ export interface ConstellationSpec {
    */
   grid?: GridSpec | null;
   /**
+   * Longest span between the epochs of the TLE/OMM sets (and a Walker shell's `epoch_utc`), days (default 30): time zero is the latest epoch, and a set further away is refused.
+   */
+  max_epoch_span_days?: number | null;
+  /**
    * Inter-satellite links `[a, b]` by satellite index (Walker shells first, then TLE/OMM sets in order, then GEO), for `isl: "list"`.
    */
   isls?: [number, number][] | null;

@@ -3,6 +3,7 @@
 //! on (docs/links-and-orbits.md §9, §13, §14).
 
 use super::{Attachment, Earth, DEFAULT_MIN_ELEVATION_DEG, DEFAULT_STEP_S};
+use crate::number_text::Num;
 use crate::orbit::geometry::C_KM_S;
 use crate::orbit::ground::GroundStation;
 use crate::orbit::links::LinkModel;
@@ -69,37 +70,37 @@ impl RouteConfig {
         if !(0.0..90.0).contains(&self.min_elevation_deg) {
             return bad(
                 "min_elevation_deg",
-                format!("must be at least 0° and below 90° (got {})", self.min_elevation_deg),
+                format!("must be at least 0° and below 90° (got {})", Num(self.min_elevation_deg)),
             );
         }
         if let Some(r) = self.max_range_km {
             if !(r.is_finite() && r > 0.0) {
-                return bad("gsl_max_range_km", format!("{r} must be a positive number of km"));
+                return bad("gsl_max_range_km", format!("{} must be a positive number of km", Num(r)));
             }
         }
         if !(self.step_s.is_finite() && self.step_s > 0.0) {
-            return bad("step_s", format!("{} must be a positive number of seconds", self.step_s));
+            return bad("step_s", format!("{} must be a positive number of seconds", Num(self.step_s)));
         }
         if !(self.handover_outage_s.is_finite() && self.handover_outage_s >= 0.0) {
-            return bad("handover_outage_s", format!("{} must be 0 or more seconds", self.handover_outage_s));
+            return bad("handover_outage_s", format!("{} must be 0 or more seconds", Num(self.handover_outage_s)));
         }
         if let Some(s) = self.attachment.scheduler() {
             if !(s.period_s.is_finite() && s.period_s > 0.0 && s.period_s <= 86_400.0) {
                 return bad(
                     "attachment.scheduler.period_s",
-                    format!("{} must be above 0 and at most 86400 s", s.period_s),
+                    format!("{} must be above 0 and at most 86400 s", Num(s.period_s)),
                 );
             }
             if !(s.offset_s.is_finite() && (0.0..s.period_s).contains(&s.offset_s)) {
                 return bad(
                     "attachment.scheduler.offset_s",
-                    format!("{} must be at least 0 and below the period ({} s)", s.offset_s, s.period_s),
+                    format!("{} must be at least 0 and below the period ({} s)", Num(s.offset_s), Num(s.period_s)),
                 );
             }
             if !(s.reassign_gap_ms.is_finite() && s.reassign_gap_ms >= 0.0 && s.reassign_gap_ms < s.period_s * 1e3) {
                 return bad(
                     "attachment.scheduler.reassign_gap_ms",
-                    format!("{} must be at least 0 and shorter than a slot", s.reassign_gap_ms),
+                    format!("{} must be at least 0 and shorter than a slot", Num(s.reassign_gap_ms)),
                 );
             }
         }
@@ -108,17 +109,17 @@ impl RouteConfig {
                 return bad("gateways.stations", "must name at least one gateway".into());
             }
             if !(g.route_factor.is_finite() && (1.0..=10.0).contains(&g.route_factor)) {
-                return bad("gateways.route_factor", format!("{} must be between 1 and 10", g.route_factor));
+                return bad("gateways.route_factor", format!("{} must be between 1 and 10", Num(g.route_factor)));
             }
             if !(g.rate_mbps.is_finite() && g.rate_mbps > 0.0) {
-                return bad("gateways.rate_mbps", format!("{} must be a positive rate", g.rate_mbps));
+                return bad("gateways.rate_mbps", format!("{} must be a positive rate", Num(g.rate_mbps)));
             }
         }
         if let IslMode::List { max_length_km: Some(m), .. } | IslMode::PlusGrid { max_length_km: Some(m), .. } =
             self.isl
         {
             if !(m.is_finite() && m > 0.0) {
-                return bad("max_isl_km", format!("{m} must be a positive number of km"));
+                return bad("max_isl_km", format!("{} must be a positive number of km", Num(m)));
             }
         }
         Ok(())
