@@ -3,7 +3,7 @@
 use crate::sim::{SimDuration, SimTime};
 
 mod delay;
-pub use delay::{DelayStats, DelaySummary, DELAY_STATS_MAX_BYTES, RELATIVE_ERROR as DELAY_RELATIVE_ERROR};
+pub use delay::{delay_stats_max_bytes, DelayStats, DelaySummary, RELATIVE_ERROR as DELAY_RELATIVE_ERROR};
 
 /// A time series of `N` columns that never holds more than `max_points` points.
 ///

@@ -23,17 +23,14 @@ pub const RELATIVE_ERROR: f64 = 1.0 / (2 * SUB_BUCKETS) as f64;
 /// Trace points of the jitter series when no scenario gives them.
 const DEFAULT_JITTER_POINTS: usize = 2000;
 
-/// Bytes a statistic may hold at most besides its jitter trace: the exact samples or the
-/// histogram at its widest, whichever is larger.
-pub const DELAY_STATS_MAX_BYTES: u64 = {
+/// Bytes a statistic may hold at most besides its jitter trace, when no delay is longer than
+/// `longest` (a run's duration): the exact samples, or the histogram over the buckets up to
+/// `longest` with the room it keeps to grow, whichever is larger.
+pub fn delay_stats_max_bytes(longest: SimDuration) -> u64 {
     let exact = EXACT_SAMPLES as u64 * 8;
-    let hist = HISTOGRAM_BUCKETS as u64 * 8;
-    if exact > hist {
-        exact
-    } else {
-        hist
-    }
-};
+    let buckets = (bucket_of(longest.0) as u64 + 1) * 3 / 2 + 1;
+    exact.max(buckets.min(HISTOGRAM_BUCKETS as u64) * 8)
+}
 
 fn bucket_of(ns: u64) -> usize {
     if ns < LINEAR {
@@ -64,21 +61,32 @@ struct Histogram {
 impl Histogram {
     fn add(&mut self, ns: u64) {
         let i = bucket_of(ns);
+        let end = self.offset + self.counts.len();
+        if self.counts.is_empty() || i < self.offset || i >= end {
+            self.widen(i);
+        }
+        self.counts[i - self.offset] += 1;
+    }
+
+    /// Makes room for bucket `i`, with half the current span again on that side (so that slowly
+    /// drifting delays do not copy the counts once per new bucket), in a vector of exactly that
+    /// length.
+    fn widen(&mut self, i: usize) {
+        let (mut lo, mut hi) = (self.offset, self.offset + self.counts.len());
+        let slack = self.counts.len() / 2;
         if self.counts.is_empty() {
-            self.offset = i;
+            (lo, hi) = (i, i + 1);
+        } else if i < lo {
+            lo = i.saturating_sub(slack);
+        } else {
+            hi = (i + 1 + slack).min(HISTOGRAM_BUCKETS);
         }
-        if i < self.offset {
-            // Grow downwards by at least the current span, so that slowly falling delays do
-            // not shift the counts once per new bucket.
-            let lower = i.min(self.offset.saturating_sub(self.counts.len()));
-            self.counts.splice(0..0, std::iter::repeat(0).take(self.offset - lower));
-            self.offset = lower;
-        }
-        let at = i - self.offset;
-        if at >= self.counts.len() {
-            self.counts.resize(at + 1, 0);
-        }
-        self.counts[at] += 1;
+        let mut counts = Vec::with_capacity(hi - lo);
+        counts.resize(self.offset.max(lo) - lo, 0);
+        counts.extend_from_slice(&self.counts);
+        counts.resize(hi - lo, 0);
+        self.counts = counts;
+        self.offset = lo;
     }
 
     /// The middles of the buckets holding the samples of 1-based ranks `ranks` (ascending).
@@ -392,6 +400,20 @@ mod tests {
     }
 
     #[test]
+    fn the_histogram_stays_within_its_stated_size_below_the_longest_delay() {
+        let longest = SimDuration::from_millis(10_000);
+        for rising in [true, false] {
+            let mut d = DelayStats::new(10);
+            for i in 0..200_000u64 {
+                let k = if rising { i } else { 200_000 - i };
+                d.record(SimTime(0), SimDuration(longest.0 / 200_000 * k + 1));
+            }
+            let bytes = d.hist.as_ref().unwrap().counts.capacity() as u64 * 8;
+            assert!(bytes <= delay_stats_max_bytes(longest), "{bytes}");
+        }
+    }
+
+    #[test]
     fn a_statistic_holds_a_bounded_number_of_buckets_however_many_samples() {
         let mut d = DelayStats::new(100);
         // Falling delays, one second each, over the whole range of a run: the worst shape for
@@ -400,7 +422,7 @@ mod tests {
             d.record(SimTime(i * 1_000_000_000), SimDuration(u64::MAX >> (i % 64)));
         }
         let h = d.hist.as_ref().unwrap();
-        assert!(h.counts.len() <= HISTOGRAM_BUCKETS);
+        assert!(h.counts.capacity() <= HISTOGRAM_BUCKETS);
         assert!(d.exact.capacity() == 0);
         assert!(d.jitter.series.len() <= 100);
         assert_eq!(d.count(), 2_000_000);

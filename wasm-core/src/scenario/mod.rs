@@ -18,6 +18,7 @@ mod flow;
 mod intcp_flow;
 mod json_path;
 mod link;
+mod memory;
 mod paper;
 mod parse;
 mod problems;
@@ -41,6 +42,7 @@ pub use json_path::{set_path, PathError};
 pub use link::{
     LinkSpec, LossAtSpec, LossSpec, Outage, OutagesSpec, PeriodicOutage, RateScheduleSpec, RateStep, SquareWave,
 };
+pub use memory::{MemoryEstimate, MAX_FLOWS, MAX_RUN_MEMORY_BYTES};
 pub use paper::{ClaimChart, PaperClaim, PaperPoint, PaperReference};
 pub use parse::{check, check_value, from_value, parse, parse_timeline};
 pub use sweep::Sweep;

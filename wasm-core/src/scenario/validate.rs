@@ -156,6 +156,7 @@ impl Scenario {
                 },
             );
         }
+        self.memory_problems(&mut p);
         p.0
     }
 }
