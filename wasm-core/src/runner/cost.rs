@@ -80,7 +80,12 @@ pub fn estimate(sc: &Scenario, jobs: u64) -> CostEstimate {
         if sc.flows_alone { packets / sc.flows.len().max(1) as f64 } else { packets } * (2.0 * hops + 1.0) + routing;
     let runs = jobs * if sc.flows_alone { sc.flows.len() as u64 } else { 1 };
     let events = per_run * runs as f64;
-    CostEstimate { runs, events, browser_seconds: events / BROWSER_EVENTS_PER_S, memory_bytes: sc.memory_estimate().total() }
+    CostEstimate {
+        runs,
+        events,
+        browser_seconds: events / BROWSER_EVENTS_PER_S,
+        memory_bytes: sc.memory_estimate().total(),
+    }
 }
 
 #[cfg(test)]

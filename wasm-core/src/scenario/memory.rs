@@ -78,7 +78,9 @@ impl Scenario {
             (Topology::Constellation(_), _) => CONSTELLATION_HOPS,
         };
         let max_rate_mbps = match &self.topology {
-            Topology::Chain(c) => c.links.iter().map(|l| l.rate_mbps.max(l.reverse_rate_mbps.unwrap_or(0.0))).fold(0.0, f64::max),
+            Topology::Chain(c) => {
+                c.links.iter().map(|l| l.rate_mbps.max(l.reverse_rate_mbps.unwrap_or(0.0))).fold(0.0, f64::max)
+            }
             Topology::Constellation(_) => super::MAX_RATE_MBPS,
         };
         let hop_values: f64 = self.flows.iter().filter(|f| matches!(f, Flow::Intcp(_))).map(hops).sum();
@@ -97,9 +99,11 @@ impl Scenario {
                 Flow::Intcp(i) => {
                     // A cache holds at most what passes through it: the flow's bytes, or what
                     // the fastest link carries in the run.
-                    let passing = i.bytes.map_or(f64::INFINITY, |b| b as f64).min(max_rate_mbps * 1e6 / 8.0 * self.duration_s);
+                    let passing =
+                        i.bytes.map_or(f64::INFINITY, |b| b as f64).min(max_rate_mbps * 1e6 / 8.0 * self.duration_s);
                     let cache = |c: u64| (c as f64).min(passing);
-                    let caches = cache(i.cache_bytes) * hops(f) + i.node_cache_bytes.values().map(|&c| cache(c)).sum::<f64>();
+                    let caches =
+                        cache(i.cache_bytes) * hops(f) + i.node_cache_bytes.values().map(|&c| cache(c)).sum::<f64>();
                     caches / i.mss_bytes.max(1) as f64 * CACHE_ENTRY_BYTES
                 }
                 Flow::Tcp(_) => 0.0,
@@ -182,10 +186,7 @@ mod tests {
     #[test]
     fn more_flows_than_the_cap_are_refused_with_the_cap() {
         let e = with("flows", flows(MAX_FLOWS + 1)).unwrap_err();
-        assert_eq!(
-            e,
-            "flows: has 1001 flows; at most 1000 are supported (each keeps its traces and delay statistics)"
-        );
+        assert_eq!(e, "flows: has 1001 flows; at most 1000 are supported (each keeps its traces and delay statistics)");
         let e = with("flows", flows(MAX_FLOWS)).unwrap_err();
         assert!(e.starts_with("trace.max_points: a run would need up to "), "not the cap: {e}");
     }
@@ -200,7 +201,8 @@ mod tests {
         assert!(e.starts_with("trace.max_points: a run would need up to 74"), "{e}");
         assert!(e.contains("at most 1000 MB are supported (lower trace.max_points to "), "{e}");
         // The points it names fit.
-        let fit: u32 = e.split("lower trace.max_points to ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let fit: u32 =
+            e.split("lower trace.max_points to ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
         v["trace"] = json!({ "max_points": fit });
         let sc = from_value(v.clone()).unwrap();
         assert!(sc.memory_estimate().total() <= MAX_RUN_MEMORY_BYTES);
