@@ -2,6 +2,9 @@
 
 use crate::sim::{SimDuration, SimTime};
 
+mod delay;
+pub use delay::{delay_stats_max_bytes, DelayStats, DelaySummary, RELATIVE_ERROR as DELAY_RELATIVE_ERROR};
+
 /// A time series of `N` columns that never holds more than `max_points` points.
 ///
 /// Points closer than `min_dt` to the previous one are skipped. When the trace fills up, every
@@ -68,87 +71,12 @@ impl<const N: usize> Trace<N> {
     pub fn len(&self) -> usize {
         self.t.len()
     }
+    /// The most points the trace keeps.
+    pub fn max_points(&self) -> usize {
+        self.max_points
+    }
     pub fn is_empty(&self) -> bool {
         self.t.is_empty()
-    }
-}
-
-/// Per-delivery one-way delays, kept in full (as microseconds) for exact percentiles, plus
-/// per-second means for the jitter of the INTCP paper.
-#[derive(Clone, Debug, Default)]
-pub struct DelayStats {
-    samples_us: Vec<u32>,
-    /// (sum of delays in µs, count) per second of arrival time.
-    per_second: Vec<(f64, u32)>,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, schemars::JsonSchema)]
-pub struct DelaySummary {
-    pub mean: f64,
-    pub p5: f64,
-    pub p95: f64,
-}
-
-impl DelayStats {
-    pub fn record(&mut self, at: SimTime, delay: SimDuration) {
-        let us = (delay.0 / 1000).min(u32::MAX as u64) as u32;
-        self.samples_us.push(us);
-        let sec = (at.0 / 1_000_000_000) as usize;
-        if self.per_second.len() <= sec {
-            self.per_second.resize(sec + 1, (0.0, 0));
-        }
-        let b = &mut self.per_second[sec];
-        b.0 += us as f64;
-        b.1 += 1;
-    }
-
-    pub fn count(&self) -> usize {
-        self.samples_us.len()
-    }
-
-    /// Mean and 5th/95th percentiles (nearest rank), in milliseconds.
-    pub fn summary(&self) -> DelaySummary {
-        if self.samples_us.is_empty() {
-            return DelaySummary::default();
-        }
-        let mut s = self.samples_us.clone();
-        s.sort_unstable();
-        let mean = s.iter().map(|&x| x as f64).sum::<f64>() / s.len() as f64;
-        DelaySummary { mean: mean / 1e3, p5: percentile(&s, 0.05) / 1e3, p95: percentile(&s, 0.95) / 1e3 }
-    }
-
-    /// Jitter as the INTCP paper defines it: the difference of mean delay between consecutive
-    /// seconds. Returns (t, |difference| in ms) for each pair of consecutive seconds with data.
-    pub fn jitter_series(&self) -> Vec<(f64, f64)> {
-        let means: Vec<(usize, f64)> = self
-            .per_second
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.1 > 0)
-            .map(|(i, b)| (i, b.0 / b.1 as f64 / 1e3))
-            .collect();
-        means.windows(2).filter(|w| w[1].0 == w[0].0 + 1).map(|w| (w[1].0 as f64, (w[1].1 - w[0].1).abs())).collect()
-    }
-
-    /// Mean jitter in ms (0 when there are fewer than two consecutive seconds of data).
-    pub fn mean_jitter(&self) -> f64 {
-        let j = self.jitter_series();
-        if j.is_empty() {
-            0.0
-        } else {
-            j.iter().map(|x| x.1).sum::<f64>() / j.len() as f64
-        }
-    }
-
-    /// The sorted delays in ms, for CDF charts, reduced to at most `max` evenly spaced quantiles.
-    pub fn cdf(&self, max: usize) -> Vec<f64> {
-        let mut s = self.samples_us.clone();
-        s.sort_unstable();
-        if s.is_empty() || max == 0 {
-            return Vec::new();
-        }
-        let n = s.len().min(max);
-        (0..n).map(|i| s[i * (s.len() - 1) / (n - 1).max(1)] as f64 / 1e3).collect()
     }
 }
 
@@ -170,8 +98,8 @@ pub struct DeliveryLog {
 impl DeliveryLog {
     pub fn new(owd_trace: Trace<1>, bin_width: SimDuration) -> DeliveryLog {
         DeliveryLog {
-            delays: DelayStats::default(),
-            arrivals: DelayStats::default(),
+            delays: DelayStats::new(owd_trace.max_points()),
+            arrivals: DelayStats::new(owd_trace.max_points()),
             owd_trace,
             goodput_bins: Vec::new(),
             bin_width,
@@ -194,11 +122,6 @@ impl DeliveryLog {
         }
         self.goodput_bins[bin] += bytes;
     }
-}
-
-fn percentile(sorted: &[u32], q: f64) -> f64 {
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1] as f64
 }
 
 /// Jain's fairness index (docs/links-and-orbits.md §11): (Σx)² / (n·Σx²); 1 when all equal, 1/n when one
@@ -352,32 +275,6 @@ mod tests {
         assert_eq!(t.t[0], 0.0);
         assert!(*t.t.last().unwrap() > 90.0);
         assert!(t.t.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn delay_percentiles_use_nearest_rank() {
-        let mut d = DelayStats::default();
-        for ms in 1..=100u64 {
-            d.record(SimTime(0), SimDuration::from_millis(ms));
-        }
-        let s = d.summary();
-        assert_eq!(s.p5, 5.0);
-        assert_eq!(s.p95, 95.0);
-        assert!((s.mean - 50.5).abs() < 1e-9);
-    }
-
-    #[test]
-    fn jitter_is_the_change_of_mean_delay_between_consecutive_seconds() {
-        let mut d = DelayStats::default();
-        d.record(SimTime::from_secs_f64(0.5), SimDuration::from_millis(100));
-        d.record(SimTime::from_secs_f64(1.5), SimDuration::from_millis(130));
-        d.record(SimTime::from_secs_f64(2.5), SimDuration::from_millis(120));
-        // A gap: second 4 is not consecutive to second 2.
-        d.record(SimTime::from_secs_f64(4.5), SimDuration::from_millis(500));
-        let j = d.jitter_series();
-        assert_eq!(j.len(), 2);
-        assert!((j[0].1 - 30.0).abs() < 1e-9 && (j[1].1 - 10.0).abs() < 1e-9);
-        assert!((d.mean_jitter() - 20.0).abs() < 1e-9);
     }
 
     #[test]

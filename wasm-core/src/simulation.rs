@@ -176,6 +176,7 @@ impl Simulation {
         let now = self.now;
         let to = self.net.links[link as usize].to;
         while let Some(pkt) = self.net.links[link as usize].take_arrived(now) {
+            self.net.in_transit -= 1;
             if pkt.dst_node == to {
                 let agent = pkt.dst_agent;
                 self.with_agent(agent, |a, ctx| match a {

@@ -310,3 +310,17 @@ fn a_bad_arq_field_is_named_with_its_problem() {
     let e = refused(arq("go-back-2", None, None));
     assert!(e.contains("flows[0].mode") && e.contains("selective-repeat"), "{e}");
 }
+
+#[test]
+fn a_go_back_n_window_resent_faster_than_an_unlimited_buffer_drains_is_held_to_the_packet_budget() {
+    // 10000 packets resent every 100 ms into a 10 Mbit/s link (833 packets/s) with the default
+    // unlimited buffer: the queue grew by 100 000 packets a second until the run aborted (2.5 GB).
+    let flow = json!({"transport": "arq", "mode": "go-back-n", "window_pkts": 10000, "timeout_ms": 100});
+    let v = one_hop(RATE_MBPS, 50.0, None, 0.0, 40.0, vec![flow]);
+    let r = run(&v, false);
+    let budget = orbitcp_core::net::MAX_PACKETS_IN_NETWORK;
+    assert!(r.links[0].drops.buffer > 0, "the packets past the budget are dropped: {:?}", r.links[0].drops);
+    let offered = r.flows[0].wire.as_ref().unwrap().data_sent;
+    assert!(offered > budget, "the sender offered more than the budget holds ({offered})");
+    assert!(r.flows[0].delivered_bytes > 0);
+}

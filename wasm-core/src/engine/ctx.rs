@@ -66,8 +66,11 @@ pub fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at:
     };
     // The copy is taken before the link takes the packet, and kept only if the link transmits it.
     let copy = net.capture.as_ref().map(|c| (!c.full()).then(|| crate::net::Capture::copy_of(&pkt)));
+    let room = net.in_transit < crate::net::MAX_PACKETS_IN_NETWORK;
     let link = &mut net.links[l as usize];
-    let due = link.enqueue(now, pkt);
+    let held = link.held();
+    let due = link.enqueue_with_room(now, pkt, room);
+    net.in_transit = net.in_transit + link.held() - held;
     if let (Some(copy), Some(cap), Some(at)) = (copy, &mut net.capture, link.tx_start) {
         cap.record(l, at, copy);
     }

@@ -322,6 +322,8 @@ pub struct Link {
     /// is not in `pipeline`: `propagates` is false for it.
     waiting: VecDeque<(SimTime, u32, u32, bool, bool)>,
     waiting_bytes: u64,
+    /// Entries of `waiting` that do not propagate (not in `pipeline`).
+    waiting_lost: usize,
     /// Packets propagating, in arrival order.
     pipeline: VecDeque<(SimTime, Packet)>,
     last_arrival: SimTime,
@@ -367,6 +369,7 @@ impl Link {
             free_at: SimTime::ZERO,
             waiting: VecDeque::new(),
             waiting_bytes: 0,
+            waiting_lost: 0,
             pipeline: VecDeque::new(),
             last_arrival: SimTime::ZERO,
             arrival_event_at: None,
@@ -389,13 +392,22 @@ impl Link {
     }
 
     fn release_started(&mut self, now: SimTime) {
-        while let Some(&(start, size, ..)) = self.waiting.front() {
+        while let Some(&(start, size, .., propagates)) = self.waiting.front() {
             if start > now {
                 break;
             }
             self.waiting.pop_front();
             self.waiting_bytes -= size as u64;
+            self.waiting_lost -= !propagates as usize;
         }
+        shrink(&mut self.waiting);
+    }
+
+    /// Packets the link holds: queued, in transmission or propagating, and queued packets the
+    /// channel will lose (they still take the transmitter). What the network's packet budget
+    /// counts (`net::MAX_PACKETS_IN_NETWORK`).
+    pub fn held(&self) -> u64 {
+        (self.pipeline.len() + self.waiting_lost) as u64
     }
 
     fn buffer_full(&self, size: u32) -> bool {
@@ -442,6 +454,12 @@ impl Link {
     /// Offers a packet to the link at `now`. Returns the time at which the caller must schedule
     /// this link's arrival event, if a new one is needed.
     pub fn enqueue(&mut self, now: SimTime, pkt: Packet) -> Option<SimTime> {
+        self.enqueue_with_room(now, pkt, true)
+    }
+
+    /// [`Self::enqueue`], where `room` false means the network holds all the packets it may:
+    /// the link drops the packet as a full buffer would.
+    pub fn enqueue_with_room(&mut self, now: SimTime, pkt: Packet, room: bool) -> Option<SimTime> {
         self.offered_pkts += 1;
         self.tx_start = None;
         self.release_started(now);
@@ -455,7 +473,7 @@ impl Link {
             }
         }
         let busy = self.free_at > now;
-        if busy && self.buffer_full(pkt.size) {
+        if (busy && self.buffer_full(pkt.size)) || !room {
             self.drops.buffer += 1;
             self.tally_mut(pkt.flow).buffer_drops += 1;
             return None;
@@ -484,6 +502,7 @@ impl Link {
         if busy {
             self.waiting.push_back((start, pkt.size, pkt.flow, data, false));
             self.waiting_bytes += pkt.size as u64;
+            self.waiting_lost += 1;
         }
         self.queue_trace.record(now, [self.waiting.len() as f64]);
 
@@ -525,6 +544,7 @@ impl Link {
         if busy {
             if let Some(w) = self.waiting.back_mut() {
                 w.4 = true;
+                self.waiting_lost -= 1;
             }
         }
         match self.arrival_event_at {
@@ -563,6 +583,7 @@ impl Link {
         match self.pipeline.front() {
             Some((t, _)) if *t <= now => {
                 let (_, p) = self.pipeline.pop_front()?;
+                shrink(&mut self.pipeline);
                 self.delivered_pkts += 1;
                 self.delivered_bytes += p.size as u64;
                 Some(p)
@@ -584,6 +605,13 @@ impl Link {
                 Some(head)
             }
         }
+    }
+}
+
+/// Gives memory back once a queue is far below its capacity, so that a burst does not keep it.
+fn shrink<T>(q: &mut VecDeque<T>) {
+    if q.capacity() > 1024 && q.len() * 4 < q.capacity() {
+        q.shrink_to(q.len() * 2);
     }
 }
 

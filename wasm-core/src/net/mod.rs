@@ -18,6 +18,12 @@ pub use moving::{MovingRoutes, Route};
 pub use node_state::{NodeSlot, NodeStates};
 pub use packet::{AgentId, Body, CtcpCoding, NodeId, Packet, SackBlocks};
 
+/// Packets the links of a run may hold at once (queued, in transmission or propagating): a
+/// packet offered beyond it is dropped as by a full buffer, so that a sender that never slows
+/// down (go-back-N with a fixed timeout shorter than the queue, TCP in slow start) cannot grow a
+/// queue of an unlimited buffer until the memory runs out. About 100 MB of packets.
+pub const MAX_PACKETS_IN_NETWORK: u64 = 1 << 20;
+
 /// Nodes joined by directional links, with static shortest-path routes or routes that change
 /// with time.
 pub struct Network {
@@ -29,6 +35,8 @@ pub struct Network {
     pub moving: Option<MovingRoutes>,
     /// Packets dropped at a node that had no route for them.
     pub unrouted: u64,
+    /// Entries all links hold ([`Link::held`]), kept below [`MAX_PACKETS_IN_NETWORK`].
+    pub in_transit: u64,
     /// What the links transmitted, when the run asked for a capture (docs/pcap.md).
     pub capture: Option<Box<Capture>>,
     /// What agents on one node share (`node_state.rs`).
@@ -75,6 +83,7 @@ impl Network {
             next_link,
             moving: None,
             unrouted: 0,
+            in_transit: 0,
             capture: None,
             node_states: NodeStates::default(),
         }
@@ -88,6 +97,7 @@ impl Network {
             next_link: Vec::new(),
             moving: Some(routes),
             unrouted: 0,
+            in_transit: 0,
             capture: None,
             node_states: NodeStates::default(),
         }

@@ -32,6 +32,9 @@ pub struct CostEstimate {
     pub events: f64,
     /// `events` at `BROWSER_EVENTS_PER_S`.
     pub browser_seconds: f64,
+    /// The most memory one run may need, in bytes (`Scenario::memory_estimate`); validation
+    /// refuses a scenario above `scenario::MAX_RUN_MEMORY_BYTES`.
+    pub memory_bytes: f64,
 }
 
 /// The estimate for a scenario's JSON text; the scenario's own errors when it is invalid.
@@ -77,7 +80,12 @@ pub fn estimate(sc: &Scenario, jobs: u64) -> CostEstimate {
         if sc.flows_alone { packets / sc.flows.len().max(1) as f64 } else { packets } * (2.0 * hops + 1.0) + routing;
     let runs = jobs * if sc.flows_alone { sc.flows.len() as u64 } else { 1 };
     let events = per_run * runs as f64;
-    CostEstimate { runs, events, browser_seconds: events / BROWSER_EVENTS_PER_S }
+    CostEstimate {
+        runs,
+        events,
+        browser_seconds: events / BROWSER_EVENTS_PER_S,
+        memory_bytes: sc.memory_estimate().total(),
+    }
 }
 
 #[cfg(test)]
@@ -120,5 +128,20 @@ mod tests {
         };
         assert!(estimate_json(&run(1000.0, 3600.0)).unwrap().browser_seconds > 60.0);
         assert!(estimate_json(&run(10.0, 10.0)).unwrap().browser_seconds < 1.0);
+    }
+
+    #[test]
+    fn every_preset_fits_the_memory_budget() {
+        let dir = format!("{}/../scenarios", env!("CARGO_MANIFEST_DIR"));
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_some_and(|x| x == "json") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let Ok(sc) = scenario::parse(&text) else { continue };
+                let m = sc.memory_estimate();
+                eprintln!("{}: {:.0} MB {m:?}", path.display(), m.total() / 1e6);
+                assert!(m.total() <= scenario::MAX_RUN_MEMORY_BYTES, "{}", path.display());
+            }
+        }
     }
 }

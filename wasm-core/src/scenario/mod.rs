@@ -20,6 +20,7 @@ mod intcp_flow;
 mod json_locate;
 mod json_path;
 mod link;
+mod memory;
 mod paper;
 mod parse;
 mod problems;
@@ -44,6 +45,7 @@ pub use json_path::{canonical_path, paths_overlap, set_path, PathError};
 pub use link::{
     LinkSpec, LossAtSpec, LossSpec, Outage, OutagesSpec, PeriodicOutage, RateScheduleSpec, RateStep, SquareWave,
 };
+pub use memory::{MemoryEstimate, MAX_FLOWS, MAX_RUN_MEMORY_BYTES};
 pub use paper::{ClaimChart, PaperClaim, PaperPoint, PaperReference};
 pub use parse::{check, check_value, from_value, parse, parse_timeline, read_json};
 pub use sweep::Sweep;

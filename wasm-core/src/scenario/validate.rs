@@ -160,6 +160,7 @@ impl Scenario {
                 },
             );
         }
+        self.memory_problems(&mut p);
         p.0
     }
 }

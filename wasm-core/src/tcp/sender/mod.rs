@@ -411,7 +411,11 @@ impl TcpSender {
         let seq = self.seg_start(s);
         let len = self.seg_len(s);
         let first_sent = self.sb.on_sent(s, now, tx, retransmission);
-        self.rack.on_sent(s, now);
+        // Only RACK reads its list of transmissions; kept without it, the list grew by one entry
+        // per segment sent for the whole run (the ns-3 profile's duplicate-ACK detection).
+        if self.detects_by_rack() {
+            self.rack.on_sent(s, now);
+        }
         if matches!(self.state, CaState::Recovery) {
             self.prr.on_sent();
         }
