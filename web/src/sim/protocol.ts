@@ -26,6 +26,8 @@ export interface CostEstimate {
   runs: number;
   events: number;
   browser_seconds: number;
+  /** The most memory one run may need, in bytes; validation refuses a scenario above 1 GB. */
+  memory_bytes: number;
 }
 
 /** One link's capture: `link-K-nA-nB.pcap` and its bytes, as `orbitcp run --pcap` writes them. */
