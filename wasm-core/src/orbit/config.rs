@@ -210,10 +210,6 @@ fn default_buffer() -> u32 {
 fn yes() -> bool {
     true
 }
-/// A user's text in an error message: at most 40 characters, control characters escaped.
-fn quote(s: &str) -> String {
-    s.chars().take(40).flat_map(char::escape_debug).collect()
-}
 fn one() -> f64 {
     1.0
 }
@@ -340,7 +336,7 @@ impl Place {
 fn not_read(field: &str, file: &str, what: &str) -> OrbitError {
     OrbitError::Config {
         field: field.into(),
-        problem: format!("\"{}\" was not read: only the command line reads files; paste {what}", quote(file)),
+        problem: format!("\"{}\" was not read: only the command line reads files; paste {what}", super::excerpt(file)),
     }
 }
 

@@ -94,6 +94,7 @@ impl Run {
 
     /// [`Run::with_seed`], asking `cancel` as it precomputes a constellation's routes whether to
     /// stop there ([`RunError::Interrupted`]): a front end's Ctrl-C.
+    #[cfg_attr(not(feature = "orbits"), allow(unused_variables))]
     pub fn with_seed_until(sc: &Scenario, seed: u64, cancel: &dyn Fn() -> bool) -> Result<Run, RunError> {
         let points = sc.trace.max_points as usize;
         let (net, last_node, path, traced_links) = match &sc.topology {
