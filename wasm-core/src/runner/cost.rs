@@ -71,8 +71,17 @@ pub fn estimate(sc: &Scenario, jobs: u64) -> CostEstimate {
                 Flow::Intcp(i) => (i.bytes, i.start_s, i.mss_bytes),
                 Flow::Arq(a) => (a.bytes, a.start_s, a.mss_bytes),
             };
-            let busy = rate_mbps * 1e6 / 8.0 * (sc.duration_s - start_s).max(0.0) / mss.max(1) as f64;
-            bytes.map_or(busy, |b| busy.min(b as f64 / mss.max(1) as f64))
+            let active_s = (sc.duration_s - start_s).max(0.0);
+            let busy = rate_mbps * 1e6 / 8.0 * active_s / mss.max(1) as f64;
+            let carried = bytes.map_or(busy, |b| busy.min(b as f64 / mss.max(1) as f64));
+            // An ARQ sender resends its window at every timeout whether or not the link can take
+            // it: a large window on a short fixed timeout offers far more than the link carries,
+            // and each packet offered costs work even when the buffer drops it.
+            let resent = match f {
+                Flow::Arq(a) => a.window() as f64 * active_s / (a.timeout_ms.unwrap_or(1000.0) / 1e3).max(1e-3),
+                _ => 0.0,
+            };
+            carried.max(resent)
         })
         .sum();
     // With flows_alone each run carries one flow: the packets are split over the runs.
@@ -106,6 +115,17 @@ mod tests {
             let ratio = estimate.events / actual;
             assert!((0.2..=5.0).contains(&ratio), "{name}: estimated {} events, ran {actual}", estimate.events);
         }
+    }
+
+    #[test]
+    fn an_arq_window_resent_faster_than_the_link_drains_is_estimated_expensive() {
+        // 10 000 packets every 100 ms for 600 s into a 10 Mbit/s link: 60 million offered, most
+        // dropped, each one work for the core.
+        let storm = r#"{"version":1,"name":"x","duration_s":600,"topology":{"kind":"chain","links":[{"rate_mbps":10,"delay_ms":250}]},
+            "flows":[{"transport":"arq","mode":"go-back-n","window_pkts":10000,"timeout_ms":100}]}"#;
+        assert!(estimate_json(storm).unwrap().events >= 6e7);
+        let calm = storm.replace(r#""window_pkts":10000,"timeout_ms":100"#, r#""window_pkts":16"#);
+        assert!(estimate_json(&calm).unwrap().events < 1e7);
     }
 
     #[test]

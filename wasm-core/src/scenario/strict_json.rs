@@ -129,7 +129,19 @@ impl<'de> Visitor<'de> for Strict<'_, '_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut out = Vec::new();
+        // A scenario's flows are counted as they are read, so that a file of a million flows is
+        // refused before it is held whole (its values would take about 17 times the text).
+        let flows = matches!(self.at, At::Key(At::Root, "flows"));
         while let Some(v) = seq.next_element_seed(Strict { at: At::Index(&self.at, out.len()), fault: self.fault })? {
+            if flows && out.len() == super::MAX_FLOWS {
+                let message = format!(
+                    "more than {} flows; at most {} are supported (each keeps its traces and delay statistics)",
+                    super::MAX_FLOWS,
+                    super::MAX_FLOWS
+                );
+                *self.fault.borrow_mut() = Some(("flows".into(), message));
+                return Err(de::Error::custom("too many flows"));
+            }
             out.push(v);
         }
         Ok(Value::Array(out))
@@ -193,6 +205,20 @@ mod tests {
         let e = err("{\"a\": [1, 2, ]}");
         assert!(e.starts_with("a[2]: invalid JSON: trailing comma"), "{e}");
         assert!(err("").starts_with("scenario: invalid JSON: EOF while parsing a value"));
+    }
+
+    #[test]
+    fn a_scenario_with_more_flows_than_the_cap_is_refused_while_it_is_read() {
+        let flow = r#"{"transport":"tcp","cc":"reno"}"#;
+        let text = |n: usize| {
+            format!(r#"{{"flows":[{}],"x":{{"flows":[{}]}}}}"#, vec![flow; n].join(","), vec![flow; 3].join(","))
+        };
+        assert!(parse_json(&text(crate::scenario::MAX_FLOWS)).is_ok());
+        let e = parse_json(&text(crate::scenario::MAX_FLOWS + 1)).unwrap_err();
+        assert_eq!(e.path, "flows");
+        assert!(e.message.starts_with("more than 1000 flows; at most 1000 are supported"), "{}", e.message);
+        // Only the scenario's own list is counted: any other list of that name is read whole.
+        assert!(parse_json(&format!(r#"{{"x":{{"flows":[{}]}}}}"#, vec!["1"; 5000].join(","))).is_ok());
     }
 
     #[test]
