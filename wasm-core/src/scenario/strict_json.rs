@@ -211,7 +211,7 @@ mod tests {
     fn a_scenario_with_more_flows_than_the_cap_is_refused_while_it_is_read() {
         let flow = r#"{"transport":"tcp","cc":"reno"}"#;
         let text = |n: usize| {
-            format!(r#"{{"flows":[{}],"x":{{"flows":[{}]}}}}"#, vec![flow; n].join(","), vec![flow; 3].join(","))
+            format!(r#"{{"flows":[{}],"x":{{"flows":[{}]}}}}"#, vec![flow; n].join(","), [flow; 3].join(","))
         };
         assert!(parse_json(&text(crate::scenario::MAX_FLOWS)).is_ok());
         let e = parse_json(&text(crate::scenario::MAX_FLOWS + 1)).unwrap_err();
