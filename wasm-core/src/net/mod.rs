@@ -7,6 +7,7 @@ pub mod moving;
 pub mod node_state;
 pub mod packet;
 pub mod pcap;
+pub mod rate_schedule;
 
 use crate::sim::SimTime;
 pub use capture::Capture;
