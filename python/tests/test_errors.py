@@ -117,15 +117,7 @@ def test_files_a_scenario_names_are_read_beside_it_as_the_cli_reads_them(cli):
 
 def test_a_file_outside_the_scenario_folder_is_refused(tmp_path: Path):
     for name in ("/etc/passwd", "../secret.txt"):
-        sc = {
-            "version": 1,
-            "name": "t",
-            "duration_s": 1,
-            "topology": {"kind": "constellation", "constellation": {"tle_file": name}, "src": "London", "dst": "Paris"},
-            "flows": [{"transport": "tcp", "cc": "reno", "bytes": 1000}],
-        }
-        f = tmp_path / "outside.json"
-        f.write_text(json.dumps(sc))
+        f = _tle_file_scenario(tmp_path, name)
         with pytest.raises(ValueError, match="tle_file: .*relative to the scenario's folder") as e:
             orbitcp.validate(f)
         assert "root:" not in str(e.value)

@@ -3,6 +3,10 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+#[path = "common/cli.rs"]
+mod cli_helpers;
+use cli_helpers::{spawn, write_tmp};
+
 fn orbitcp(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_orbitcp")).args(args).output().expect("the CLI runs")
 }
@@ -17,14 +21,6 @@ fn orbitcp_stdin(args: &[&str], input: &str) -> Output {
         .expect("the CLI runs");
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
-}
-
-fn write_tmp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("orbitcp-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().to_string()
 }
 
 const SMALL: &str = r#"{"version":1,"name":"small","duration_s":30,
@@ -231,16 +227,6 @@ fn an_unwritable_csv_directory_fails_before_the_run() {
 const LONG: &str = r#"{"version":1,"name":"long","duration_s":600,
   "topology":{"kind":"chain","links":[{"rate_mbps":1000,"delay_ms":10}]},
   "flows":[{"transport":"tcp","cc":"cubic","bytes":null},{"transport":"tcp","cc":"reno","bytes":100000000000}]}"#;
-
-fn spawn(args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_orbitcp"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the CLI runs")
-}
 
 /// Sends SIGINT, as Ctrl-C in a terminal does.
 fn ctrl_c(child: &std::process::Child) {

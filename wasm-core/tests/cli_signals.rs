@@ -3,30 +3,16 @@
 #![cfg(target_os = "linux")]
 
 use std::io::Read;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
+
+#[path = "common/cli.rs"]
+mod cli_helpers;
+use cli_helpers::{spawn, write_tmp};
 
 /// Longest any of these programs may take once signalled; only a program that ignores the
 /// signal gets near it.
 const DEADLINE: Duration = Duration::from_secs(90);
-
-fn write_tmp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("orbitcp-cli-signals-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().to_string()
-}
-
-fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_orbitcp"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the CLI runs")
-}
 
 fn proc_status(pid: u32, key: &str) -> Option<String> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
