@@ -1,6 +1,7 @@
 //! Events, and what an agent may do while it handles one: send a packet (routed onto its next
 //! link here), set a timer, ask the route in force for its neighbours.
 
+use super::forward::route;
 use crate::net::{AgentId, Network, NodeId, NodeSlot, Packet};
 use crate::sim::{EventQueue, SimTime};
 
@@ -53,28 +54,5 @@ impl<'a> Ctx<'a> {
     /// Schedules `Event::Timer { agent: self, token }` at `at`.
     pub fn timer_at(&mut self, at: SimTime, token: u64) {
         self.queue.schedule(at, Event::Timer { agent: self.agent, token });
-    }
-}
-
-/// Puts `pkt`, at node `at`, onto the next link towards its destination.
-pub fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at: NodeId, pkt: Packet) {
-    // A packet without a route is dropped: validation guarantees connected endpoints on a chain;
-    // a constellation may have no path for a while.
-    let Some(l) = net.next_link(now, at, pkt.dst_node) else {
-        net.unrouted += 1;
-        return;
-    };
-    // The copy is taken before the link takes the packet, and kept only if the link transmits it.
-    let copy = net.capture.as_ref().map(|c| (!c.full()).then(|| crate::net::Capture::copy_of(&pkt)));
-    let room = net.in_transit < crate::net::MAX_PACKETS_IN_NETWORK;
-    let link = &mut net.links[l as usize];
-    let held = link.held();
-    let due = link.enqueue_with_room(now, pkt, room);
-    net.in_transit = net.in_transit + link.held() - held;
-    if let (Some(copy), Some(cap), Some(at)) = (copy, &mut net.capture, link.tx_start) {
-        cap.record(l, at, copy);
-    }
-    if let Some(t) = due {
-        queue.schedule(t, Event::Arrive { link: l });
     }
 }

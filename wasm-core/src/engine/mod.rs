@@ -3,7 +3,9 @@
 //! `crate::simulation` (above both) holds the agents and runs the event loop.
 
 mod ctx;
+mod forward;
 mod timer;
 
-pub use ctx::{route, Ctx, Event};
+pub use ctx::{Ctx, Event};
+pub use forward::{forward, route};
 pub use timer::LazyTimer;

@@ -6,7 +6,8 @@
 //! and queue occupancy is derived lazily from the departure times still in the future.
 
 use super::loss::LossProcess;
-use super::packet::{NodeId, Packet};
+pub use super::motion::{Motion, MotionSample};
+use super::packet::{NodeId, Packet, Transit};
 pub use super::rate_schedule::RateSchedule;
 use crate::metrics::Trace;
 use crate::sim::{Rng, SimDuration, SimTime};
@@ -101,71 +102,6 @@ pub struct LinkConfig {
     pub motion: Option<Box<Motion>>,
 }
 
-/// How a constellation link changes: one sample per routing step during which the link is on
-/// the route (docs/links-and-orbits.md §5: parameters are updated at fixed steps, and each packet's
-/// propagation delay is taken at its transmission time, so packets in flight keep theirs).
-#[derive(Clone, Debug)]
-pub struct Motion {
-    pub step: SimDuration,
-    /// Sorted by step.
-    pub samples: Vec<MotionSample>,
-    /// Drop a packet that would start transmission after the link has left the route.
-    pub drop_off_route: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MotionSample {
-    pub step: u32,
-    pub delay: SimDuration,
-    pub rate_bps: f64,
-    pub loss: f64,
-    /// The last step of the run of consecutive on-route steps this one belongs to.
-    pub run_end: u32,
-}
-
-impl Motion {
-    fn step_of(&self, t: SimTime) -> u32 {
-        (t.0 / self.step.0.max(1)).min(u32::MAX as u64) as u32
-    }
-
-    /// The sample in force at `t`: the last one at or before t's step (the first one before it).
-    fn index(&self, t: SimTime) -> usize {
-        let k = self.step_of(t);
-        self.samples.partition_point(|s| s.step <= k).saturating_sub(1)
-    }
-
-    pub fn rate_at(&self, t: SimTime) -> f64 {
-        self.samples[self.index(t)].rate_bps
-    }
-
-    pub fn loss_at(&self, t: SimTime) -> f64 {
-        self.samples[self.index(t)].loss
-    }
-
-    /// Propagation delay for a packet leaving at `t`: linear between this step's sample and the
-    /// next step's, so that delay changes smoothly while the satellites move.
-    pub fn delay_at(&self, t: SimTime) -> SimDuration {
-        let i = self.index(t);
-        let s = self.samples[i];
-        let k = self.step_of(t);
-        match self.samples.get(i + 1) {
-            Some(n) if s.step == k && n.step == k + 1 => {
-                let into = (t.0 - k as u64 * self.step.0) as f64 / self.step.0 as f64;
-                let d = s.delay.0 as f64 + (n.delay.0 as f64 - s.delay.0 as f64) * into;
-                SimDuration(d.max(0.0) as u64)
-            }
-            _ => s.delay,
-        }
-    }
-
-    /// Whether the link is off the route at `t` (after the end of the on-route run in force).
-    pub fn off_route(&self, t: SimTime) -> bool {
-        let i = self.index(t);
-        let k = self.step_of(t);
-        k > self.samples[i].run_end || k < self.samples[i].step
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LossAt {
     Channel,
@@ -224,7 +160,7 @@ pub struct Link {
     /// Entries of `waiting` that do not propagate (not in `pipeline`).
     waiting_lost: usize,
     /// Packets propagating, in arrival order.
-    pipeline: VecDeque<(SimTime, Packet)>,
+    pipeline: VecDeque<(SimTime, Packet, Transit)>,
     last_arrival: SimTime,
     /// Time of the arrival event currently scheduled for this link, if any.
     pub(crate) arrival_event_at: Option<SimTime>,
@@ -244,6 +180,8 @@ pub struct Link {
     /// Transmitter idle time before `free_at`, in bits of capacity (fixed-rate and scheduled
     /// links; a moving link's is not tracked).
     idle_bits: f64,
+    /// The motion sample found last ([`Motion::index_near`]).
+    motion_hint: usize,
 }
 
 impl Link {
@@ -281,6 +219,7 @@ impl Link {
             queue_trace: Trace::new(trace_points),
             tally: Vec::new(),
             idle_bits: 0.0,
+            motion_hint: 0,
         }
     }
 
@@ -359,6 +298,15 @@ impl Link {
     /// [`Self::enqueue`], where `room` false means the network holds all the packets it may:
     /// the link drops the packet as a full buffer would.
     pub fn enqueue_with_room(&mut self, now: SimTime, pkt: Packet, room: bool) -> Option<SimTime> {
+        let arrival = self.accept(now, &pkt, room)?;
+        self.hold(arrival, pkt, Transit::Free)
+    }
+
+    /// Everything [`Self::enqueue_with_room`] does but holding the packet: the transmitter, the
+    /// buffer, the loss and jitter draws and the counters. Returns when the packet reaches the
+    /// far end, or None if it is dropped. The caller then either holds it ([`Self::hold`]) or
+    /// lets it pass ([`Self::pass`]), and must do one of the two.
+    pub(crate) fn accept(&mut self, now: SimTime, pkt: &Packet, room: bool) -> Option<SimTime> {
         self.offered_pkts += 1;
         self.tx_start = None;
         self.release_started(now);
@@ -378,15 +326,18 @@ impl Link {
             return None;
         }
         let start = if busy { self.free_at } else { now };
-        if self.cfg.motion.as_deref().is_some_and(|m| m.drop_off_route && m.off_route(start)) {
-            self.drops.route_change += 1;
-            return None;
+        let sample = self.cfg.motion.as_deref().map(|m| m.index_near(start, &mut self.motion_hint));
+        if let (Some(m), Some(i)) = (self.cfg.motion.as_deref(), sample) {
+            if m.drop_off_route && m.off_route_of(i, start) {
+                self.drops.route_change += 1;
+                return None;
+            }
         }
         // Validation bounds scenario rates, but a link budget's Shannon capacity is not
         // bounded: the transmission still takes at least 1 ns, so simulated time moves on.
-        let end = match &self.cfg.motion {
-            Some(m) => RateSchedule::Constant(m.rate_at(start)).transmission_end(start, pkt.size as f64 * 8.0),
-            None => self.cfg.rate.transmission_end(start, pkt.size as f64 * 8.0),
+        let end = match (&self.cfg.motion, sample) {
+            (Some(m), Some(i)) => RateSchedule::Constant(m.rate_of(i)).transmission_end(start, pkt.size as f64 * 8.0),
+            _ => self.cfg.rate.transmission_end(start, pkt.size as f64 * 8.0),
         };
         if !busy && self.cfg.motion.is_none() {
             self.idle_bits += self.cfg.rate.bits_between(self.free_at, now);
@@ -409,13 +360,13 @@ impl Link {
         let lost = self.cfg.loss_at == LossAt::Channel && {
             let index = self.offered;
             self.offered += 1;
-            match &self.cfg.motion {
-                Some(m) => self.loss_rng.chance(m.loss_at(start)),
-                None => self.cfg.loss.drops(index, &mut self.loss_rng),
+            match (&self.cfg.motion, sample) {
+                (Some(m), Some(i)) => self.loss_rng.chance(m.loss_of(i)),
+                _ => self.cfg.loss.drops(index, &mut self.loss_rng),
             }
         };
         let delay = match &self.cfg.motion {
-            Some(m) => m.delay_at(self.free_at),
+            Some(m) => m.delay_of(m.index_near(self.free_at, &mut self.motion_hint), self.free_at),
             None => self.cfg.delay,
         };
         let mut arrival = self.free_at + delay;
@@ -434,17 +385,24 @@ impl Link {
             arrival = arrival.max(self.last_arrival);
         }
         self.last_arrival = self.last_arrival.max(arrival);
-        if self.pipeline.back().is_none_or(|(t, _)| *t <= arrival) {
-            self.pipeline.push_back((arrival, pkt));
-        } else {
-            let pos = self.pipeline.partition_point(|(t, _)| *t <= arrival);
-            self.pipeline.insert(pos, (arrival, pkt));
-        }
+        // The packet will propagate: it is no longer one the channel loses.
         if busy {
             if let Some(w) = self.waiting.back_mut() {
                 w.4 = true;
                 self.waiting_lost -= 1;
             }
+        }
+        Some(arrival)
+    }
+
+    /// Holds an accepted packet until `arrival` (from [`Self::accept`]). Returns the time at which
+    /// the caller must schedule this link's arrival event, if a new one is needed.
+    pub(crate) fn hold(&mut self, arrival: SimTime, pkt: Packet, transit: Transit) -> Option<SimTime> {
+        if self.pipeline.back().is_none_or(|(t, ..)| *t <= arrival) {
+            self.pipeline.push_back((arrival, pkt, transit));
+        } else {
+            let pos = self.pipeline.partition_point(|(t, ..)| *t <= arrival);
+            self.pipeline.insert(pos, (arrival, pkt, transit));
         }
         match self.arrival_event_at {
             Some(t) if t <= arrival => None,
@@ -453,6 +411,13 @@ impl Link {
                 Some(arrival)
             }
         }
+    }
+
+    /// Counts an accepted packet as delivered without holding it: the express path
+    /// (`engine::forward`) has already sent it on from the far end.
+    pub(crate) fn pass(&mut self, pkt: &Packet) {
+        self.delivered_pkts += 1;
+        self.delivered_bytes += pkt.size as u64;
     }
 
     /// Accepted packets not yet delivered: queued, in transmission or propagating.
@@ -468,7 +433,7 @@ impl Link {
     /// Data packets of `flow` accepted but not yet arrived at the far end: `(all, started)`,
     /// `started` leaving out those still waiting for the transmitter at `now`.
     pub fn data_in_flight(&self, flow: u32, now: SimTime) -> (u64, u64) {
-        let all = self.pipeline.iter().filter(|(_, p)| p.flow == flow && p.body.is_data()).count() as u64;
+        let all = self.pipeline.iter().filter(|(_, p, _)| p.flow == flow && p.body.is_data()).count() as u64;
         let waiting = self
             .waiting
             .iter()
@@ -478,14 +443,14 @@ impl Link {
     }
 
     /// Takes the next packet that has arrived by `now`.
-    pub fn take_arrived(&mut self, now: SimTime) -> Option<Packet> {
+    pub fn take_arrived(&mut self, now: SimTime) -> Option<(Packet, Transit)> {
         match self.pipeline.front() {
-            Some((t, _)) if *t <= now => {
-                let (_, p) = self.pipeline.pop_front()?;
+            Some((t, ..)) if *t <= now => {
+                let (_, p, transit) = self.pipeline.pop_front()?;
                 shrink(&mut self.pipeline);
                 self.delivered_pkts += 1;
                 self.delivered_bytes += p.size as u64;
-                Some(p)
+                Some((p, transit))
             }
             _ => None,
         }
@@ -730,7 +695,7 @@ mod tests {
         }
         let mut last = 0;
         let mut n = 0;
-        while let Some(p) = l.take_arrived(SimTime::MAX) {
+        while let Some((p, _)) = l.take_arrived(SimTime::MAX) {
             assert!(p.flow >= last);
             last = p.flow;
             n += 1;

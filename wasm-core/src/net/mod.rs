@@ -1,8 +1,10 @@
 //! Links, loss models, packets, and the topology that routes packets between nodes.
 
 pub mod capture;
+pub mod express;
 pub mod link;
 pub mod loss;
+pub mod motion;
 pub mod moving;
 pub mod node_state;
 pub mod packet;
@@ -11,13 +13,14 @@ pub mod rate_schedule;
 
 use crate::sim::SimTime;
 pub use capture::Capture;
+pub use express::Express;
 pub use link::{
     Buffer, Drops, FlowTally, Link, LinkConfig, LinkUsage, LossAt, Motion, MotionSample, Outages, RateSchedule,
 };
 pub use loss::LossProcess;
 pub use moving::{MovingRoutes, Route};
 pub use node_state::{NodeSlot, NodeStates};
-pub use packet::{AgentId, Body, CtcpCoding, NodeId, Packet, SackBlocks};
+pub use packet::{AgentId, Body, CtcpCoding, NodeId, Packet, SackBlocks, Transit};
 
 /// Packets the links of a run may hold at once (queued, in transmission or propagating): a
 /// packet offered beyond it is dropped as by a full buffer, so that a sender that never slows
@@ -42,6 +45,9 @@ pub struct Network {
     pub capture: Option<Box<Capture>>,
     /// What agents on one node share (`node_state.rs`).
     pub node_states: NodeStates,
+    /// The express path across nodes that only forward, where the run allows it
+    /// (`express.rs`; `engine::forward` sends).
+    pub express: Option<Box<Express>>,
 }
 
 impl Network {
@@ -87,6 +93,7 @@ impl Network {
             in_transit: 0,
             capture: None,
             node_states: NodeStates::default(),
+            express: None,
         }
     }
 
@@ -101,6 +108,7 @@ impl Network {
             in_transit: 0,
             capture: None,
             node_states: NodeStates::default(),
+            express: None,
         }
     }
 

@@ -34,6 +34,19 @@ impl Packet {
     }
 }
 
+/// How a packet in a link's pipeline goes on from the far end when that node only forwards it
+/// (`engine::forward`, the express path).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Transit {
+    /// Its next link is chosen when it arrives: where express is off, or its next hop leads to an
+    /// agent's node.
+    #[default]
+    Free,
+    /// It crosses the forwarding nodes one event per hop, and the express path waits for it: the
+    /// number says which packet it is (`net::express::Express`).
+    HopByHop(u64),
+}
+
 /// Up to three SACK blocks (RFC 2018 allows three with timestamps), as byte ranges `[start, end)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlocks {

@@ -145,6 +145,9 @@ impl Run {
             });
         }
         b.finish();
+        if sc.express {
+            sim.enable_express(sc.flows.len());
+        }
         Ok(Run { sim, scenario: sc.clone(), seed, flows, path, traced_links })
     }
 

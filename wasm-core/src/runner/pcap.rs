@@ -36,6 +36,8 @@ impl Run {
     pub fn enable_capture(&mut self, limit: u64) {
         let links = self.sim.net.links.len();
         self.sim.net.capture = Some(Box::new(Capture::new(links, limit)));
+        // A capture lists packets in the order the links take them: hop by hop.
+        self.sim.net.express = None;
     }
 
     /// How the capture sees each flow of this run; `first_id` numbers them (flows run alone

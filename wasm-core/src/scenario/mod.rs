@@ -99,6 +99,12 @@ pub struct Scenario {
     /// there, and flows that had not finished say so in `incomplete_reason`. Default 2e9.
     #[serde(default = "default_max_events", skip_serializing_if = "is_default_max_events")]
     pub max_events: u64,
+    /// Let a packet cross the nodes that only forward it (a constellation's satellites and
+    /// ground stations) in one event instead of one per hop, where that gives the same result
+    /// bit for bit (docs/links-and-orbits.md, "The express path"). `false` turns it off, to
+    /// compare. Default true.
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub express: bool,
     pub topology: Topology,
     pub flows: Vec<Flow>,
     /// Run each flow alone, in its own simulation of the same network with the same seed, and
@@ -129,6 +135,10 @@ fn is_default_max_events(v: &u64) -> bool {
 /// `#[serde(default = "yes")]` for the flags that are on unless switched off.
 fn yes() -> bool {
     true
+}
+
+fn is_yes(v: &bool) -> bool {
+    *v
 }
 
 /// The JSON Schema of the format, from the types above.

@@ -509,6 +509,10 @@ export interface Scenario {
    * Event budget of a run (each simulation, with `flows_alone`): a run that reaches it stops there, and flows that had not finished say so in `incomplete_reason`. Default 2e9.
    */
   max_events?: number;
+  /**
+   * Let a packet cross the nodes that only forward it (a constellation's satellites and ground stations) in one event instead of one per hop, where that gives the same result bit for bit (docs/links-and-orbits.md, "The express path"). `false` turns it off, to compare. Default true.
+   */
+  express?: boolean;
   topology: Topology;
   flows: Flow[];
   /**
