@@ -1,8 +1,13 @@
 // Browser benchmarks of the built site, printed for BENCHMARKS.md:
 //  1. gzipped bytes of what the first load fetches (HTML, JS, CSS, worker, wasm);
 //  2. time from navigation to the first chart of the default preset (headless Chromium);
-//  3. wall time of the CTCP paper Fig. 2 TCP sweep in the browser, against the native CLI.
-// Usage: npm run build && node scripts/bench-web.mjs [--skip-sweep]
+//  3. wall time of the CTCP paper Fig. 2 TCP sweep in the browser, against the native CLI;
+//  4. with --leo, wall time of the LEO preset's run (five flows alone, 600 s over the 1600
+//     satellites) in the browser, against `orbitcp run` (minutes each).
+// The browser and the CLI take turns, each pair in the same minutes: on a busy machine only the
+// ratio within a pair means much.
+// Usage: npm run build && node scripts/bench-web.mjs [--skip-sweep] [--only-sweep] [--leo] [--repeat N]
+// BENCH_DIST: another built site to serve (a copy of web/dist from before a change, to compare).
 import { chromium } from '@playwright/test';
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -11,12 +16,17 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'web', 'dist');
 const cli = process.env.ORBITCP_CLI ?? join(root, 'target', 'release', 'orbitcp');
 // BENCH_PORT: another checkout's benchmark may hold the default port. (Not 4190: fetch refuses it,
 // as one of the ports browsers block.)
 const port = Number(process.env.BENCH_PORT ?? 4180);
+const dist = process.env.BENCH_DIST ?? join(root, 'web', 'dist');
 const skipSweep = process.argv.includes('--skip-sweep');
+/** Only the sweep (and --leo): no first-load sizes or first-chart times. */
+const onlySweep = process.argv.includes('--only-sweep');
+const leo = process.argv.includes('--leo');
+const repeatAt = process.argv.indexOf('--repeat');
+const repeat = repeatAt > 0 ? Math.max(1, Number(process.argv[repeatAt + 1]) || 1) : 1;
 
 function distFiles() {
   const files = [];
@@ -57,8 +67,50 @@ function sizes(fetched) {
   for (const r of later) console.log(r);
 }
 
+/** Sizes of the first load, and the time to the default preset's first chart. */
+async function firstLoad(page) {
+  const fetched = new Set();
+  const record = (req) => {
+    const path = new URL(req.url()).pathname.replace(/^\//, '');
+    fetched.add(path === '' ? 'index.html' : path);
+  };
+  page.on('request', record);
+  await page.goto(`http://127.0.0.1:${port}/#preset=default`);
+  await page.waitForSelector('body[data-ready="true"]');
+  page.off('request', record);
+  sizes(fetched);
+  const firstChart = [];
+  for (let i = 0; i < 5; i++) {
+    await page.goto(`http://127.0.0.1:${port}/?bench=${i}#preset=default`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.getByTestId('run').click();
+    await page.waitForSelector('[data-testid="chart-cwnd"] [data-testid="series"]', { timeout: 60_000 });
+    firstChart.push(await page.evaluate(() => performance.now()));
+  }
+  firstChart.sort((a, b) => a - b);
+  console.log(`navigation to first chart, default preset: median ${firstChart[2].toFixed(0)} ms (min ${firstChart[0].toFixed(0)}, max ${firstChart[4].toFixed(0)}) over 5 loads`);
+}
+
+/** Seconds from clicking `button` on a fresh page of the preset to its results. */
+async function browserRun(page, preset, button) {
+  await page.goto(`http://127.0.0.1:${port}/?t=${Date.now()}#preset=${preset}`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const workers = await page.evaluate(() => Math.min(8, Math.max(1, navigator.hardwareConcurrency || 2)));
+  const t0 = Date.now();
+  await page.getByTestId(button).click();
+  await page.waitForSelector('[data-testid="results"][data-run-state="done"]', { timeout: 1_800_000 });
+  return { browserS: (Date.now() - t0) / 1000, workers };
+}
+
+/** Seconds the native CLI takes for `args` (on every core, as the browser has its workers). */
+function timeCli(args) {
+  const t = Date.now();
+  execFileSync(cli, args, { stdio: ['ignore', 'ignore', 'ignore'] });
+  return (Date.now() - t) / 1000;
+}
+
 async function main() {
-  const server = spawn('npx', ['vite', 'preview', '--config', 'web/vite.config.ts', '--configLoader', 'runner', '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+  const server = spawn('npx', ['vite', 'preview', '--config', 'web/vite.config.ts', '--configLoader', 'runner', '--host', '127.0.0.1', '--port', String(port), '--strictPort', '--outDir', dist], {
     cwd: root,
     stdio: 'ignore',
     detached: true,
@@ -76,39 +128,20 @@ async function main() {
       args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic'],
     });
     const page = await browser.newPage();
-    const fetched = new Set();
-    const record = (req) => {
-      const path = new URL(req.url()).pathname.replace(/^\//, '');
-      fetched.add(path === '' ? 'index.html' : path);
-    };
-    page.on('request', record);
-    await page.goto(`http://127.0.0.1:${port}/#preset=default`);
-    await page.waitForSelector('body[data-ready="true"]');
-    page.off('request', record);
-    sizes(fetched);
-    const firstChart = [];
-    for (let i = 0; i < 5; i++) {
-      await page.goto(`http://127.0.0.1:${port}/?bench=${i}#preset=default`);
-      await page.waitForSelector('body[data-ready="true"]');
-      await page.getByTestId('run').click();
-      await page.waitForSelector('[data-testid="chart-cwnd"] [data-testid="series"]', { timeout: 60_000 });
-      firstChart.push(await page.evaluate(() => performance.now()));
-    }
-    firstChart.sort((a, b) => a - b);
-    console.log(`navigation to first chart, default preset: median ${firstChart[2].toFixed(0)} ms (min ${firstChart[0].toFixed(0)}, max ${firstChart[4].toFixed(0)}) over 5 loads`);
-
+    if (!onlySweep) await firstLoad(page);
     if (!skipSweep) {
-      await page.goto(`http://127.0.0.1:${port}/#preset=ctcp-fig2-tcp`);
-      await page.waitForSelector('body[data-ready="true"]');
-      const workers = await page.evaluate(() => Math.min(8, Math.max(1, navigator.hardwareConcurrency || 2)));
-      const t0 = Date.now();
-      await page.getByTestId('run-sweep').click();
-      await page.waitForSelector('[data-testid="results"][data-run-state="done"]', { timeout: 600_000 });
-      const browserS = (Date.now() - t0) / 1000;
-      const t1 = Date.now();
-      execFileSync(cli, ['sweep', join(root, 'scenarios', 'ctcp-fig2-tcp.json')], { stdio: ['ignore', 'ignore', 'ignore'] });
-      const nativeS = (Date.now() - t1) / 1000;
-      console.log(`Fig. 2 TCP sweep (1320 runs): browser ${browserS.toFixed(2)} s on ${workers} workers, native CLI ${nativeS.toFixed(2)} s: ratio ${(browserS / nativeS).toFixed(2)}`);
+      for (let i = 0; i < repeat; i++) {
+        const { browserS, workers } = await browserRun(page, 'ctcp-fig2-tcp', 'run-sweep');
+        const nativeS = timeCli(['sweep', join(root, 'scenarios', 'ctcp-fig2-tcp.json')]);
+        console.log(`Fig. 2 TCP sweep (1540 runs): browser ${browserS.toFixed(2)} s on ${workers} workers, native CLI ${nativeS.toFixed(2)} s: ratio ${(browserS / nativeS).toFixed(2)}`);
+      }
+    }
+    if (leo) {
+      for (let i = 0; i < repeat; i++) {
+        const { browserS, workers } = await browserRun(page, 'leo-beijing-newyork-1600', 'run');
+        const nativeS = timeCli(['run', join(root, 'scenarios', 'leo-beijing-newyork-1600.json')]);
+        console.log(`LEO preset run (5 flows alone, traces included): browser ${browserS.toFixed(2)} s on ${workers} workers, native CLI ${nativeS.toFixed(2)} s: ratio ${(browserS / nativeS).toFixed(2)}`);
+      }
     }
     await browser.close();
   } finally {

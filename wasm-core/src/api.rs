@@ -107,12 +107,10 @@ impl SteppedRun {
         Ok(SteppedRun { session, panic_armed: false })
     }
 
-    /// A run of job `index` of the scenario's sweep (the order of `sweep_jobs`): the worker gets
-    /// the scenario text once and an index per job, never a copy of each job's scenario.
+    /// A run of job `index` of the scenario's sweep (the order of `sweep_jobs`), reading the
+    /// sweep's scenario for this job alone; the worker reads it once for many (`SweepRuns`).
     pub fn sweep_job(json: &str, index: u32) -> Result<SteppedRun, JsValue> {
-        let job = runner::SweepPlan::new(json).and_then(|p| p.job(index as usize)).map_err(run_error)?;
-        let session = runner::Session::new(&job.scenario, job.seed).map_err(run_error)?;
-        Ok(SteppedRun { session, panic_armed: false })
+        SweepRuns::new(json)?.job(index)
     }
 
     /// Makes the next `advance` panic while it holds the run, as a bug in the core would: the
@@ -150,6 +148,28 @@ impl SteppedRun {
     pub fn result(&self, with_traces: bool) -> Result<String, JsValue> {
         let r = self.session.result(with_traces).map_err(run_error)?;
         result_json(&r)
+    }
+}
+
+/// A sweep's plan, read once: the worker runs many of its jobs from it, so a job costs its run
+/// and not another reading of the sweep's scenario.
+#[wasm_bindgen]
+pub struct SweepRuns {
+    plan: runner::SweepPlan,
+}
+
+#[wasm_bindgen]
+impl SweepRuns {
+    #[wasm_bindgen(constructor)]
+    pub fn new(json: &str) -> Result<SweepRuns, JsValue> {
+        Ok(SweepRuns { plan: runner::SweepPlan::new(json).map_err(run_error)? })
+    }
+
+    /// A run of job `index` of the sweep (the order of `sweep_jobs`).
+    pub fn job(&self, index: u32) -> Result<SteppedRun, JsValue> {
+        let job = self.plan.job(index as usize).map_err(run_error)?;
+        let session = runner::Session::new(&job.scenario, job.seed).map_err(run_error)?;
+        Ok(SteppedRun { session, panic_armed: false })
     }
 }
 
@@ -228,7 +248,7 @@ impl PcapFiles {
 }
 
 /// The sweep's runs as JSON: `[{ "point": [[path, value], ...], "run": r, "seed": "…" }]`, in
-/// the same order as `orbitcp sweep`; job `i` runs with `SteppedRun::sweep_job(json, i)`.
+/// the same order as `orbitcp sweep`; job `i` runs with `SweepRuns::new(json).job(i)`.
 #[wasm_bindgen]
 pub fn sweep_jobs(json: &str) -> Result<String, JsValue> {
     let plan = runner::SweepPlan::new(json).map_err(run_error)?;

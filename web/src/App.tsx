@@ -284,7 +284,10 @@ export function App() {
           {phase.kind === 'running' && (
             <div className="progress" data-testid="progress">
               <progress max={1} value={phase.progress.fraction} aria-label={phase.what === 'sweep' ? 'Sweep progress' : 'Simulated time'} />
-              <span>{phase.progress.label}</span>
+              <span>
+                {phase.progress.label}
+                {phase.progress.timeLeft && <span data-testid="time-left">, {phase.progress.timeLeft}</span>}
+              </span>
             </div>
           )}
           {url.notice && (

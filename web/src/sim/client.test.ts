@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CancelledError, CoreError, CrashError, SimClient } from './client';
+import { batchSize, CancelledError, CoreError, CrashError, SimClient } from './client';
 import type { FromWorker, ToWorker } from './protocol';
-import type { RunResult } from './results';
+import type { RunResult, RunSummary } from './results';
 
 /** What the fake workers do with a run of simulation `part` (default: finish after a tick). */
 type PartBehaviour = 'finish' | 'fail' | 'crash' | 'hang';
@@ -12,6 +12,8 @@ class FakeWorker {
   static all: FakeWorker[] = [];
   static simulations = 3;
   static parts = new Map<number, PartBehaviour>();
+  static sweepJobs = 40;
+  static failingJob = -1;
   onmessage: ((ev: { data: FromWorker }) => void) | null = null;
   onerror: ((ev: { message: string; preventDefault: () => void }) => void) | null = null;
   received: ToWorker[] = [];
@@ -48,6 +50,19 @@ class FakeWorker {
         }
         return;
       }
+      case 'expandSweep':
+        this.reply({ type: 'sweepJobs', id: msg.id, jobs: Array.from({ length: FakeWorker.sweepJobs }, (_, run) => ({ point: [], run, seed: `${run}` })) });
+        return;
+      case 'sweepRuns':
+        for (const job of msg.jobs) {
+          if (job === FakeWorker.failingJob) {
+            this.reply({ type: 'failed', id: msg.id, path: 'flows', message: `job ${job} refused`, crashed: false });
+            return;
+          }
+          this.reply({ type: 'sweepRow', id: msg.id, job, summary: result(`job ${job}`).summary as RunSummary });
+        }
+        this.reply({ type: 'sweepDone', id: msg.id });
+        return;
       case 'combine':
         this.reply({ type: 'result', id: msg.id, result: result(`[${msg.parts.join(',')}]`) });
         return;
@@ -75,6 +90,8 @@ beforeEach(() => {
   FakeWorker.all = [];
   FakeWorker.simulations = 3;
   FakeWorker.parts = new Map();
+  FakeWorker.sweepJobs = 40;
+  FakeWorker.failingJob = -1;
   vi.stubGlobal('Worker', FakeWorker);
 });
 
@@ -136,5 +153,30 @@ describe('SimClient.run of flows alone', () => {
     handle.cancel();
     await expect(handle.promise).rejects.toBeInstanceOf(CancelledError);
     expect(FakeWorker.all.slice(0, 2).every((w) => w.terminated)).toBe(true);
+  });
+});
+
+describe('SimClient.sweep', () => {
+  it('hands the workers batches of jobs and returns every row in job order', async () => {
+    const rows = await new SimClient(2).sweep('{}').promise;
+    expect(rows.map((r) => `${r.job.run} ${r.summary.name}`)).toEqual(Array.from({ length: 40 }, (_, i) => `${i} job ${i}`));
+    const batches = FakeWorker.all.flatMap((w) => w.received.flatMap((m) => (m.type === 'sweepRuns' ? [m.jobs.length] : [])));
+    expect(batches.length).toBeLessThan(40);
+    expect(FakeWorker.all.every((w) => w.received.some((m) => m.type === 'sweepRuns'))).toBe(true);
+  });
+
+  it('names the job that failed within its batch', async () => {
+    FakeWorker.failingJob = 2;
+    const e = await new SimClient(1).sweep('{}').promise.catch((x: unknown) => x);
+    expect((e as Error).message).toMatch(/^Sweep stopped: run 3 of 40 \(run 2\) failed: flows: job 2 refused\./);
+  });
+});
+
+describe('batchSize', () => {
+  it('shrinks towards one job as the sweep ends', () => {
+    expect(batchSize(1540, 2)).toBe(97);
+    expect(batchSize(100, 2)).toBe(7);
+    expect(batchSize(3, 2)).toBe(1);
+    expect(batchSize(1, 8)).toBe(1);
   });
 });

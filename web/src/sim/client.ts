@@ -5,12 +5,9 @@
 import { assertNever, type CostEstimate, type FieldError, type FromWorker, type PcapFile, type SweepJob, type ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
 import type { ConstellationView } from './constellation';
+import { progressReporter, type Progress } from './progress';
 
-export interface Progress {
-  /** 0..1 */
-  fraction: number;
-  label: string;
-}
+export type { Progress } from './progress';
 
 export interface SweepRow {
   job: SweepJob;
@@ -38,6 +35,8 @@ type Pending = {
   resolve: (msg: FromWorker) => void;
   reject: (e: Error) => void;
   onProgress?: (nowS: number, endS: number) => void;
+  /** A sweep job's summary (`sweepRuns`). */
+  onRow?: (job: number, summary: RunSummary) => void;
 };
 
 class WorkerSlot {
@@ -63,6 +62,9 @@ class WorkerSlot {
         case 'progress':
           this.pending.get(msg.id)?.onProgress?.(msg.nowS, msg.endS);
           return;
+        case 'sweepRow':
+          this.pending.get(msg.id)?.onRow?.(msg.job, msg.summary);
+          return;
         case 'failed':
           if (msg.crashed) {
             this.fail(new CrashError(msg.message));
@@ -74,6 +76,7 @@ class WorkerSlot {
           return;
         case 'result':
         case 'summary':
+        case 'sweepDone':
         case 'part':
         case 'simulations':
         case 'validated':
@@ -117,9 +120,9 @@ class WorkerSlot {
     this.spawn();
   }
 
-  request(msg: ToWorker, onProgress?: Pending['onProgress']): Promise<FromWorker> {
+  request(msg: ToWorker, onProgress?: Pending['onProgress'], onRow?: Pending['onRow']): Promise<FromWorker> {
     return new Promise((resolve, reject) => {
-      this.pending.set(msg.id, { resolve, reject, onProgress });
+      this.pending.set(msg.id, { resolve, reject, onProgress, onRow });
       this.worker.postMessage(msg);
     });
   }
@@ -196,6 +199,7 @@ export class SimClient {
    * simulations (one per flow) run in parallel across the pool, as `orbitcp run --threads`
    * runs them, and the core joins their results into the bytes one run of it gives. */
   run(scenario: string, onProgress?: (p: Progress) => void): { promise: Promise<RunResult>; cancel: () => void } {
+    const report = progressReporter(onProgress);
     let cancelled = false;
     /** The workers in use: the first, or all of them once the simulations are spread. */
     let inUse = this.slots.slice(0, 1);
@@ -208,9 +212,9 @@ export class SimClient {
     const promise = (async () => {
       const count = this.slots.length > 1 ? await this.simulationCount(scenario) : 1;
       if (cancelled) throw new CancelledError();
-      if (count <= 1) return this.runWhole(scenario, onProgress);
+      if (count <= 1) return this.runWhole(scenario, report);
       inUse = this.slots;
-      return this.runParts(scenario, count, () => cancelled, stopAll, onProgress);
+      return this.runParts(scenario, count, () => cancelled, stopAll, report);
     })().catch((e: Error) => {
       throw cancelled ? new CancelledError() : e;
     });
@@ -235,9 +239,9 @@ export class SimClient {
   }
 
   /** The scenario as one run on the first worker. */
-  private async runWhole(scenario: string, onProgress?: (p: Progress) => void): Promise<RunResult> {
+  private async runWhole(scenario: string, report: Report): Promise<RunResult> {
     const msg = await this.slots[0].request({ type: 'run', id: this.id(), scenario, withTraces: true }, (nowS, endS) =>
-      onProgress?.(runProgress(nowS, endS)),
+      report(...runProgress(nowS, endS)),
     );
     if (msg.type !== 'result') throw new Error(`unexpected reply ${msg.type}`);
     return msg.result;
@@ -251,16 +255,16 @@ export class SimClient {
     count: number,
     cancelled: () => boolean,
     stopAll: () => void,
-    onProgress?: (p: Progress) => void,
+    report: Report,
   ): Promise<RunResult> {
     const parts: string[] = new Array<string>(count);
     const nowS = new Array<number>(count).fill(0);
     const endS = new Array<number>(count).fill(0);
-    const report = () => {
+    const reportParts = () => {
       // A simulation not started yet counts with the longest known: they share the duration.
       const guess = Math.max(...endS);
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-      onProgress?.(runProgress(sum(nowS), sum(endS.map((e) => e || guess))));
+      report(...runProgress(sum(nowS), sum(endS.map((e) => e || guess))));
     };
     let next = 0;
     let failed = false;
@@ -272,7 +276,7 @@ export class SimClient {
           msg = await slot.request({ type: 'run', id: this.id(), scenario, part: k, withTraces: true }, (now, end) => {
             nowS[k] = now;
             endS[k] = end;
-            report();
+            reportParts();
           });
         } catch (e) {
           if (!cancelled() && !failed && !(e instanceof CancelledError)) {
@@ -296,10 +300,14 @@ export class SimClient {
   }
 
   /** Runs every point and run of the scenario's sweep across the pool; rows come back in job
-   * order, whatever the scheduling. Workers get the sweep's text once per job and the job's
-   * index, never a copy of its scenario. The first job that fails stops the sweep: the others
-   * are cancelled at once (their workers replaced), and the error says which job it was. */
+   * order, whatever the scheduling. Each worker is handed a batch of jobs at a time (the sweep's
+   * text and their indices, never a copy of each job's scenario), large at first and smaller
+   * towards the end (`batchSize`): one round trip per batch instead of one per run, and no
+   * worker left idle while another finishes a long batch. The first job that fails stops the
+   * sweep: the others are cancelled at once (their workers replaced), and the error says which
+   * job it was. */
   sweep(scenario: string, onProgress?: (p: Progress) => void): { promise: Promise<SweepRow[]>; cancel: () => void } {
+    const report = progressReporter(onProgress);
     let cancelled = false;
     let failed = false;
     const stopAll = () => {
@@ -315,24 +323,30 @@ export class SimClient {
       const rows: SweepRow[] = new Array(jobs.length);
       let next = 0;
       let done = 0;
-      onProgress?.({ fraction: 0, label: `0 of ${jobs.length} runs` });
+      report(0, `0 of ${jobs.length} runs`);
       const work = async (slot: WorkerSlot) => {
         while (!cancelled && !failed && next < jobs.length) {
-          const i = next++;
-          const job = jobs[i];
+          const batch = Array.from({ length: batchSize(jobs.length - next, this.slots.length) }, (_, k) => next + k);
+          next += batch.length;
+          let received = 0;
+          const onRow = (i: number, summary: RunSummary) => {
+            rows[i] = { job: jobs[i], summary };
+            received++;
+            done++;
+            report(done / jobs.length, `${done} of ${jobs.length} runs`);
+          };
           let msg: FromWorker;
           try {
-            msg = await slot.request({ type: 'run', id: this.id(), scenario, job: i, withTraces: false });
+            msg = await slot.request({ type: 'sweepRuns', id: this.id(), scenario, jobs: batch }, undefined, onRow);
           } catch (e) {
             if (cancelled || failed || e instanceof CancelledError) throw e;
             failed = true;
             stopAll();
-            throw sweepJobError(e as Error, i, jobs.length, job);
+            // The worker runs its batch in order: the job that failed is the first not reported.
+            const i = batch[Math.min(received, batch.length - 1)];
+            throw sweepJobError(e as Error, i, jobs.length, jobs[i]);
           }
-          if (msg.type !== 'summary') throw new Error(`unexpected reply ${msg.type}`);
-          rows[i] = { job, summary: msg.summary };
-          done++;
-          onProgress?.({ fraction: done / jobs.length, label: `${done} of ${jobs.length} runs` });
+          if (msg.type !== 'sweepDone') throw new Error(`unexpected reply ${msg.type}`);
         }
       };
       const outcomes = await Promise.allSettled(this.slots.map(work));
@@ -361,8 +375,16 @@ export class SimClient {
   }
 }
 
-function runProgress(nowS: number, endS: number): Progress {
-  return { fraction: endS > 0 ? Math.min(1, nowS / endS) : 0, label: `${nowS.toFixed(1)} of ${endS} s simulated` };
+type Report = ReturnType<typeof progressReporter>;
+
+function runProgress(nowS: number, endS: number): [fraction: number, label: string] {
+  return [endS > 0 ? Math.min(1, nowS / endS) : 0, `${nowS.toFixed(1)} of ${endS} s simulated`];
+}
+
+/** Jobs to hand a worker when `left` remain for `workers`: an eighth of each worker's share,
+ * so batches shrink as the sweep ends and the workers finish together (guided scheduling). */
+export function batchSize(left: number, workers: number): number {
+  return Math.max(1, Math.min(left, Math.ceil(left / (8 * workers))));
 }
 
 /** A sweep job's failure, saying which job it was; a crash stays a crash. */

@@ -37,10 +37,12 @@ export interface PcapFile {
 }
 
 export type ToWorker =
-  /** With `job`, `scenario` is a sweep's text and the run is that job of it. With `part`, the
-   * run is that simulation of the scenario alone (`SteppedRun::part`; see `simulations`), and
-   * the reply is its result's JSON text (`part`), to be joined by `combine`. */
-  | { type: 'run'; id: number; scenario: string; seed?: string; job?: number; part?: number; withTraces: boolean }
+  /** With `part`, the run is that simulation of the scenario alone (`SteppedRun::part`; see
+   * `simulations`), and the reply is its result's JSON text (`part`), to be joined by `combine`. */
+  | { type: 'run'; id: number; scenario: string; seed?: string; part?: number; withTraces: boolean }
+  /** Runs these jobs (indices in `expandSweep`'s order) of the sweep `scenario`, in order: a
+   * `sweepRow` as each ends, then `sweepDone`. */
+  | { type: 'sweepRuns'; id: number; scenario: string; jobs: number[] }
   /** How many simulations a run of the scenario makes: one per flow with `flows_alone`. */
   | { type: 'simulations'; id: number; scenario: string }
   /** Joins the results of the scenario's simulations (`part` replies, in order) into the
@@ -65,6 +67,9 @@ export type FromWorker =
   | { type: 'progress'; id: number; nowS: number; endS: number }
   | { type: 'result'; id: number; result: RunResult }
   | { type: 'summary'; id: number; summary: RunSummary }
+  /** A sweep job's summary, one of a `sweepRuns` request's. */
+  | { type: 'sweepRow'; id: number; job: number; summary: RunSummary }
+  | { type: 'sweepDone'; id: number }
   /** A simulation's result as the core wrote it, unparsed: `combine` reads it as text. */
   | { type: 'part'; id: number; json: string }
   | { type: 'simulations'; id: number; count: number }
