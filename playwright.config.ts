@@ -10,7 +10,10 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 30_000 },
   fullyParallel: false,
-  workers: 1,
+  // One worker per core: a test spends much of its time waiting on a run or a page load, and the
+  // spec files share nothing (each test has its own browser context). E2E_WORKERS=1 runs them
+  // one at a time, to tell a race between tests from a bug.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   reporter: [['list']],
   outputDir: 'test-results',
   use: {

@@ -157,14 +157,19 @@ has_npm_deps="$(node -e '
   const n = Object.keys({ ...p.dependencies, ...p.devDependencies, ...p.optionalDependencies }).length;
   process.stdout.write(n > 0 ? "1" : "0");
 ')"
-# npm rewrites package-lock.json itself, so compare against our own marker written after a
-# successful install rather than against node_modules' mtime.
+# The marker written after a successful install holds the hash of the manifests it installed:
+# a fresh checkout (a new git worktree) has newer files with the same content, which must not
+# count as a change. Hashed after the install, since `npm install` rewrites package-lock.json.
 NPM_STAMP="node_modules/.orbitcp-installed"
+npm_manifests_hash() { cat package.json package-lock.json 2>/dev/null | sha256sum | cut -d' ' -f1; }
 if [[ "$has_npm_deps" == 0 ]]; then
   ok "npm packages (none declared)"
-elif [[ -f "$NPM_STAMP" && ! package.json -nt "$NPM_STAMP" \
-        && ! ( -f package-lock.json && package-lock.json -nt "$NPM_STAMP" ) ]]; then
+elif [[ -f "$NPM_STAMP" && "$(cat "$NPM_STAMP")" == "$(npm_manifests_hash)" ]]; then
   ok "npm packages"
+elif [[ -L node_modules ]]; then
+  # npm ci empties node_modules entry by entry, through the link: it would delete the packages
+  # of the checkout the link points to, under whoever is using them.
+  echo "skip: node_modules links to $(readlink node_modules), not installed from this package.json and package-lock.json (or installed before they were stamped); not running npm ci through the link. Run it in that checkout, or replace the link by a directory."
 else
   if [[ -f package-lock.json ]]; then
     installing "npm packages (npm ci)"
@@ -173,7 +178,7 @@ else
     installing "npm packages (npm install)"
     npm install --no-audit --no-fund || die "npm install"
   fi
-  touch "$NPM_STAMP"
+  npm_manifests_hash > "$NPM_STAMP"
 fi
 
 # --- Python: a virtualenv for the orbitcp package (python/), from PyPI --------------------

@@ -2,9 +2,11 @@
 # Runs every check of the project, in order, and stops at the first failure.
 # `npm test` and CI (.ci/run) both land here, so this file is the definition of "green".
 #
-# Usage: scripts/test.sh [STEP...]   (no argument: all steps; e.g. `scripts/test.sh clippy`)
+# Usage: scripts/test.sh [STEP...]   (no argument: all of PLAN; e.g. `scripts/test.sh clippy`)
+# Steps named on the command line run one after another, in the order given. Every run ends with
+# each step's wall time, so that a step grown slow shows.
 #
-# To add a check: write a `step_NAME` function below and add NAME to STEPS, in the place where
+# To add a check: write a `step_NAME` function below and add NAME to PLAN, in the place where
 # it should run (cheap and likely-to-fail checks first).
 set -euo pipefail
 
@@ -13,21 +15,24 @@ cd "$ROOT"
 export PATH="$HOME/.cargo/bin:$PATH"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 
-STEPS=(
+# The whole run, in order. An entry "a+b+c" runs a, and b then c alongside it: a is a long step
+# that leaves one of our 2 cores idle for much of its time (cargo runs the test binaries one
+# after another, and the long property tests are one test each), so checks that need little
+# CPU fit beside it. Steps joined so must not need each other's output, and only one of them may
+# build much with cargo: another would wait for its lock on the target directory.
+PLAN=(
   fmt
-  clippy
-  cargo_test
-  ns3_crosscheck
-  wasm
-  node_determinism
-  python
-  web_types
-  typecheck
-  lint
-  imports
   sizes
-  web_unit
-  web_build
+  imports
+  clippy
+  wasm
+  # The web checks need the wasm modules (their types and the lessons test), not the CLI.
+  cargo_test+typecheck+lint+web_unit+web_build
+  # Both build the CLI first (the second finds it built); then python builds with cargo while
+  # the ns-3 runs take one core.
+  python+ns3_crosscheck
+  node_determinism
+  web_types
   e2e
 )
 
@@ -126,16 +131,30 @@ step_e2e() {
   ORBITCP_CLI="$TARGET_DIR/release/orbitcp" npx playwright test
 }
 
+# --- The driver ---------------------------------------------------------------------------
+
+# Every step in PLAN's order, for validation and the usage message.
+ALL_STEPS=()
+for entry in "${PLAN[@]}"; do
+  IFS='+' read -r -a parts <<<"$entry"
+  ALL_STEPS+=("${parts[@]}")
+done
+
 if (( $# > 0 )); then
-  selected=("$@")
+  plan=("$@")
 else
-  selected=("${STEPS[@]}")
+  plan=("${PLAN[@]}")
 fi
-for name in "${selected[@]}"; do
-  if ! declare -F "step_$name" >/dev/null; then
-    echo "test.sh: unknown step '$name' (known: ${STEPS[*]})" >&2
-    exit 2
-  fi
+selected=()
+for entry in "${plan[@]}"; do
+  IFS='+' read -r -a parts <<<"$entry"
+  for name in "${parts[@]}"; do
+    if ! declare -F "step_$name" >/dev/null; then
+      echo "test.sh: unknown step '$name' (known: ${ALL_STEPS[*]})" >&2
+      exit 2
+    fi
+    selected+=("$name")
+  done
 done
 
 # The e2e step drives Debian's Chromium: a missing one is an error, not a skip. The python
@@ -146,22 +165,112 @@ if [[ " ${selected[*]} " == *" python "* ]]; then setup_args+=(--need-python); f
 if [[ " ${selected[*]} " == *" ns3_crosscheck "* ]]; then setup_args+=(--need-ns3); fi
 bash scripts/setup.sh ${setup_args[@]+"${setup_args[@]}"}
 
-START=$SECONDS
-n=0
-for name in "${selected[@]}"; do
-  n=$((n + 1))
-  printf '\n==== [%d/%d] %s ====\n' "$n" "${#selected[@]}" "$name"
-  step_start=$SECONDS
-  # Not `if ! step_x`: bash ignores set -e inside anything run as a condition, so a failing
-  # first command of a step would be hidden by a passing last one. A subshell keeps -e on.
+LOG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/orbitcp-test.XXXXXX")"
+TIMES="$LOG_DIR/times"   # one line per finished step: name, seconds, exit status, lane
+: >"$TIMES"
+LANE_PIDS=()
+stop_lanes() {
+  local pid
+  for pid in ${LANE_PIDS[@]+"${LANE_PIDS[@]}"}; do
+    # Each lane is a process group of its own (set -m below): this ends its cargo, node or
+    # Chromium too, not only the shell that started them.
+    kill -TERM -- "-$pid" 2>/dev/null || true
+  done
+  for pid in ${LANE_PIDS[@]+"${LANE_PIDS[@]}"}; do wait "$pid" 2>/dev/null || true; done
+  LANE_PIDS=()
+}
+trap 'stop_lanes; rm -rf "$LOG_DIR"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# run_lane LANE STEP...: the steps one after another, each in a subshell with -e on, and stops
+# at the first that fails, with its status. Not `if ! step_x`: bash ignores set -e inside
+# anything run as a condition, so a failing first command of a step would be hidden by a
+# passing last one.
+run_lane() {
   set +e
-  (set -e; "step_$name")
-  status=$?
-  set -e
-  if (( status != 0 )); then
-    printf '\n==== FAILED: %s (step %d/%d, exit %d) ====\n' "$name" "$n" "${#selected[@]}" "$status" >&2
-    exit 1
+  local lane="$1" name start status
+  shift
+  for name in "$@"; do
+    printf '\n==== %s%s ====\n' "$name" "${lane:+ (alongside $lane)}"
+    start=$SECONDS
+    (set -e; "step_$name")
+    status=$?
+    echo "$name $((SECONDS - start)) $status ${lane:--}" >>"$TIMES"
+    if (( status != 0 )); then return "$status"; fi
+    printf -- '---- ok: %s (%d s)\n' "$name" "$((SECONDS - start))"
+  done
+}
+
+print_times() {
+  local name seconds status lane total=0
+  printf '\n==== step times (wall clock) ====\n'
+  while read -r name seconds status lane; do
+    total=$((total + seconds))
+    printf '  %-18s %5d s%s%s\n' "$name" "$seconds" \
+      "$( [[ "$lane" != - ]] && printf '   (alongside %s)' "$lane" )" \
+      "$( (( status != 0 )) && printf '   FAILED, exit %d' "$status" )"
+  done <"$TIMES"
+  printf '  %-18s %5d s   (the steps add up to %d s)\n' "wall" "$((SECONDS - START))" "$total"
+}
+
+fail() { # name status
+  print_times
+  printf '\n==== FAILED: %s (exit %d) ====\n' "$1" "$2" >&2
+  exit 1
+}
+
+# run_entry STEP[+STEP...]: one step in the foreground; or the first in the foreground and the
+# others, one after another, alongside it, with their output held in a file and shown when the
+# entry ends (so that lines do not interleave). The first failure of either stops the other.
+run_entry() {
+  local -a parts
+  IFS='+' read -r -a parts <<<"$1"
+  if (( ${#parts[@]} == 1 )); then
+    set +e
+    run_lane "" "${parts[0]}"
+    local status=$?
+    set -e
+    if (( status != 0 )); then fail "${parts[0]}" "$status"; fi
+    return 0
   fi
-  printf -- '---- ok: %s (%d s)\n' "$name" "$((SECONDS - step_start))"
+  local side_log="$LOG_DIR/alongside.log"
+  set +e
+  set -m
+  run_lane "" "${parts[0]}" </dev/null &
+  local front=$!
+  run_lane "${parts[0]}" "${parts[@]:1}" </dev/null >"$side_log" 2>&1 &
+  local side=$!
+  set +m
+  LANE_PIDS=("$front" "$side")
+  local finished status failed=0
+  wait -n -p finished "$front" "$side"
+  status=$?
+  if (( status != 0 )); then
+    failed=$status
+  else
+    wait "$(( finished == front ? side : front ))"
+    status=$?
+    if (( status != 0 )); then failed=$status; fi
+  fi
+  stop_lanes
+  set -e
+  printf '\n---- output of %s, run alongside %s:\n' "${parts[*]:1}" "${parts[0]}"
+  cat "$side_log"
+  if (( failed != 0 )); then
+    # The step that failed is the one whose status is not 0 (a lane stopped by the other's
+    # failure writes no line).
+    local name seconds step_status lane
+    while read -r name seconds step_status lane; do
+      if (( step_status != 0 )); then fail "$name" "$step_status"; fi
+    done <"$TIMES"
+    fail "${parts[*]}" "$failed"
+  fi
+}
+
+START=$SECONDS
+for entry in "${plan[@]}"; do
+  run_entry "$entry"
 done
+print_times
 printf '\n==== all %d steps passed in %d s ====\n' "${#selected[@]}" "$((SECONDS - START))"
