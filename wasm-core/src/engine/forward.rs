@@ -71,11 +71,17 @@ pub fn forward(
 fn send_ahead(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, first: u32, pkt: Packet) {
     let Some(ex) = net.express.as_deref() else { return };
     let (route, until) = ex.route_at(now);
+    // Until `until` the route does not change, so the packet's way is a walk along it.
+    let mut walk = net.moving.as_ref().and_then(|m| m.walk(now, net.links[first as usize].to, pkt.dst_node));
     let (mut l, mut t) = (first, now);
     loop {
         let Some(arrival) = accept(net, t, l, &pkt) else { return };
         let at = net.links[l as usize].to;
-        let next = if arrival < until { net.next_link(arrival, at, pkt.dst_node) } else { None };
+        let next = match (&mut walk, &net.moving) {
+            _ if arrival >= until => None,
+            (Some(walk), Some(m)) => m.step(walk),
+            _ => net.next_link(arrival, at, pkt.dst_node),
+        };
         let Some(ex) = net.express.as_deref_mut() else { return };
         let transit = match next {
             Some(n) => {

@@ -26,10 +26,20 @@ impl Route {
         self.nodes.iter().position(|&n| n == node)
     }
 
+    /// [`Self::position`] for a node that is most often one of the route's ends (a flow's
+    /// source or destination).
+    pub fn position_of_end(&self, node: NodeId) -> Option<usize> {
+        match (self.nodes.first(), self.nodes.last()) {
+            (_, Some(&last)) if last == node => Some(self.nodes.len() - 1),
+            (Some(&first), _) if first == node => Some(0),
+            _ => self.position(node),
+        }
+    }
+
     /// The link a packet at `at` for `dst` takes, if both are on this route.
     pub fn next_link(&self, at: NodeId, dst: NodeId) -> Option<u32> {
         let a = self.position(at)?;
-        let d = self.position(dst)?;
+        let d = self.position_of_end(dst)?;
         match a.cmp(&d) {
             std::cmp::Ordering::Less => Some(self.forward[a]),
             std::cmp::Ordering::Greater => Some(self.backward[a - 1]),
@@ -42,6 +52,15 @@ impl Route {
         let i = self.position(node)?;
         Some((i.checked_sub(1).map(|j| self.nodes[j]), self.nodes.get(i + 1).copied()))
     }
+}
+
+/// A packet's place on one route as it crosses it ([`MovingRoutes::walk`]): positions on the
+/// route's nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Walk {
+    route: u32,
+    at: usize,
+    dst: usize,
 }
 
 /// The routes of a run, step by step.
@@ -68,6 +87,30 @@ impl MovingRoutes {
 
     pub fn route_at(&self, t: SimTime) -> &Route {
         self.route_at_step(self.step_index(t))
+    }
+
+    /// A packet's way from `at` to `dst` along the route in force at `t`, if both are on it.
+    pub fn walk(&self, t: SimTime, at: NodeId, dst: NodeId) -> Option<Walk> {
+        let route = self.route_of_step[self.step_index(t)];
+        let r = &self.routes[route as usize];
+        Some(Walk { route, at: r.position(at)?, dst: r.position_of_end(dst)? })
+    }
+
+    /// The link a packet on `walk` takes next (what `next_link` gives while the walk's route is in
+    /// force), moving the walk one node on; None at its destination.
+    pub fn step(&self, walk: &mut Walk) -> Option<u32> {
+        let r = &self.routes[walk.route as usize];
+        match walk.at.cmp(&walk.dst) {
+            std::cmp::Ordering::Less => {
+                walk.at += 1;
+                Some(r.forward[walk.at - 1])
+            }
+            std::cmp::Ordering::Greater => {
+                walk.at -= 1;
+                Some(r.backward[walk.at])
+            }
+            std::cmp::Ordering::Equal => None,
+        }
     }
 
     pub fn next_link(&self, now: SimTime, at: NodeId, dst: NodeId) -> Option<u32> {
@@ -120,6 +163,22 @@ mod tests {
         assert_eq!(two_routes(true).next_link(t2, 3, 1), Some(4));
         // The last step holds after the timeline ends.
         assert_eq!(two_routes(false).next_link(SimTime::from_secs_f64(99.0), 4, 1), Some(12));
+    }
+
+    #[test]
+    fn a_walk_takes_the_links_next_link_gives_while_its_route_holds() {
+        let m = two_routes(false);
+        let t = SimTime::from_secs_f64(0.5);
+        for (from, to) in [(0, 1), (2, 1), (1, 0), (3, 0), (1, 1)] {
+            let mut walk = m.walk(t, from, to).unwrap();
+            let mut at = from;
+            while let Some(l) = m.step(&mut walk) {
+                assert_eq!(Some(l), m.next_link(t, at, to));
+                at = m.route_at(t).nodes[walk.at];
+            }
+            assert_eq!(at, to);
+        }
+        assert_eq!(m.walk(t, 4, 1), None);
     }
 
     #[test]
