@@ -106,7 +106,9 @@ pub struct HopCc {
     p: CcParams,
     /// The smoothed hop RTT (`crate::rtt`, α = 1/8, at least 1 ms as in the authors' code).
     rtt: SmoothedRtt,
-    /// (time, srtt) samples for the minimum over the window (§5.2).
+    /// The (time, srtt) samples in the window that can still be its minimum (§5.2): a sample
+    /// followed by one no larger never is, so these are in time order with rising srtt, the
+    /// oldest is the minimum, and the newest sample is always the last.
     hrtt: VecDeque<(SimTime, SimDuration)>,
     /// The minimum of those samples; zero before the first.
     pub min_hrtt: SimDuration,
@@ -308,9 +310,12 @@ impl HopCc {
             self.hrtt.pop_front();
         }
         if self.hrtt.back().is_none_or(|&(t, _)| now.saturating_since(t) >= SimDuration(srtt.0 / 2)) {
+            while self.hrtt.back().is_some_and(|&(_, r)| r >= srtt) {
+                self.hrtt.pop_back();
+            }
             self.hrtt.push_back((now, srtt));
         }
-        self.min_hrtt = self.hrtt.iter().map(|&(_, r)| r).min().unwrap_or(srtt);
+        self.min_hrtt = self.hrtt.front().map_or(srtt, |&(_, r)| r);
         let cong = self.queue_bytes() > self.p.queue_threshold_bytes;
         if let Some(previous) = self.fresh_thrp_after.take().filter(|_| self.p.probe_gain > 0.0) {
             // A link that speeds up shows it within one hop RTT: the queue it holds leaves at the
@@ -558,6 +563,28 @@ mod tests {
         assert_eq!(cc.rtt.rttvar_ms(), 12.5);
         cc.on_data(t(200.0), t(167.0), 1472, 1449);
         assert_eq!(cc.srtt_ms(), (7.0 * 25.0 + 33.0) / 8.0);
+    }
+
+    #[test]
+    fn the_minimum_hop_rtt_is_the_smallest_sample_of_the_window() {
+        let mut cc = HopCc::new(CcParams { min_rtt_window: ms(300.0), ..params() });
+        // Every sample the window took (one per half smoothed RTT), kept in full.
+        let mut samples: Vec<(SimTime, SimDuration)> = Vec::new();
+        let mut x = 11u64;
+        let mut now = 0.0;
+        for _ in 0..3000 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            now += 0.5 + (x >> 60) as f64;
+            let rtt = 5.0 + ((x >> 33) % 40) as f64;
+            cc.on_data(t(now), t(now - rtt), 1472, 1449);
+            let srtt = cc.srtt().expect("sampled");
+            let newest = samples.iter().rev().find(|&&(at, _)| t(now).saturating_since(at) <= ms(300.0));
+            if newest.is_none_or(|&(at, _)| t(now).saturating_since(at) >= SimDuration(srtt.0 / 2)) {
+                samples.push((t(now), srtt));
+            }
+            let in_window = samples.iter().filter(|&&(at, _)| t(now).saturating_since(at) <= ms(300.0));
+            assert_eq!(cc.min_hrtt, in_window.map(|&(_, r)| r).min().expect("one sample"));
+        }
     }
 
     #[test]
