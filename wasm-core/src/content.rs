@@ -22,6 +22,84 @@ fn tagged(j: u64, w: u64) -> u64 {
     w ^ j.wrapping_mul(POSITION_STEP)
 }
 
+#[inline(always)]
+fn word(key: u64, j: u64) -> u64 {
+    let x = (key ^ j).wrapping_mul(WORD_MUL);
+    x ^ (x >> 29)
+}
+
+/// The sum of words `[first, end)`, each tagged with its position: the bulk of a digest. Always
+/// inlined, so that the copies in `coding::simd_x86` are this very loop compiled for AVX2 and AVX-512.
+#[inline(always)]
+pub(crate) fn tagged_word_sum(key: u64, first: u64, end: u64) -> u64 {
+    let mut sum = 0u64;
+    let mut tag = first.wrapping_mul(POSITION_STEP);
+    for j in first..end {
+        sum = sum.wrapping_add(word(key, j) ^ tag);
+        tag = tag.wrapping_add(POSITION_STEP);
+    }
+    sum
+}
+
+/// Wrapping integer sums are exact, so the wider vector builds of the loop give the same digest.
+fn tagged_word_sum_dispatch(key: u64, first: u64, end: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(sum) = crate::coding::simd_x86::tagged_word_sum_wide_checked(key, first, end) {
+        return sum;
+    }
+    tagged_word_sum(key, first, end)
+}
+
+/// Below this length a digest costs less than looking it up.
+const MEMO_MIN_LEN: u32 = 256;
+
+/// The last digests computed on this thread, so that the receiver's check of a segment finds the
+/// digest the sender computed when it sent it (each was half the cost of a TCP transfer's events).
+/// A digest is a pure function of `(key, offset, len)`, so a hit returns exactly what computing it
+/// would: the receiver's check is unchanged.
+mod memo {
+    use std::cell::RefCell;
+
+    /// A power of two above the segments in flight of one flow (the window is ~2000 segments at
+    /// most in the presets); consecutive segments of one flow land in distinct slots.
+    const SLOTS: usize = 4096;
+
+    #[derive(Clone, Copy, Default)]
+    struct Slot {
+        key: u64,
+        offset: u64,
+        /// `len + 1`, so that the empty slot (0) matches no lookup.
+        len_plus_one: u64,
+        digest: u64,
+    }
+
+    thread_local! {
+        static SLOTS_OF_THREAD: RefCell<Vec<Slot>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn digest(key: u64, offset: u64, len: u32, compute: impl FnOnce() -> u64) -> u64 {
+        let i = ((offset >> 3) ^ key) as usize & (SLOTS - 1);
+        let len_plus_one = len as u64 + 1;
+        let found = SLOTS_OF_THREAD.with_borrow(|slots| {
+            slots
+                .get(i)
+                .filter(|s| s.key == key && s.offset == offset && s.len_plus_one == len_plus_one)
+                .map(|s| s.digest)
+        });
+        if let Some(d) = found {
+            return d;
+        }
+        let digest = compute();
+        SLOTS_OF_THREAD.with_borrow_mut(|slots| {
+            if slots.is_empty() {
+                slots.resize(SLOTS, Slot::default());
+            }
+            slots[i] = Slot { key, offset, len_plus_one, digest };
+        });
+        digest
+    }
+}
+
 impl Content {
     pub fn new(seed: u64, flow: u32) -> Content {
         Content { key: mix64(seed ^ mix64(0xC0DE_0000 | flow as u64)) }
@@ -39,8 +117,7 @@ impl Content {
 
     #[inline]
     fn word(&self, j: u64) -> u64 {
-        let x = (self.key ^ j).wrapping_mul(WORD_MUL);
-        x ^ (x >> 29)
+        word(self.key, j)
     }
 
     /// Byte at stream offset `i`.
@@ -50,16 +127,36 @@ impl Content {
 
     /// Fills `buf` with the bytes at offsets `[offset, offset + buf.len())`.
     pub fn fill(&self, offset: u64, buf: &mut [u8]) {
-        for (k, b) in buf.iter_mut().enumerate() {
+        // Whole words are written 8 bytes at a time: byte by byte, each word was hashed 8 times.
+        let head = (offset.next_multiple_of(8) - offset).min(buf.len() as u64) as usize;
+        let (head_bytes, rest) = buf.split_at_mut(head);
+        for (k, b) in head_bytes.iter_mut().enumerate() {
             *b = self.byte(offset + k as u64);
+        }
+        let mut j = (offset + head as u64) / 8;
+        let mut words = rest.chunks_exact_mut(8);
+        for chunk in &mut words {
+            chunk.copy_from_slice(&self.word(j).to_le_bytes());
+            j += 1;
+        }
+        for (k, b) in words.into_remainder().iter_mut().enumerate() {
+            *b = self.byte(j * 8 + k as u64);
         }
     }
 
     /// Digest of the bytes `[offset, offset + len)`: a sum of the (masked) words, each tagged
     /// with its position, that cover the range, so equal digests mean equal bytes at equal offsets with
     /// overwhelming probability. The sum has no dependency between words but the add, so the
-    /// CPU pipelines it: this runs once per segment on each side, in the hot path.
+    /// CPU pipelines it: this runs once per segment on each side, in the hot path (the receiver's
+    /// call usually finds the sender's result in the memo).
     pub fn digest(&self, offset: u64, len: u32) -> u64 {
+        if len < MEMO_MIN_LEN {
+            return self.digest_uncached(offset, len);
+        }
+        memo::digest(self.key, offset, len, || self.digest_uncached(offset, len))
+    }
+
+    fn digest_uncached(&self, offset: u64, len: u32) -> u64 {
         let end = offset + len as u64;
         let first = offset / 8;
         let last = end.div_ceil(8); // one past the last word
@@ -79,17 +176,29 @@ impl Content {
         };
         h = h.wrapping_add(tagged(first, masked(first, self.word(first))));
         if last - first >= 2 {
-            let mut sum = 0u64;
-            let mut tag = (first + 1).wrapping_mul(POSITION_STEP);
-            for j in first + 1..last - 1 {
-                sum = sum.wrapping_add(self.word(j) ^ tag);
-                tag = tag.wrapping_add(POSITION_STEP);
-            }
-            h = h.wrapping_add(sum);
+            h = h.wrapping_add(tagged_word_sum_dispatch(self.key, first + 1, last - 1));
             let l = last - 1;
             h = h.wrapping_add(tagged(l, masked(l, self.word(l))));
         }
         h
+    }
+
+    /// Whether `bytes` are the content at `[offset, offset + bytes.len())`. Where a receiver holds
+    /// the bytes themselves (CTCP's decoded payloads) this compares them word by word: exact, and
+    /// cheaper than digesting both sides.
+    pub fn matches_bytes(&self, offset: u64, bytes: &[u8]) -> bool {
+        let head = (offset.next_multiple_of(8) - offset).min(bytes.len() as u64) as usize;
+        let (head_bytes, rest) = bytes.split_at(head);
+        let mut j = (offset + head as u64) / 8;
+        let mut words = rest.chunks_exact(8);
+        let mut diff = 0u64;
+        for chunk in &mut words {
+            diff |= u64::from_le_bytes(chunk.try_into().expect("8 bytes")) ^ self.word(j);
+            j += 1;
+        }
+        diff == 0
+            && head_bytes.iter().enumerate().all(|(k, &b)| b == self.byte(offset + k as u64))
+            && words.remainder().iter().enumerate().all(|(k, &b)| b == self.byte(j * 8 + k as u64))
     }
 
     /// Digest of arbitrary bytes placed at `offset`, computed the same way as [`Content::digest`]
@@ -104,10 +213,16 @@ impl Content {
         while j * 8 < end {
             let lo = (j * 8).max(offset);
             let hi = (j * 8 + 8).min(end);
-            let mut w = 0u64;
-            for i in lo..hi {
-                w |= (bytes[(i - offset) as usize] as u64) << ((i - lo) * 8);
-            }
+            let at = (lo - offset) as usize;
+            let w = if hi - lo == 8 {
+                u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+            } else {
+                let mut w = 0u64;
+                for i in lo..hi {
+                    w |= (bytes[(i - offset) as usize] as u64) << ((i - lo) * 8);
+                }
+                w
+            };
             h = h.wrapping_add(tagged(j, w));
             j += 1;
         }
@@ -153,6 +268,60 @@ mod tests {
         c.fill(4096, &mut buf);
         buf[777] ^= 0x10;
         assert_ne!(c.digest(4096, 1448), Content::digest_of_bytes(4096, &buf));
+    }
+
+    #[test]
+    fn filling_by_words_gives_the_bytes_one_by_one() {
+        let c = Content::new(3, 1);
+        for (offset, len) in [(0, 0), (5, 2), (3, 13), (8, 16), (1445, 1445), (7, 1)] {
+            let mut buf = vec![0u8; len];
+            c.fill(offset, &mut buf);
+            let want: Vec<u8> = (0..len as u64).map(|k| c.byte(offset + k)).collect();
+            assert_eq!(buf, want, "offset {offset}, len {len}");
+        }
+    }
+
+    #[test]
+    fn the_content_matches_its_own_bytes_and_no_others() {
+        let c = Content::new(5, 2);
+        for (offset, len) in [(0, 0), (3, 1), (3, 13), (16, 1445), (1445, 1445), (7, 9)] {
+            let mut buf = vec![0u8; len];
+            c.fill(offset, &mut buf);
+            assert!(c.matches_bytes(offset, &buf), "offset {offset}, len {len}");
+            for k in 0..len {
+                buf[k] ^= 1;
+                assert!(!c.matches_bytes(offset, &buf), "offset {offset}, byte {k} flipped");
+                buf[k] ^= 1;
+            }
+            if len > 0 {
+                assert!(!c.matches_bytes(offset + 1, &buf));
+            }
+        }
+    }
+
+    #[test]
+    fn a_remembered_digest_equals_the_computed_one() {
+        let c = Content::new(6, 3);
+        for (offset, len) in [(0, 1448), (1448, 1448), (0, 1448), (4093, 700), (4093, 700)] {
+            assert_eq!(c.digest(offset, len), c.digest_uncached(offset, len));
+        }
+        // Another flow's content at the same range is not the first flow's remembered digest.
+        let other = Content::new(6, 4);
+        assert_eq!(other.digest(0, 1448), other.digest_uncached(0, 1448));
+        assert_ne!(other.digest(0, 1448), c.digest(0, 1448));
+    }
+
+    #[test]
+    fn the_word_sum_is_the_same_on_every_path() {
+        let c = Content::new(2, 0);
+        for (first, end) in [(0, 0), (0, 1), (3, 184), (1000, 1181), (7, 8)] {
+            let mut want = 0u64;
+            for j in first..end {
+                want = want.wrapping_add(tagged(j, c.word(j)));
+            }
+            assert_eq!(tagged_word_sum(c.key, first, end), want);
+            assert_eq!(tagged_word_sum_dispatch(c.key, first, end), want);
+        }
     }
 
     #[test]

@@ -36,12 +36,19 @@ impl<const N: usize> Trace<N> {
         t
     }
 
+    /// Inlined so that most calls, which fall within `min_dt` of the last point, cost a
+    /// comparison: the caller's values are then not even computed.
+    #[inline]
     pub fn record(&mut self, now: SimTime, vals: [f64; N]) {
         if let Some(last) = self.last {
             if now.0 < last.0.saturating_add(self.min_dt) {
                 return;
             }
         }
+        self.push(now, vals);
+    }
+
+    fn push(&mut self, now: SimTime, vals: [f64; N]) {
         if self.t.len() >= self.max_points {
             self.halve(now);
         }

@@ -231,9 +231,10 @@ impl CtcpReceiver {
                 let (offset, n) = self.layout.packet_range(self.curr_block, i);
                 let rx = self.blocks[0].as_ref().expect("checked above");
                 let bytes_ok = !self.payload
-                    || rx.decoder.symbol(i as usize).is_some_and(|bytes| {
-                        Content::digest_of_bytes(offset, &bytes[..n as usize]) == self.content.digest(offset, n)
-                    });
+                    || rx
+                        .decoder
+                        .symbol(i as usize)
+                        .is_some_and(|bytes| self.content.matches_bytes(offset, &bytes[..n as usize]));
                 let sent = rx.systematic_sent[i as usize].unwrap_or(rx.first_sent);
                 if !bytes_ok {
                     let b = self.curr_block;

@@ -17,7 +17,7 @@ use crate::metrics::{DeliveryLog, Trace};
 use crate::net::packet::TCP_IP_HEADER_BYTES;
 use crate::net::{AgentId, Body, NodeId, Packet, SackBlocks};
 use crate::sim::{SimDuration, SimTime};
-use std::collections::BTreeMap;
+use std::collections::VecDeque;
 
 /// What the receiver advertises as its window.
 #[derive(Clone, Debug)]
@@ -40,14 +40,24 @@ impl WindowPolicy {
     }
 }
 
+#[derive(Clone, Copy)]
+struct OutOfOrder {
+    seq: u64,
+    len: u32,
+    digest: u64,
+    first_sent: SimTime,
+}
+
 pub struct TcpReceiver {
     pub flow: u32,
     peer_node: NodeId,
     peer_agent: AgentId,
     content: Content,
     rcv_nxt: u64,
-    /// Out-of-order segments: seq → (len, digest, first_sent).
-    ooo: BTreeMap<u64, (u32, u64, SimTime)>,
+    /// Out-of-order segments, sorted by seq: (seq, len, digest, first_sent). Segments mostly
+    /// arrive above all the others and leave from the front, which a deque does without a
+    /// tree's allocations.
+    ooo: VecDeque<OutOfOrder>,
     /// The same, merged into byte ranges, sorted.
     ranges: Vec<(u64, u64)>,
     /// Start of the most recently received out-of-order segments, newest first.
@@ -86,7 +96,7 @@ impl TcpReceiver {
             peer_agent,
             content,
             rcv_nxt: 0,
-            ooo: BTreeMap::new(),
+            ooo: VecDeque::new(),
             ranges: Vec::new(),
             recent: [None; 3],
             delayed_ack,
@@ -141,7 +151,7 @@ impl TcpReceiver {
             }
         }
         let end = seq + len as u64;
-        if end <= self.rcv_nxt || self.ooo.contains_key(&seq) {
+        if end <= self.rcv_nxt || self.ooo_position(seq).is_ok() {
             // A spurious retransmission: tell the sender where we are, and that it was one.
             self.duplicate_segments += 1;
             self.dsack = Some((seq, end));
@@ -153,8 +163,8 @@ impl TcpReceiver {
             return;
         }
         if seq > self.rcv_nxt {
-            if let std::collections::btree_map::Entry::Vacant(e) = self.ooo.entry(seq) {
-                e.insert((len, digest, first_sent));
+            if let Err(i) = self.ooo_position(seq) {
+                self.ooo.insert(i, OutOfOrder { seq, len, digest, first_sent });
                 self.delivery.arrived(ctx.now, first_sent);
                 self.add_range(seq, end);
             }
@@ -168,14 +178,16 @@ impl TcpReceiver {
         let filled_hole = !self.ooo.is_empty();
         self.delivery.arrived(ctx.now, first_sent);
         self.deliver(ctx.now, seq, len, digest, first_sent);
-        while let Some((&s, &(l, d, f))) = self.ooo.first_key_value() {
-            if s != self.rcv_nxt {
+        while let Some(&OutOfOrder { seq, len, digest, first_sent }) = self.ooo.front() {
+            if seq != self.rcv_nxt {
                 break;
             }
-            self.ooo.pop_first();
-            self.deliver(ctx.now, s, l, d, f);
+            self.ooo.pop_front();
+            self.deliver(ctx.now, seq, len, digest, first_sent);
         }
-        self.ranges.retain(|&(_, e)| e > self.rcv_nxt);
+        // Ranges are sorted and disjoint, so their ends ascend: the delivered ones are a prefix.
+        let delivered = self.ranges.partition_point(|&(_, e)| e <= self.rcv_nxt);
+        self.ranges.drain(..delivered);
         if let WindowPolicy::Autotune(a) = &mut self.window {
             a.on_read(ctx.now, self.delivery.delivered);
         }
@@ -213,6 +225,16 @@ impl TcpReceiver {
         }
         self.rcv_nxt += len as u64;
         self.delivery.deliver(now, first_sent, len as u64);
+    }
+
+    /// Where `seq` is among the out-of-order segments (`Ok`), or would go (`Err`).
+    fn ooo_position(&self, seq: u64) -> Result<usize, usize> {
+        match self.ooo.back() {
+            // The common case: above everything held (or nothing held).
+            None => Err(0),
+            Some(last) if last.seq < seq => Err(self.ooo.len()),
+            _ => self.ooo.binary_search_by_key(&seq, |o| o.seq),
+        }
     }
 
     fn add_range(&mut self, start: u64, end: u64) {
