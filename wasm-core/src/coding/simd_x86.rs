@@ -30,7 +30,7 @@ use super::kernel::{portable, Detected, DotJob, Kernel, DOT_BATCH, DOT_DSTS, MUL
 // ---------------------------------------------------------------------------------------------
 // Checked entry points (safe to call from anywhere).
 
-/// The content digest's word sum (`content::tagged_word_sum`) compiled for AVX-512 (a 64-bit
+/// The content digest's word sum (`content::words::tagged_word_sum`) compiled for AVX-512 (a 64-bit
 /// vector multiply) or AVX2 (four 64-bit lanes, where SSE2 has two), or None on a CPU with
 /// neither. Integer arithmetic only, so every build equals the portable sum exactly.
 pub(crate) fn tagged_word_sum_wide_checked(key: u64, first: u64, end: u64) -> Option<u64> {
@@ -47,12 +47,12 @@ pub(crate) fn tagged_word_sum_wide_checked(key: u64, first: u64, end: u64) -> Op
 
 #[target_feature(enable = "avx512f,avx512dq,avx512vl")]
 fn tagged_word_sum_avx512(key: u64, first: u64, end: u64) -> u64 {
-    crate::content::tagged_word_sum(key, first, end)
+    crate::content::words::tagged_word_sum(key, first, end)
 }
 
 #[target_feature(enable = "avx2")]
 fn tagged_word_sum_avx2(key: u64, first: u64, end: u64) -> u64 {
-    crate::content::tagged_word_sum(key, first, end)
+    crate::content::words::tagged_word_sum(key, first, end)
 }
 
 pub(crate) fn mul_add_ssse3_checked(k: Detected, tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {

@@ -1,19 +1,10 @@
 //! Events, and what an agent may do while it handles one: send a packet (routed onto its next
 //! link here), set a timer, ask the route in force for its neighbours.
 
+use super::event::Event;
 use super::forward::route;
 use crate::net::{AgentId, Network, NodeId, NodeSlot, Packet};
 use crate::sim::{EventQueue, SimTime};
-
-#[derive(Clone, Copy, Debug)]
-pub enum Event {
-    /// The head of a link's propagation pipeline reaches the far end.
-    Arrive { link: u32 },
-    /// A timer an agent set; `token` tells the agent which one.
-    Timer { agent: AgentId, token: u64 },
-    /// An agent starts (a flow's `start_s`).
-    Start { agent: AgentId },
-}
 
 /// What an agent may do while it handles an event.
 pub struct Ctx<'a> {

@@ -2,7 +2,7 @@
 //! run allows it, across the nodes that only forward it without an event per hop (the express
 //! path: `net::express` says when that gives the hop-by-hop result bit for bit).
 
-use super::ctx::Event;
+use super::event::Event;
 use crate::net::{Capture, Network, NodeId, Packet, Transit, MAX_PACKETS_IN_NETWORK};
 use crate::sim::{EventQueue, SimTime};
 

@@ -3,9 +3,11 @@
 //! `crate::simulation` (above both) holds the agents and runs the event loop.
 
 mod ctx;
+mod event;
 mod forward;
 mod timer;
 
-pub use ctx::{Ctx, Event};
+pub use ctx::Ctx;
+pub use event::Event;
 pub use forward::{forward, route};
 pub use timer::LazyTimer;
