@@ -113,6 +113,10 @@ test('the hop view draws the two-hop path over time, marks the native re-request
   await view.getByRole('button', { name: 'Play' }).click();
   await expect(view.getByTestId('hop-cursor-value')).not.toHaveText('t = 0 s');
   await view.getByRole('button', { name: 'Pause' }).click();
+  // A frame already under way when Pause lands may still move the cursor once: read it after the
+  // button has turned back into Play and that frame has been drawn.
+  await expect(view.getByRole('button', { name: 'Play' })).toBeVisible();
+  await page.waitForTimeout(100);
   const paused = await view.getByTestId('hop-cursor-value').textContent();
   await page.waitForTimeout(200);
   await expect(view.getByTestId('hop-cursor-value')).toHaveText(paused!);
