@@ -7,7 +7,7 @@
 //! (BENCHMARKS.md, "The express path").
 
 mod common;
-use common::scenarios::{bytes_and_start, maybe, transport};
+use common::scenarios::{bytes_and_start, cases_from_env, maybe, place, transport};
 use orbitcp_core::runner::{self, RunResult};
 use orbitcp_core::scenario;
 use proptest::prelude::*;
@@ -16,15 +16,7 @@ use serde_json::{json, Value};
 const DEFAULT_CASES: u32 = 48;
 
 fn cases() -> u32 {
-    std::env::var("ORBITCP_EXPRESS_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_CASES)
-}
-
-fn city() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        prop::sample::select(vec!["London", "Paris", "Beijing", "Tokyo", "New York"]).prop_map(Value::from),
-        (-60.0..60.0f64, -180.0..180.0f64)
-            .prop_map(|(lat, lon)| json!({ "name": "p", "lat_deg": lat, "lon_deg": lon })),
-    ]
+    cases_from_env("ORBITCP_EXPRESS_CASES", DEFAULT_CASES)
 }
 
 /// Link models whose rates differ from hop to hop, so that some satellite links queue and some
@@ -53,7 +45,7 @@ fn constellation() -> impl Strategy<Value = Value> {
         },
     );
     (
-        (shell, city(), city(), 0.0..30.0f64, prop_oneof![0.02..0.5f64, 0.5..2.0f64]),
+        (shell, place(60.0), place(60.0), 0.0..30.0f64, prop_oneof![0.02..0.5f64, 0.5..2.0f64]),
         (prop::bool::weighted(0.85), any::<bool>(), any::<bool>(), prop_oneof![Just(0.0), 0.0..0.3f64]),
         (link_model(), link_model(), 2u32..400, any::<bool>(), maybe((1.0..200.0f64, 0.0..30.0f64, 0.0..0.02f64))),
     )

@@ -12,7 +12,7 @@
 //! are shared (`common/scenarios.rs`).
 
 mod common;
-use common::scenarios::{bytes_and_start, chain_scenario, maybe, transport};
+use common::scenarios::{bytes_and_start, cases_from_env, chain_scenario, maybe, place, transport};
 use orbitcp_core::runner::{self, RunResult, SweepPlan};
 use orbitcp_core::scenario;
 use proptest::prelude::*;
@@ -25,15 +25,7 @@ const DEFAULT_CASES: u32 = 1000;
 const MAX_EVENTS: u64 = 100_000;
 
 fn cases() -> u32 {
-    std::env::var("ORBITCP_FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_CASES)
-}
-
-fn place() -> impl Strategy<Value = Value> {
-    prop_oneof![
-        prop::sample::select(vec!["London", "Paris", "Beijing", "Tokyo", "New York"]).prop_map(Value::from),
-        (-70.0..70.0f64, -180.0..180.0f64)
-            .prop_map(|(lat, lon)| json!({ "name": "p", "lat_deg": lat, "lon_deg": lon })),
-    ]
+    cases_from_env("ORBITCP_FUZZ_CASES", DEFAULT_CASES)
 }
 
 fn link_type() -> impl Strategy<Value = Value> {
@@ -65,7 +57,7 @@ fn constellation_scenario() -> impl Strategy<Value = Value> {
         1 => prop::collection::vec(-180.0..180.0f64, 1..4).prop_map(|g| json!({ "geo_longitudes_deg": g })),
     ];
     let topology = (
-        (sats, place(), place(), 0.0..40.0f64, prop_oneof![0.05..2.0f64, Just(1.0)]),
+        (sats, place(70.0), place(70.0), 0.0..40.0f64, prop_oneof![0.05..2.0f64, Just(1.0)]),
         (0.0..6000.0f64, any::<bool>(), any::<bool>(), any::<bool>(), prop_oneof![Just(0.0), 0.0..1.0f64]),
         (maybe(link_type()), maybe(link_type()), 1u32..2000, any::<bool>(), any::<bool>()),
         maybe((0.5..200.0f64, 0.0..50.0f64, 0.0..0.1f64)),

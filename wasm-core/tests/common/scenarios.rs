@@ -7,6 +7,21 @@ use orbitcp_core::tcp::congestion::CcKind;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+/// Property-test cases per `cargo test`: `default`, or the count the environment variable `var`
+/// gives (the long runs in BENCHMARKS.md set it).
+pub fn cases_from_env(var: &str, default: u32) -> u32 {
+    std::env::var(var).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
+/// A ground place: a named city, or a point within `max_lat` degrees of the equator.
+pub fn place(max_lat: f64) -> impl Strategy<Value = Value> {
+    prop_oneof![
+        prop::sample::select(vec!["London", "Paris", "Beijing", "Tokyo", "New York"]).prop_map(Value::from),
+        (-max_lat..max_lat, -180.0..180.0f64)
+            .prop_map(|(lat, lon)| json!({ "name": "p", "lat_deg": lat, "lon_deg": lon })),
+    ]
+}
+
 pub fn maybe<T: std::fmt::Debug + Clone + 'static>(s: impl Strategy<Value = T> + 'static) -> BoxedStrategy<Option<T>> {
     prop::option::weighted(0.4, s).boxed()
 }
