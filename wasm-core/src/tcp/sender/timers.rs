@@ -17,12 +17,13 @@ impl TcpSender {
 
     /// RFC 8985 §7.2 (Linux `tcp_schedule_loss_probe`): in Open state with SACK and data in
     /// flight, probe if no ACK comes within PTO (but never after the RTO would fire).
+    /// Not in Disorder: Linux probes only in Open (or CWR, which is not modelled). In Disorder
+    /// RACK's reordering timer holds Linux's one transmit timer; a probe left armed there
+    /// fired after that timer had started Recovery and sent a retransmission again within a
+    /// round trip.
     pub(super) fn schedule_loss_probe(&mut self, ctx: &mut Ctx) {
         let packets_out = self.sb.nxt - self.sb.una;
-        if self.cfg.loss_detection != LossDetection::Rack
-            || packets_out == 0
-            || !matches!(self.state, CaState::Open | CaState::Disorder)
-        {
+        if self.cfg.loss_detection != LossDetection::Rack || packets_out == 0 || self.state != CaState::Open {
             self.tlp_timer.stop();
             return;
         }
@@ -78,6 +79,9 @@ impl TcpSender {
             }
             self.transmit(ctx);
         }
+        // Linux re-arms its one transmit timer as the RTO here (`tcp_rearm_rto`): no probe is
+        // left pending.
+        self.tlp_timer.stop();
     }
 
     /// RFC 6298 §5.4–5.6 with Linux's `tcp_enter_loss` window handling.
