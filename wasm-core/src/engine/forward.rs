@@ -26,7 +26,7 @@ pub fn forward(
     let Some(l) = net.next_link(now, at, pkt.dst_node) else {
         net.unrouted += 1;
         if let (Some(ex), Transit::HopByHop(n)) = (net.express.as_deref_mut(), transit) {
-            ex.finish(n);
+            ex.finish(n, pkt.dst_node);
         }
         return;
     };
@@ -38,29 +38,30 @@ pub fn forward(
     if next == pkt.dst_node || !ex.forward_only(next) {
         // An agent handles the packet at the next node: nothing further to wait for.
         if let Transit::HopByHop(n) = transit {
-            ex.finish(n);
+            ex.finish(n, pkt.dst_node);
         }
         enqueue(net, queue, now, l, pkt, Transit::Free);
         return;
     }
+    let dst = pkt.dst_node;
     let ahead = match transit {
-        Transit::Free => ex.may_send_ahead(),
-        Transit::HopByHop(n) => ex.may_switch(n, now),
+        Transit::Free => ex.may_send_ahead(dst, now),
+        Transit::HopByHop(n) => ex.may_switch(n, dst, now),
     };
     if ahead {
         if let Transit::HopByHop(n) = transit {
-            ex.finish(n);
+            ex.finish(n, dst);
         }
         send_ahead(net, queue, now, l, pkt);
         return;
     }
     let n = match transit {
         Transit::HopByHop(n) => n,
-        Transit::Free => ex.start_hop_by_hop(ex.route_at(now).0),
+        Transit::Free => ex.start_hop_by_hop(ex.route_at(now).0, dst),
     };
     if !enqueue(net, queue, now, l, pkt, Transit::HopByHop(n)) {
         if let Some(ex) = net.express.as_deref_mut() {
-            ex.finish(n);
+            ex.finish(n, dst);
         }
     }
 }
@@ -96,7 +97,7 @@ fn send_ahead(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, fi
             }
             // A route change, the end of the run, or no route on: the packet goes on hop by hop,
             // and later packets wait for it.
-            None => Transit::HopByHop(ex.start_hop_by_hop(route)),
+            None => Transit::HopByHop(ex.start_hop_by_hop(route, pkt.dst_node)),
         };
         if let Some(due) = net.links[l as usize].hold(arrival, pkt, transit) {
             queue.schedule(due, Event::Arrive { link: l });

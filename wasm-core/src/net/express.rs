@@ -13,9 +13,14 @@
 //! - the route does not change while the packet crosses (a new route may let a later packet
 //!   overtake an earlier one at a link both share): a packet that would cross a route change is
 //!   sent ahead only as far as the change and goes on hop by hop from there;
-//! - no packet crossing hop by hop is ahead of it, since a link would then see the express
-//!   packet before the earlier one. Such packets are numbered; the oldest switches to the express
-//!   path at its next forwarding node once the route has not changed since it was sent.
+//! - no packet crossing hop by hop is ahead of it in its direction, since a link would then see
+//!   the express packet before the earlier one. Such packets are numbered per destination (a
+//!   direction of the route); the oldest of a direction switches to the express path at its next
+//!   forwarding node once the route has not changed since it was sent. The two directions of one
+//!   route cross disjoint links (a route is a simple path, and each link has one direction), so
+//!   a data packet queued hop by hop does not hold the ACKs back; a packet still crossing on a
+//!   route no longer in force may share a link with either direction of the new one, so while
+//!   one is on its way, every packet goes hop by hop.
 //! - nothing is sent ahead past the run's end, so that every counter read at the end is the
 //!   hop-by-hop run's.
 
@@ -34,9 +39,11 @@ pub struct Express {
     last_step: u32,
     /// Nothing is sent ahead of time at or past this: the run's end.
     horizon: SimTime,
-    /// Packets crossing hop by hop that have a forwarding node still ahead: number → the route
-    /// (index into `route_changes`) in force when they were sent.
-    hop_by_hop: BTreeMap<u64, u32>,
+    /// Packets crossing hop by hop that have a forwarding node still ahead, per destination
+    /// node: number → the route (index into `route_changes`) in force when they were sent.
+    hop_by_hop: Vec<(NodeId, BTreeMap<u64, u32>)>,
+    /// How many of those packets were sent under each route.
+    routes_in_flight: BTreeMap<u32, u32>,
     next_number: u64,
     /// Hops crossed without an event of their own.
     pub hops_skipped: u64,
@@ -53,7 +60,8 @@ impl Express {
             route_changes,
             last_step: steps.len().saturating_sub(1) as u32,
             horizon,
-            hop_by_hop: BTreeMap::new(),
+            hop_by_hop: Vec::new(),
+            routes_in_flight: BTreeMap::new(),
             next_number: 0,
             hops_skipped: 0,
         }
@@ -76,29 +84,62 @@ impl Express {
         (i as u32, change.min(self.horizon))
     }
 
-    /// Whether a packet just sent may take the express path: no packet crossing hop by hop is
-    /// ahead of it.
-    pub fn may_send_ahead(&self) -> bool {
-        self.hop_by_hop.is_empty()
+    /// Whether a packet to `dst` just sent at `now` may take the express path: no packet to
+    /// `dst` crossing hop by hop is ahead of it, and none crosses on an earlier route.
+    pub fn may_send_ahead(&self, dst: NodeId, now: SimTime) -> bool {
+        self.direction(dst).is_none_or(BTreeMap::is_empty) && self.only_route(self.route_at(now).0)
     }
 
-    /// Whether hop-by-hop packet `number`, at a forwarding node at `now`, may take the express
-    /// path from there: it is the oldest, and the route has not changed since it was sent.
-    pub fn may_switch(&self, number: u64, now: SimTime) -> bool {
-        self.hop_by_hop.first_key_value().is_some_and(|(&n, &route)| n == number && route == self.route_at(now).0)
+    /// Whether hop-by-hop packet `number` to `dst`, at a forwarding node at `now`, may take the
+    /// express path from there: it is the oldest to `dst`, the route has not changed since it
+    /// was sent, and no packet crosses on an earlier route.
+    pub fn may_switch(&self, number: u64, dst: NodeId, now: SimTime) -> bool {
+        let route = self.route_at(now).0;
+        self.direction(dst)
+            .and_then(BTreeMap::first_key_value)
+            .is_some_and(|(&n, &sent_on)| n == number && sent_on == route)
+            && self.only_route(route)
     }
 
-    /// Numbers a packet that crosses hop by hop, sent when `route` was in force.
-    pub fn start_hop_by_hop(&mut self, route: u32) -> u64 {
+    /// Numbers a packet to `dst` that crosses hop by hop, sent when `route` was in force.
+    pub fn start_hop_by_hop(&mut self, route: u32, dst: NodeId) -> u64 {
         let n = self.next_number;
         self.next_number += 1;
-        self.hop_by_hop.insert(n, route);
+        let i = match self.hop_by_hop.iter().position(|(d, _)| *d == dst) {
+            Some(i) => i,
+            None => {
+                self.hop_by_hop.push((dst, BTreeMap::new()));
+                self.hop_by_hop.len() - 1
+            }
+        };
+        self.hop_by_hop[i].1.insert(n, route);
+        *self.routes_in_flight.entry(route).or_insert(0) += 1;
         n
     }
 
-    /// Hop-by-hop packet `number` has no forwarding node ahead any more (or was dropped).
-    pub fn finish(&mut self, number: u64) {
-        self.hop_by_hop.remove(&number);
+    /// Hop-by-hop packet `number` to `dst` has no forwarding node ahead any more (or was
+    /// dropped).
+    pub fn finish(&mut self, number: u64, dst: NodeId) {
+        let Some((_, packets)) = self.hop_by_hop.iter_mut().find(|(d, _)| *d == dst) else { return };
+        let Some(route) = packets.remove(&number) else { return };
+        if let Some(count) = self.routes_in_flight.get_mut(&route) {
+            *count -= 1;
+            if *count == 0 {
+                self.routes_in_flight.remove(&route);
+            }
+        }
+    }
+
+    fn direction(&self, dst: NodeId) -> Option<&BTreeMap<u64, u32>> {
+        self.hop_by_hop.iter().find(|(d, _)| *d == dst).map(|(_, packets)| packets)
+    }
+
+    /// Whether every packet crossing hop by hop was sent under `route`.
+    fn only_route(&self, route: u32) -> bool {
+        match (self.routes_in_flight.first_key_value(), self.routes_in_flight.last_key_value()) {
+            (Some((&first, _)), Some((&last, _))) => first == route && last == route,
+            _ => true,
+        }
     }
 }
 
@@ -128,15 +169,36 @@ mod tests {
     #[test]
     fn only_the_oldest_hop_by_hop_packet_of_the_current_route_may_switch() {
         let mut ex = Express::new(&routes(vec![0, 1]), vec![], SimTime::MAX);
-        let early = ex.start_hop_by_hop(0);
-        let late = ex.start_hop_by_hop(1);
+        let dst = 7;
+        let early = ex.start_hop_by_hop(0, dst);
+        let late = ex.start_hop_by_hop(1, dst);
         let now = SimTime::from_secs_f64(1.5);
-        assert!(!ex.may_send_ahead());
+        assert!(!ex.may_send_ahead(dst, now));
         // The oldest was sent on the route before: a newer packet on the new route may overtake it.
-        assert!(!ex.may_switch(early, now) && !ex.may_switch(late, now));
-        ex.finish(early);
-        assert!(ex.may_switch(late, now));
-        ex.finish(late);
-        assert!(ex.may_send_ahead());
+        assert!(!ex.may_switch(early, dst, now) && !ex.may_switch(late, dst, now));
+        ex.finish(early, dst);
+        assert!(ex.may_switch(late, dst, now));
+        ex.finish(late, dst);
+        assert!(ex.may_send_ahead(dst, now));
+    }
+
+    #[test]
+    fn a_packet_queued_in_one_direction_does_not_hold_the_other_back() {
+        let mut ex = Express::new(&routes(vec![0, 1]), vec![], SimTime::MAX);
+        let (data_dst, ack_dst) = (7, 3);
+        let now = SimTime::from_secs_f64(0.5);
+        let data = ex.start_hop_by_hop(0, data_dst);
+        let ack = ex.start_hop_by_hop(0, ack_dst);
+        assert!(!ex.may_send_ahead(ack_dst, now), "behind an ACK of its own direction");
+        assert!(ex.may_switch(ack, ack_dst, now), "the oldest of its direction, though not the oldest");
+        assert!(!ex.may_send_ahead(data_dst, now));
+        ex.finish(ack, ack_dst);
+        assert!(ex.may_send_ahead(ack_dst, now));
+        // Once the route changes, the data packet on the old one may share a link with either
+        // direction of the new route: everything waits for it.
+        let later = SimTime::from_secs_f64(1.5);
+        assert!(!ex.may_send_ahead(ack_dst, later));
+        ex.finish(data, data_dst);
+        assert!(ex.may_send_ahead(ack_dst, later) && ex.may_send_ahead(data_dst, later));
     }
 }
