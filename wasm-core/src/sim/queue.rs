@@ -11,15 +11,24 @@ use std::collections::BinaryHeap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EventId(u64);
 
+/// An event and its `(time, seq)` as one number, so that ordering two entries is one comparison.
 struct Entry<E> {
-    time: SimTime,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn time(&self) -> u64 {
+        (self.key >> 64) as u64
+    }
+    fn seq(&self) -> u64 {
+        self.key as u64
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, o: &Self) -> bool {
-        self.time == o.time && self.seq == o.seq
+        self.key == o.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -31,7 +40,7 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     fn cmp(&self, o: &Self) -> Ordering {
         // BinaryHeap is a max-heap: reverse so the earliest (time, seq) pops first.
-        o.time.cmp(&self.time).then(o.seq.cmp(&self.seq))
+        o.key.cmp(&self.key)
     }
 }
 
@@ -62,7 +71,7 @@ impl<E> EventQueue<E> {
     pub fn schedule(&mut self, time: SimTime, event: E) -> EventId {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time, seq, event });
+        self.heap.push(Entry { key: ((time.0 as u128) << 64) | seq as u128, event });
         EventId(seq)
     }
 
@@ -76,21 +85,21 @@ impl<E> EventQueue<E> {
     /// Time of the next live event.
     pub fn peek_time(&mut self) -> Option<SimTime> {
         self.drop_cancelled_head();
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(|e| SimTime(e.time()))
     }
 
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
         self.drop_cancelled_head();
         let e = self.heap.pop()?;
         self.popped += 1;
-        self.digest = super::rng::mix64(self.digest ^ e.time.0).wrapping_add(e.seq);
-        Some((e.time, e.event))
+        self.digest = super::rng::mix64(self.digest ^ e.time()).wrapping_add(e.seq());
+        Some((SimTime(e.time()), e.event))
     }
 
     fn drop_cancelled_head(&mut self) {
         while !self.cancelled.is_empty() {
             let Some(head) = self.heap.peek() else { break };
-            if let Some(i) = self.cancelled.iter().position(|&s| s == head.seq) {
+            if let Some(i) = self.cancelled.iter().position(|&s| s == head.seq()) {
                 self.cancelled.swap_remove(i);
                 self.heap.pop();
             } else {
@@ -128,6 +137,30 @@ mod tests {
         q.schedule(SimTime(5), "first");
         let order: Vec<_> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, vec!["first", "a", "b", "c"]);
+    }
+
+    #[test]
+    fn interleaved_schedules_and_pops_follow_time_then_schedule_order() {
+        // Against a sorted set of (time, seq): few distinct times, so ties are common.
+        let mut q = EventQueue::new();
+        let mut reference = std::collections::BTreeSet::new();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut now = 0;
+        for seq in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let time = now + (x >> 60);
+            q.schedule(SimTime(time), seq);
+            reference.insert((time, seq));
+            if x & 0x300 != 0 {
+                let (t, s) = q.pop().unwrap();
+                assert_eq!(Some((t.0, s)), reference.pop_first());
+                now = t.0;
+            }
+        }
+        while let Some((t, s)) = q.pop() {
+            assert_eq!(Some((t.0, s)), reference.pop_first());
+        }
+        assert!(reference.is_empty());
     }
 
     #[test]
