@@ -75,6 +75,12 @@ impl<const N: usize> Trace<N> {
         self.min_dt = (self.min_dt * 2).max(span / self.max_points as u64);
     }
 
+    /// The earliest time at which [`Self::record`] takes a point: before it, a caller may skip
+    /// computing one.
+    pub fn next_point_at(&self) -> SimTime {
+        self.last.map_or(SimTime::ZERO, |last| SimTime(last.0.saturating_add(self.min_dt)))
+    }
+
     pub fn len(&self) -> usize {
         self.t.len()
     }
@@ -237,6 +243,22 @@ fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trace_takes_a_point_exactly_from_its_next_point_time_on() {
+        // Two points spread over the run, as a satellite's INTCP trace keeps: it halves often.
+        for max_points in [2, 5] {
+            let mut trace = Trace::<1>::new(max_points);
+            for i in 0..5_000u64 {
+                let now = SimTime(i * 1_000_003 % 7_919 + i * 997);
+                let (before, last) = (trace.len(), trace.t.last().copied());
+                let due = now >= trace.next_point_at();
+                trace.record(now, [i as f64]);
+                let took = trace.len() != before || trace.t.last().copied() != last;
+                assert_eq!(took, due, "at {now:?}, point {i}");
+            }
+        }
+    }
 
     #[test]
     fn student_t_quantiles_match_the_tables() {

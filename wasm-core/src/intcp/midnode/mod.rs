@@ -131,10 +131,10 @@ pub struct IntcpNode {
     out_rate_mbps: f64,
     /// Over time: the `HOP_TRACE_COLUMNS`.
     pub hop_trace: Trace<7>,
-    /// Until when `hop_trace` takes no point: its last point's time plus its interval, which
-    /// its spacing never falls below. Spares computing a point per packet only to drop it.
+    /// Until when `hop_trace` takes no point (`Trace::next_point_at`). Spares computing a point
+    /// per packet only to drop it: on a satellite, whose trace keeps two points spread over the
+    /// run, that was every packet.
     hop_trace_quiet_until: SimTime,
-    hop_trace_interval: SimDuration,
     /// Re-requests this node sent (SeqHoles, and end-to-end timeouts at the consumer): time →
     /// (node, cumulative count).
     pub rtx_trace: Trace<2>,
@@ -199,7 +199,6 @@ impl IntcpNode {
             waits: Default::default(),
             hop_trace: Trace::new(2),
             hop_trace_quiet_until: SimTime::ZERO,
-            hop_trace_interval: SimDuration::ZERO,
             rtx_trace: Trace::new(2),
             rtx_count: 0,
         }
@@ -208,7 +207,6 @@ impl IntcpNode {
     /// Bounds for the node's traces (by default two points each).
     pub fn with_traces(mut self, max_points: usize, interval: SimDuration) -> IntcpNode {
         self.hop_trace = Trace::with_interval(max_points, interval);
-        self.hop_trace_interval = interval;
         self.rtx_trace = Trace::new(max_points);
         self
     }
@@ -227,14 +225,11 @@ impl IntcpNode {
         let paced = if self.role == Role::Consumer { 0.0 } else { self.bucket.rate_mbps };
         let cache = self.store(ctx).map_or(0, |s| s.cache.used());
         let inr = if self.role == Role::Producer { 0.0 } else { self.cc.thrp_mbps };
-        let last_point = (self.hop_trace.len(), self.hop_trace.t.last().map(|t| t.to_bits()));
         self.hop_trace.record(
             now,
             [adv, paced, self.snd_queue.len() as f64, cache as f64, self.held_bytes() as f64, inr, self.out_rate_mbps],
         );
-        if (self.hop_trace.len(), self.hop_trace.t.last().map(|t| t.to_bits())) != last_point {
-            self.hop_trace_quiet_until = now + self.hop_trace_interval;
-        }
+        self.hop_trace_quiet_until = self.hop_trace.next_point_at();
     }
 
     fn record_rtx(&mut self, now: SimTime, n: u64) {
