@@ -3,7 +3,7 @@
 // from; the core validates it (in a worker) and the URL can carry it. The state and what moves
 // it are useSimulation.ts (over the reducer in simulation.ts); this file only lays them out.
 
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
@@ -21,6 +21,8 @@ import { VIEWS, type View } from './lessons/format';
 import { useBaseline } from './compare/useBaseline';
 import { BaselineBar } from './compare/BaselineBar';
 import { CompareTable } from './compare/CompareTable';
+import { isStale, ResultOrigin, type EditorChanges } from './compare/ResultOrigin';
+import { describeChanges, scenarioChanges } from './scenario/diff';
 import { useScenarioFiles } from './files/useScenarioFiles';
 import { FileBar } from './files/FileBar';
 import { FileDrop } from './files/FileDrop';
@@ -32,6 +34,7 @@ import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from './shortcuts';
 import { Landing } from './landing/Landing';
 import { landingCards } from './landing/cards';
 import { reduce as lessonReduce } from './lessons/state';
+import { aboutCount, aboutDuration } from './estimate';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -53,20 +56,6 @@ const STEP_COUNTS = LESSONS.map((l) => l.lesson.steps.length);
 
 const PRESET_LOOKUP = { text: (id: string) => presetById(id)?.text, defaultId: DEFAULT_PRESET_ID };
 const LANDING_CARDS = landingCards(PRESETS, LESSONS);
-
-/** "about 2 minutes": a duration for people. */
-function aboutDuration(s: number): string {
-  if (s < 90) return `about ${Math.max(1, Math.round(s))} s`;
-  if (s < 5400) return `about ${Math.round(s / 60)} minutes`;
-  return `about ${Math.round(s / 3600)} hours`;
-}
-
-/** "3.2 million": a count for people. */
-function aboutCount(n: number): string {
-  if (n >= 1e9) return `${(n / 1e9).toPrecision(2)} billion`;
-  if (n >= 1e6) return `${(n / 1e6).toPrecision(2)} million`;
-  return Math.round(n).toLocaleString('en');
-}
 
 export function App() {
   const { state, valid, running, globeSpanS, scenario, hasSweep, actions } = useSimulation();
@@ -127,6 +116,20 @@ export function App() {
       actions.load(t);
     });
   const onLessonRun = () => files.afterGuard(actions.runWhenValid);
+  // A lesson opened from the list puts its step's scenario in the editor, which takes the last
+  // result and globe away: the step's text never sits beside another lesson's run. Unsaved edits
+  // stay (the step's Run asks before replacing them); so does what the page opened with.
+  const openedLesson = useRef(lessons.state.lesson);
+  useEffect(() => {
+    const lesson = lessons.state.lesson;
+    if (lesson === openedLesson.current) return;
+    openedLesson.current = lesson;
+    if (lesson === null || files.dirty) return;
+    const t = JSON.stringify(LESSONS[lesson].scenarios[lessons.state.step], null, 2);
+    if (t === text) return;
+    files.markLoaded(t);
+    actions.load(t);
+  }, [lessons.state.lesson, lessons.state.step, files, actions, text]);
   const onPick = (p: Preset) =>
     files.guard(`the preset "${p.id}"`, () => {
       files.markLoaded(p.text);
@@ -148,14 +151,46 @@ export function App() {
     onLessonRun();
     requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="step-title"]')?.focus());
   };
+  // A costly run put to the user: the question comes into view with its answer focused, wherever
+  // the page was scrolled (a card low on the landing, the form on a phone).
+  const costRunButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!costPrompt) return;
+    costRunButton.current?.scrollIntoView({ block: 'center' });
+    costRunButton.current?.focus({ preventScroll: true });
+  }, [costPrompt]);
   const showLanding = !result && !sweepRows && !running && lessons.state.lesson === null && state.autoRun === null && !costPrompt;
 
   // The pinned run the next runs are compared with (not against itself).
   const compare = useBaseline();
   const against = compare.baseline && result && compare.baseline.result !== result ? compare.baseline : null;
 
+  // What the editor holds against the scenario the result on screen came from.
+  const shownOutput = result || sweepRows;
+  const editorChanges: EditorChanges = useMemo(
+    () => (shownOutput && resultScenario ? (scenario ? scenarioChanges(resultScenario, scenario) : null) : []),
+    [shownOutput, resultScenario, scenario],
+  );
+  const stale = !!shownOutput && isStale(editorChanges);
+  // What the run on screen changed from the pinned baseline, in words (Compare names runs by it).
+  const baselineChanges = useMemo(
+    () => (against?.scenario && resultScenario ? describeChanges(scenarioChanges(against.scenario, resultScenario)) : ''),
+    [against, resultScenario],
+  );
+
   return (
     <div className="app">
+      <a
+        href="#run-controls"
+        className="skip-link"
+        data-testid="skip-to-run"
+        onClick={(e) => {
+          e.preventDefault();
+          document.querySelector<HTMLButtonElement>('[data-testid="run"]')?.focus();
+        }}
+      >
+        Skip to Run
+      </a>
       <header className="app-header">
         <h1>orbitcp</h1>
         <p className="tagline">Transport protocols over satellite networks, simulated in your browser.</p>
@@ -205,7 +240,7 @@ export function App() {
           </FileDrop>
         </section>
         <section className="right" aria-label="Results" ref={resultsPane} tabIndex={-1}>
-          <div className="controls" role="group" aria-label="Run controls">
+          <div className="controls" role="group" aria-label="Run controls" id="run-controls">
             <button type="button" onClick={actions.run} disabled={!valid || running} data-testid="run" title="Run (Ctrl+Enter or ⌘+Enter)" aria-keyshortcuts={RUN_KEYS}>
               Run
             </button>
@@ -256,7 +291,7 @@ export function App() {
             )}
           </div>
           {valid && estimate && (
-            <p className="hint" data-testid="estimate">
+            <p className="estimate" data-testid="estimate">
               Estimated cost: {aboutCount(estimate.events)} events{estimate.runs > 1 ? ` over ${estimate.runs.toLocaleString('en')} runs` : ''},{' '}
               {aboutDuration(estimate.browser_seconds)} in this browser.
             </p>
@@ -271,6 +306,7 @@ export function App() {
               <button
                 type="button"
                 data-testid="cost-run"
+                ref={costRunButton}
                 onClick={() => actions.answerCostPrompt(true)}
               >
                 Run it
@@ -313,13 +349,14 @@ export function App() {
           {view && (
             <ErrorBoundary resetKey={view}>
               <Suspense fallback={<p className="status">Loading the globe…</p>}>
-                <Globe view={view.view} path={result?.path} durationS={globeSpanS} cursor={cursor} />
+                <Globe view={view.view} path={stale ? undefined : result?.path} durationS={globeSpanS} cursor={cursor} />
               </Suspense>
             </ErrorBoundary>
           )}
           <TimeCursorContext.Provider value={cursor}>
           <ChartTimeContext.Provider value={chartTime}>
-          <div data-testid="results" data-run-state={runStateAttribute(phase)}>
+          <div data-testid="results" data-run-state={runStateAttribute(phase)} data-stale={stale}>
+            {shownOutput && <ResultOrigin scenario={resultScenario} seed={result && !sweepRows ? result.summary.seed : undefined} what={sweepRows ? 'sweep' : 'run'} changes={editorChanges} />}
             {sweepRows && (
               <ErrorBoundary resetKey={sweepRows}>
                 <Suspense fallback={<p className="status">Loading the charts…</p>}>
@@ -331,7 +368,7 @@ export function App() {
               <>
                 <BaselineBar result={result} scenario={resultScenario} baseline={compare.baseline} onPin={compare.pin} onClear={compare.clear} />
                 <SummaryTable summary={result.summary} scenario={resultScenario} />
-                {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} />}
+                {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} changes={baselineChanges} />}
                 <ErrorBoundary resetKey={result}>
                   <Suspense fallback={<p className="status">Loading the charts…</p>}>
                     <ResultCharts result={result} scenario={resultScenario} baseline={against} />

@@ -229,6 +229,31 @@ describe("a preset card's run", () => {
   });
 });
 
+describe("a result beside another scenario", () => {
+  const view = { view: {} as never, spanS: 600 };
+  const finished = () =>
+    play(ready(), { type: 'view-loaded', view }, { type: 'started', what: 'run', job: 1 }, { type: 'run-finished', job: 1, result: result(1, 5), scenario: { name: 'a' } as never });
+
+  it('another preset or lesson step takes the result and the globe away, so neither is shown beside it', () => {
+    for (const a of [{ type: 'picked', text: '{"name":"q"}', presetId: 'q' }, { type: 'loaded', text: '{"name":"step"}' }] as SimAction[]) {
+      const s = play(finished(), a);
+      expect([s.result, s.resultScenario, s.view, runStateAttribute(s.phase)]).toEqual([null, null, null, 'idle']);
+    }
+  });
+
+  it('the same text again keeps the result, and an edit keeps it for the page to mark out of date', () => {
+    expect(play(finished(), { type: 'loaded', text: '{"name":"a"}' }).result).not.toBeNull();
+    const edited = play(finished(), { type: 'edited', text: '{"name":"b"}' });
+    expect([edited.result !== null, edited.view]).toEqual([true, view]);
+  });
+
+  it('a run in progress goes on when the text is replaced, and its result still arrives', () => {
+    const s = play(ready(), { type: 'started', what: 'run', job: 1 }, { type: 'picked', text: '{"name":"q"}', presetId: 'q' });
+    expect(runStateAttribute(s.phase)).toBe('running');
+    expect(play(s, { type: 'run-finished', job: 1, result: result(1, 5), scenario: null }).result).not.toBeNull();
+  });
+});
+
 describe('the globe', () => {
   it("spans the run's end once there is one, else the scenario's duration", () => {
     const view = { view: {} as never, spanS: 600 };

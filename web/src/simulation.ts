@@ -161,6 +161,15 @@ function calledOff(autoRun: AutoRunSource | null): AutoRunSource | null {
   return autoRun === 'link' ? autoRun : null;
 }
 
+/** Another preset or a lesson step replacing the text takes the last result and the globe with
+ * it: the page never shows one scenario's run beside another (an edit keeps them, marked out of
+ * date). The same text keeps everything, and a run in progress ends as usual. */
+function replacedBy(s: SimState, text: string): Partial<SimState> {
+  if (text === s.text) return {};
+  const phase: Phase = s.phase.kind === 'running' ? s.phase : { kind: 'idle' };
+  return { result: null, sweepRows: null, resultScenario: null, view: null, phase };
+}
+
 export function simReducer(s: SimState, a: SimAction): SimState {
   switch (a.type) {
     case 'edited': {
@@ -170,10 +179,10 @@ export function simReducer(s: SimState, a: SimAction): SimState {
       return a.text === s.text ? { ...s, presetId: undefined, autoRun } : { ...s, text: a.text, presetId: undefined, validated: false, autoRun };
     }
     case 'picked':
-      return { ...s, text: a.text, presetId: a.presetId, validated: a.text === s.text && s.validated, notice: null, autoRun: calledOff(s.autoRun) };
+      return { ...s, ...replacedBy(s, a.text), text: a.text, presetId: a.presetId, validated: a.text === s.text && s.validated, notice: null, autoRun: calledOff(s.autoRun) };
     case 'loaded':
       // The same text keeps its validation, so a step run twice starts at once.
-      return { ...s, text: a.text, presetId: undefined, validated: a.text === s.text && s.validated, notice: null, autoRun: calledOff(s.autoRun) };
+      return { ...s, ...replacedBy(s, a.text), text: a.text, presetId: undefined, validated: a.text === s.text && s.validated, notice: null, autoRun: calledOff(s.autoRun) };
     case 'run-when-valid':
       return { ...s, autoRun: a.source, costPrompt: null };
     case 'validated':

@@ -91,6 +91,11 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
   const [draftNotice, setDraftNotice] = useState<DraftNotice | null>(null);
   const [draftFailed, setDraftFailed] = useState(false);
   const lastStored = useRef<string | null>(opening.draft?.text ?? null);
+  /** Whether the stored draft is this page's (written or restored here): only then may the page
+   * clear it. An offered draft the user has not answered stays. */
+  const ownsDraft = useRef(false);
+  /** The draft being restored at opening, until the editor holds it. */
+  const restoring = useRef<string | null>(null);
 
   useEffect(() => {
     const d = opening.draft;
@@ -99,6 +104,8 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
       setDraftNotice({ kind: 'offered', draft: d });
     } else {
       load(d.text);
+      ownsDraft.current = true;
+      restoring.current = d.text;
       setDraftNotice({ kind: 'restored', draft: d });
     }
     // Once, at opening: the draft found then is the one to restore.
@@ -109,14 +116,32 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
   // overwrite it behind the notice (a reload would lose it).
   const holdDraft = draftNotice?.kind === 'offered' && text === opening.text;
   useEffect(() => {
-    if (text === lastStored.current || holdDraft) return;
+    if (holdDraft) return;
+    if (restoring.current !== null) {
+      if (text !== restoring.current) return;
+      restoring.current = null;
+    }
+    // Only edits are a draft: a preset, a lesson step or a saved file as it was loaded has
+    // nothing to lose, and restoring it at the next visit would ask about edits never made.
+    if (!dirty) {
+      if (ownsDraft.current) {
+        clearDraft(storage);
+        ownsDraft.current = false;
+        lastStored.current = null;
+      }
+      return;
+    }
+    if (text === lastStored.current) return;
     const handle = setTimeout(() => {
       const ok = saveDraft(storage, { text, savedAt: Date.now() });
-      if (ok) lastStored.current = text;
+      if (ok) {
+        lastStored.current = text;
+        ownsDraft.current = true;
+      }
       setDraftFailed(!ok);
     }, DRAFT_DEBOUNCE_MS);
     return () => clearTimeout(handle);
-  }, [text, storage, holdDraft]);
+  }, [text, storage, holdDraft, dirty]);
 
   /** The restored draft is thrown away: the editor gets what the page opened with. */
   const discardDraft = useCallback(() => {
@@ -131,7 +156,10 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
 
   /** The offered draft goes into the editor (unsaved, as it was). */
   const restoreDraft = useCallback(() => {
-    if (draftNotice) load(draftNotice.draft.text);
+    if (draftNotice) {
+      load(draftNotice.draft.text);
+      ownsDraft.current = true;
+    }
     setDraftNotice(null);
   }, [draftNotice, load]);
   const dismissDraftNotice = useCallback(() => setDraftNotice(null), []);

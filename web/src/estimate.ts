@@ -1,0 +1,16 @@
+// A run's estimated cost in words: plain numbers and a rounded duration, never scientific notation.
+
+/** "about 2 minutes": a duration for people. */
+export function aboutDuration(s: number): string {
+  if (s < 90) return `about ${Math.max(1, Math.round(s))} s`;
+  if (s < 5400) return `about ${Math.round(s / 60)} minutes`;
+  return `about ${Math.round(s / 3600)} hours`;
+}
+
+/** "3.2 million", "260 million": a count for people, to two significant digits. */
+export function aboutCount(n: number): string {
+  const two = (x: number) => Number(x.toPrecision(2)).toLocaleString('en');
+  if (n >= 1e9) return `${two(n / 1e9)} billion`;
+  if (n >= 1e6) return `${two(n / 1e6)} million`;
+  return Math.round(n).toLocaleString('en');
+}
