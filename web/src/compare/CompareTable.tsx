@@ -4,13 +4,16 @@
 import type { RunSummary } from '../sim/results';
 import { compareSummaries, formatValue, signed } from './compare';
 
-export function CompareTable({ baseline, baselineName, current }: { baseline: RunSummary; baselineName: string; current: RunSummary }) {
+export function CompareTable({ baseline, baselineName, current, changes }: { baseline: RunSummary; baselineName: string; current: RunSummary; changes: string }) {
   const rows = compareSummaries(baseline, current);
   return (
     <div className="summary compare" data-testid="compare">
       <table>
         <caption>
           This run ({current.name}, seed {current.seed}) against the baseline ({baselineName}, seed {baseline.seed}); difference = this run − baseline
+          <span className="compare-changes" data-testid="compare-changes">
+            {changes ? `What changed from the baseline: ${changes}.` : 'The two runs have the same scenario.'}
+          </span>
         </caption>
         <thead>
           <tr>

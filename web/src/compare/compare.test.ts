@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareSummaries, difference, formatValue, signed } from './compare';
+import { compareSummaries, difference, flowTitle, formatValue, signed } from './compare';
 import type { FlowSummary, RunSummary } from '../sim/results';
 
 const flow = (id: number, over: Partial<FlowSummary> = {}): FlowSummary =>
@@ -76,6 +76,15 @@ describe('compareSummaries', () => {
     const c = rows.find((r) => r.metric === 'completion');
     expect(c?.baseline).toBe(2);
     expect(c?.current).toBeNull();
+  });
+});
+
+describe('flowTitle', () => {
+  it("names a flow whose congestion control changed by both, never the baseline's by this run's", () => {
+    expect(flowTitle({ id: 0, cc: 'cubic', label: null }, { id: 0, cc: 'hybla', label: null }, 0)).toBe('flow 0 cubic → hybla');
+    expect(flowTitle({ id: 0, cc: 'cubic', label: null }, { id: 0, cc: 'cubic', label: null }, 0)).toBe('flow 0 cubic');
+    expect(flowTitle({ id: 1, cc: 'reno', label: 'Reno' }, { id: 1, cc: 'reno', label: 'Reno' }, 1)).toBe('Reno');
+    expect(flowTitle(undefined, { id: 2, cc: 'bbr', label: null }, 2)).toBe('flow 2 bbr');
   });
 });
 

@@ -55,9 +55,16 @@ export interface CompareRow {
   diff: Difference;
 }
 
-function flowTitle(f: Pick<FlowSummary, 'id' | 'cc' | 'label'> | undefined, id: number): string {
-  if (!f) return `flow ${id}`;
-  return f.label ? f.label : `flow ${f.id} ${f.cc}`;
+type FlowName = Pick<FlowSummary, 'id' | 'cc' | 'label'>;
+
+/** A flow's row title: its label, else its id and congestion control; where the two runs' flow
+ * differs, both ("flow 0 cubic → hybla"), so the baseline's flow is never named by this run's. */
+export function flowTitle(baseline: FlowName | undefined, current: FlowName | undefined, id: number): string {
+  const one = (f: FlowName) => (f.label ? f.label : `flow ${f.id} ${f.cc}`);
+  if (!baseline || !current) return baseline || current ? one((current ?? baseline)!) : `flow ${id}`;
+  if (one(baseline) === one(current)) return one(current);
+  if (!baseline.label && !current.label) return `flow ${id} ${baseline.cc} → ${current.cc}`;
+  return `${one(baseline)} → ${one(current)}`;
 }
 
 /**
@@ -74,7 +81,7 @@ export function compareSummaries(baseline: RunSummary, current: RunSummary): Com
   for (const id of ids) {
     const bf = b.get(id);
     const cf = c.get(id);
-    const flow = flowTitle(cf ?? bf, id);
+    const flow = flowTitle(bf, cf, id);
     for (const m of FLOW_METRICS) {
       const bv = bf ? m.get(bf) : null;
       const cv = cf ? m.get(cf) : null;
