@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { batchSize, CancelledError, CoreError, CrashError, SimClient } from './client';
+import { batchSize, CancelledError, CoreError, CrashError, partsLabel, seconds, SimClient } from './client';
 import type { FromWorker, ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
 
@@ -109,8 +109,8 @@ describe('SimClient.run of flows alone', () => {
     expect(a.parts().length).toBeGreaterThan(0);
     expect(b.parts().length).toBeGreaterThan(0);
     expect([...a.parts(), ...b.parts()].sort()).toEqual([0, 1, 2]);
-    // Progress sums the simulations; one not started counts with the others' duration.
-    expect(progress.at(-1)).toBe('1 12.0 of 12 s simulated');
+    // Progress ends whole, with every flow counted done.
+    expect(progress.at(-1)).toBe('1 3 of 3 flows done');
     expect(a.received.filter((m) => m.type === 'combine')).toHaveLength(1);
   });
 
@@ -178,5 +178,19 @@ describe('batchSize', () => {
     expect(batchSize(100, 2)).toBe(7);
     expect(batchSize(3, 2)).toBe(1);
     expect(batchSize(1, 8)).toBe(1);
+  });
+});
+
+describe('progress words', () => {
+  it('writes simulated seconds without float noise', () => {
+    expect(seconds(120.00000000000001)).toBe('120');
+    expect(seconds(0.1 + 0.2)).toBe('0.3');
+    expect(seconds(86400)).toBe('86400');
+  });
+
+  it('names the flows still running and counts those done', () => {
+    const names = ['TCP Reno', 'INTCP', 'CTCP v2'];
+    expect(partsLabel(names, [600, 120.4, 0], [600, 600, 0], [true, false, false])).toBe('1 of 3 flows done; INTCP at 120 of 600 s');
+    expect(partsLabel(names, [600, 600, 600], [600, 600, 600], [true, true, true])).toBe('3 of 3 flows done');
   });
 });

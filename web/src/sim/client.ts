@@ -260,11 +260,14 @@ export class SimClient {
     const parts: string[] = new Array<string>(count);
     const nowS = new Array<number>(count).fill(0);
     const endS = new Array<number>(count).fill(0);
+    const done = new Array<boolean>(count).fill(false);
+    const names = flowNames(scenario, count);
     const reportParts = () => {
       // A simulation not started yet counts with the longest known: they share the duration.
       const guess = Math.max(...endS);
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-      report(...runProgress(sum(nowS), sum(endS.map((e) => e || guess))));
+      const total = sum(endS.map((e) => e || guess));
+      report(total > 0 ? Math.min(1, sum(nowS) / total) : 0, partsLabel(names, nowS, endS, done));
     };
     let next = 0;
     let failed = false;
@@ -287,6 +290,9 @@ export class SimClient {
         }
         if (msg.type !== 'part') throw new Error(`unexpected reply ${msg.type}`);
         parts[k] = msg.json;
+        done[k] = true;
+        nowS[k] = endS[k];
+        reportParts();
       }
     };
     const outcomes = await Promise.allSettled(this.slots.map(work));
@@ -377,8 +383,39 @@ export class SimClient {
 
 type Report = ReturnType<typeof progressReporter>;
 
+/** Simulated seconds as people write them: 120, not 120.00000000000001. */
+export function seconds(x: number): string {
+  return Number(x.toPrecision(9)).toString();
+}
+
 function runProgress(nowS: number, endS: number): [fraction: number, label: string] {
-  return [endS > 0 ? Math.min(1, nowS / endS) : 0, `${nowS.toFixed(1)} of ${endS} s simulated`];
+  return [endS > 0 ? Math.min(1, nowS / endS) : 0, `${nowS.toFixed(1)} of ${seconds(endS)} s simulated`];
+}
+
+/** What a run of simulations that go on side by side (a scenario's flows run alone) says: how many
+ * are done, and where each running one is, by its flow's name. */
+export function partsLabel(names: readonly string[], nowS: readonly number[], endS: readonly number[], done: readonly boolean[]): string {
+  const finished = done.filter(Boolean).length;
+  const running = names
+    .map((name, k) => ({ name, k }))
+    .filter(({ k }) => !done[k] && nowS[k] > 0)
+    .map(({ name, k }) => `${name} at ${nowS[k].toFixed(0)} of ${seconds(endS[k])} s`);
+  return [`${finished} of ${names.length} flows done`, ...running].join('; ');
+}
+
+/** The names of a scenario's flows (their labels, else "flow N"), if it has `count` of them. */
+function flowNames(scenario: string, count: number): string[] {
+  let flows: unknown;
+  try {
+    flows = (JSON.parse(scenario) as { flows?: unknown }).flows;
+  } catch {
+    flows = undefined;
+  }
+  const list = Array.isArray(flows) && flows.length === count ? (flows as { label?: unknown; cc?: unknown; transport?: unknown }[]) : [];
+  return Array.from({ length: count }, (_, k) => {
+    const f = list[k];
+    return typeof f?.label === 'string' && f.label ? f.label : typeof f?.cc === 'string' ? `flow ${k + 1} (${f.cc})` : `flow ${k + 1}`;
+  });
 }
 
 /** Jobs to hand a worker when `left` remain for `workers`: an eighth of each worker's share,
