@@ -14,6 +14,16 @@ test('the LEO preset shows arrival CDFs and jitter dashed, and the paper claims 
   await page.getByTestId('editor-form').getByLabel('Duration').fill('20');
   await runAndWait(page);
 
+  // The flows ran alone: no fairness index over them, and INTCP's table of every node it used
+  // is folded, so the charts follow the summary instead of a page of rows.
+  await expect(page.getByTestId('fairness')).toContainText('there is no fairness index');
+  await expect(page.getByTestId('chart-fairness')).toHaveCount(0);
+  await expect(page.getByTestId('hops-fold-4')).not.toHaveAttribute('open', '');
+  await expect(page.getByTestId('hops-4')).toBeHidden();
+  const summaryBottom = await page.getByTestId('summary').evaluate((e) => e.getBoundingClientRect().bottom);
+  const chartsTop = await page.getByTestId('charts').evaluate((e) => e.getBoundingClientRect().top);
+  expect(chartsTop - summaryBottom).toBeLessThan(100);
+
   // Delay CDF: a solid in-order line per flow, a dashed arrival line for the TCPs and INTCP.
   const cdf = page.getByTestId('chart-cdf');
   await expect(cdf.getByTestId('series')).toHaveCount(5);

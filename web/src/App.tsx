@@ -368,7 +368,7 @@ export function App() {
               <>
                 <BaselineBar result={result} scenario={resultScenario} baseline={compare.baseline} onPin={compare.pin} onClear={compare.clear} />
                 <SummaryTable summary={result.summary} scenario={resultScenario} />
-                {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} changes={baselineChanges} />}
+                {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} changes={baselineChanges} shared={!resultScenario?.flows_alone} />}
                 <ErrorBoundary resetKey={result}>
                   <Suspense fallback={<p className="status">Loading the charts…</p>}>
                     <ResultCharts result={result} scenario={resultScenario} baseline={against} />

@@ -5,6 +5,9 @@ import type { RunSummary } from './sim/results';
 import type { Scenario } from './scenario/types.gen';
 import { CAPACITY_LABELS, capacityShares, roundedPercents } from './charts/capacity';
 
+/** A hop table with at most this many rows is shown open. */
+const OPEN_HOP_ROWS = 12;
+
 const fmt = (x: number | null | undefined, digits = 3) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 
 export function SummaryTable({ summary, scenario }: { summary: RunSummary; scenario: Scenario | null }) {
@@ -66,50 +69,61 @@ export function SummaryTable({ summary, scenario }: { summary: RunSummary; scena
           ))}
         </tbody>
       </table>
-      <p data-testid="fairness">
-        Jain's fairness index over goodputs: <strong>{fmt(summary.fairness_jain)}</strong>
-        {paper?.fairness_jain !== undefined && paper?.fairness_jain !== null && <> (paper: {fmt(paper.fairness_jain, 2)})</>}
-      </p>
+      {scenario?.flows_alone && summary.flows.length > 1 ? (
+        <p data-testid="fairness">Each flow ran alone on the path (flows_alone): they shared no link, so there is no fairness index.</p>
+      ) : (
+        <p data-testid="fairness">
+          Jain's fairness index over goodputs: <strong>{fmt(summary.fairness_jain)}</strong>
+          {paper?.fairness_jain !== undefined && paper?.fairness_jain !== null && <> (paper: {fmt(paper.fairness_jain, 2)})</>}
+        </p>
+      )}
       {summary.flows
         .filter((f) => f.hops && f.hops.length > 0)
         .map((f) => (
-          <table key={`hops-${f.id}`} className="hops" data-testid={`hops-${f.id}`}>
-            <caption>
-              Flow {f.label ?? f.id} (INTCP): each node of its path at the end of the run, producer first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">node</th>
-                <th scope="col">role</th>
-                <th scope="col">hop RTT / min (ms)</th>
-                <th scope="col">advertised rate (Mbit/s)</th>
-                <th scope="col">paced rate (Mbit/s)</th>
-                <th scope="col">DATA sent</th>
-                <th scope="col">served from cache</th>
-                <th scope="col">cache used (MB)</th>
-                <th scope="col">hole re-requests</th>
-                <th scope="col">max queue (KB)</th>
-              </tr>
-            </thead>
-            <tbody>
-              {f.hops!.map((h) => (
-                <tr key={h.node}>
-                  <th scope="row">{h.node}</th>
-                  <td>{h.role}</td>
-                  <td>
-                    {fmt(h.hop_srtt_ms, 1)} / {fmt(h.hop_min_rtt_ms, 1)}
-                  </td>
-                  <td>{fmt(h.advertised_rate_mbps, 2)}</td>
-                  <td>{fmt(h.paced_rate_mbps, 2)}</td>
-                  <td>{h.data_sent.toLocaleString('en')}</td>
-                  <td>{h.cache_served.toLocaleString('en')}</td>
-                  <td>{fmt(h.cache_bytes_used / 1e6, 1)}</td>
-                  <td>{h.hole_requests}</td>
-                  <td>{fmt(h.max_queue_bytes / 1e3, 1)}</td>
+          // A constellation's flow has a row for every node it ever used (hundreds): folded, so
+          // the charts below are not buried; a short path's table stays open.
+          <details key={`hops-${f.id}`} className="hops-fold" open={f.hops!.length <= OPEN_HOP_ROWS} data-testid={`hops-fold-${f.id}`}>
+            <summary>
+              Flow {f.label ?? f.id} (INTCP): its {f.hops!.length} nodes at the end of the run
+            </summary>
+            <table className="hops" data-testid={`hops-${f.id}`}>
+              <caption>
+                Flow {f.label ?? f.id} (INTCP): each node of its path at the end of the run, producer first
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">node</th>
+                  <th scope="col">role</th>
+                  <th scope="col">hop RTT / min (ms)</th>
+                  <th scope="col">advertised rate (Mbit/s)</th>
+                  <th scope="col">paced rate (Mbit/s)</th>
+                  <th scope="col">DATA sent</th>
+                  <th scope="col">served from cache</th>
+                  <th scope="col">cache used (MB)</th>
+                  <th scope="col">hole re-requests</th>
+                  <th scope="col">max queue (KB)</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {f.hops!.map((h) => (
+                  <tr key={h.node}>
+                    <th scope="row">{h.node}</th>
+                    <td>{h.role}</td>
+                    <td>
+                      {fmt(h.hop_srtt_ms, 1)} / {fmt(h.hop_min_rtt_ms, 1)}
+                    </td>
+                    <td>{fmt(h.advertised_rate_mbps, 2)}</td>
+                    <td>{fmt(h.paced_rate_mbps, 2)}</td>
+                    <td>{h.data_sent.toLocaleString('en')}</td>
+                    <td>{h.cache_served.toLocaleString('en')}</td>
+                    <td>{fmt(h.cache_bytes_used / 1e6, 1)}</td>
+                    <td>{h.hole_requests}</td>
+                    <td>{fmt(h.max_queue_bytes / 1e3, 1)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </details>
         ))}
       {summary.flows.some((f) => f.coding?.capacity) && (
         <table className="hops" data-testid="capacity-table">

@@ -57,12 +57,14 @@ export function ResultCharts({
   }, [result, baseline]);
   const name = fileBase(result.summary.name || scenario?.name || 'orbitcp');
   const multi = result.summary.flows.length > 1;
+  // Fairness is about flows that shared a link; flows run alone shared none.
+  const shared = multi && !scenario?.flows_alone;
   const coding = result.summary.flows.some((f) => f.coding);
   const show = (id: ChartId) => only === undefined || only === id;
   if (!result.traces) {
     return (
       <div className="charts-grid" data-testid="charts">
-        {multi && show('fairness') && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
+        {shared && show('fairness') && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
         {coding && show('capacity') && <CapacityChart summary={result.summary} name={name} />}
         {show('path') && result.path && <PathChart result={result} xDomain={xDomain} name={name} />}
         <p className="chart-note">This result carries no traces, so there are no time-series charts.</p>
@@ -83,7 +85,7 @@ export function ResultCharts({
       {show('queue') && <QueueChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
       {show('delay_cdf') && <DelayCdfChart result={result} scenario={scenario} name={name} />}
       {show('jitter') && <JitterChart result={result} scenario={scenario} xDomain={xDomain} name={name} />}
-      {show('fairness') && multi && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
+      {show('fairness') && shared && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
     </div>
   );
 }

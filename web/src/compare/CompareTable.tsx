@@ -4,8 +4,21 @@
 import type { RunSummary } from '../sim/results';
 import { compareSummaries, formatValue, signed } from './compare';
 
-export function CompareTable({ baseline, baselineName, current, changes }: { baseline: RunSummary; baselineName: string; current: RunSummary; changes: string }) {
-  const rows = compareSummaries(baseline, current);
+export function CompareTable({
+  baseline,
+  baselineName,
+  current,
+  changes,
+  shared,
+}: {
+  baseline: RunSummary;
+  baselineName: string;
+  current: RunSummary;
+  changes: string;
+  /** Whether the flows shared links (not `flows_alone`): only then is there a fairness index. */
+  shared: boolean;
+}) {
+  const rows = compareSummaries(baseline, current, shared);
   return (
     <div className="summary compare" data-testid="compare">
       <table>

@@ -54,6 +54,12 @@ describe('compareSummaries', () => {
     expect(jain.diff.abs).toBeCloseTo(0.1, 12);
   });
 
+  it('leaves out the fairness index for flows that each ran alone', () => {
+    const rows = compareSummaries(run([flow(0), flow(1)]), run([flow(0), flow(1)]), false);
+    expect(rows.some((r) => r.key === 'fairness')).toBe(false);
+    expect(compareSummaries(run([flow(0), flow(1)]), run([flow(0), flow(1)])).some((r) => r.key === 'fairness')).toBe(true);
+  });
+
   it('leaves out the fairness index for single-flow runs', () => {
     const rows = compareSummaries(run([flow(0)]), run([flow(0)]));
     expect(rows.some((r) => r.metric.includes('fairness'))).toBe(false);

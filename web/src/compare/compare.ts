@@ -69,10 +69,10 @@ export function flowTitle(baseline: FlowName | undefined, current: FlowName | un
 
 /**
  * The rows comparing `current` with `baseline`: for every flow id in either run (ascending),
- * each metric of FLOW_METRICS; then Jain's fairness index when either run has several flows.
- * A flow only one run has gets null on the other side.
+ * each metric of FLOW_METRICS; then Jain's fairness index when either run has several flows
+ * that `shared` links (not flows run alone). A flow only one run has gets null on the other side.
  */
-export function compareSummaries(baseline: RunSummary, current: RunSummary): CompareRow[] {
+export function compareSummaries(baseline: RunSummary, current: RunSummary, shared = true): CompareRow[] {
   const byId = (s: RunSummary) => new Map(s.flows.map((f) => [f.id, f]));
   const b = byId(baseline);
   const c = byId(current);
@@ -88,7 +88,7 @@ export function compareSummaries(baseline: RunSummary, current: RunSummary): Com
       rows.push({ flow, key: m.key, metric: m.label, unit: m.unit, digits: m.digits, baseline: bv, current: cv, diff: difference(bv, cv) });
     }
   }
-  if (baseline.flows.length > 1 || current.flows.length > 1) {
+  if (shared && (baseline.flows.length > 1 || current.flows.length > 1)) {
     const bv = baseline.fairness_jain ?? null;
     const cv = current.fairness_jain ?? null;
     rows.push({ flow: 'run', key: 'fairness', metric: "Jain's fairness index", unit: '', digits: 3, baseline: bv, current: cv, diff: difference(bv, cv) });
