@@ -138,6 +138,12 @@ impl Session {
         self.runs.iter().map(|r| r.sim.events_processed()).sum()
     }
 
+    /// Packets offered to links so far, over all the simulations, whatever became of them: a
+    /// packet a full buffer drops is work without an event (`runner::cost`).
+    pub fn packets_offered(&self) -> u64 {
+        self.runs.iter().map(|r| r.sim.net.links.iter().map(|l| l.offered_pkts).sum::<u64>()).sum()
+    }
+
     /// Digest of every simulation's event sequence.
     pub fn event_digest(&self) -> u64 {
         self.runs.iter().fold(0xcbf2_9ce4_8422_2325, |h, r| (h ^ r.sim.event_digest()).wrapping_mul(0x100_0000_01b3))
