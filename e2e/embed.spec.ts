@@ -77,3 +77,38 @@ test('an unknown view is named, a link from another core says so, and the globe 
   await expect(page.getByTestId('globe')).toBeVisible({ timeout: 60_000 });
   await expect(page.locator(VIEWS_SHOWN)).toHaveCount(1);
 });
+
+/** The bottom of what `locator` shows, in the frame's pixels (the frame sits at the host's top left). */
+async function bottom(locator: ReturnType<Page['locator']>): Promise<number> {
+  const box = await locator.boundingBox();
+  expect(box).not.toBeNull();
+  return box!.y + box!.height;
+}
+
+for (const [view, preset, shown] of [
+  ['cwnd', 'istn-window-reno', 'chart-cwnd'],
+  ['globe', 'leo-beijing-newyork-1600', 'globe'],
+] as const) {
+  test(`the ${view} embed fits a 16:9 slide's 800 × 450 frame with nothing cut`, async ({ page }) => {
+    await page.goto('./');
+    const src = new URL(`./?embed=1#preset=${preset}&run=1&view=${view}`, page.url()).toString();
+    await page.setContent(`<!doctype html><html lang="en"><title>slide</title><body style="margin:0"><iframe src="${src}" width="800" height="450" style="border:0" title="slide"></iframe></body></html>`);
+    const frame = page.frameLocator('iframe');
+    if (view === 'cwnd') {
+      await expect(frame.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
+      const chart = frame.getByTestId(shown);
+      await expect(chart).toBeVisible();
+      // The figure, its plot and its time axis's title all end inside the frame.
+      expect(await bottom(chart)).toBeLessThanOrEqual(450);
+      expect(await bottom(chart.locator('svg.chart-svg'))).toBeLessThanOrEqual(450);
+      expect(await bottom(chart.locator('.axis-label').first())).toBeLessThanOrEqual(450);
+    } else {
+      await expect(frame.getByTestId('globe-canvas')).toHaveAttribute('data-satellites', '1600', { timeout: 60_000 });
+      expect(await bottom(frame.getByTestId('globe-canvas'))).toBeLessThanOrEqual(450);
+      const legend = frame.locator('.globe-legend');
+      expect(await bottom(legend)).toBeLessThanOrEqual(450);
+      // One line, not wrapped under the frame's edge.
+      expect((await legend.boundingBox())!.height).toBeLessThan(30);
+    }
+  });
+}

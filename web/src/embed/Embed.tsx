@@ -3,7 +3,7 @@
 // writes to the address: in an iframe they would add entries to the host page's history. The
 // view fills the frame; the charts measure their width as on the full page.
 
-import { lazy, Suspense, useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import { useSimulation } from '../useSimulation';
 import { runStateAttribute } from '../simulation';
 import { ResultCharts, type ChartId } from '../charts/ResultCharts';
@@ -16,6 +16,7 @@ import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from '../shortcuts';
 import { readFragment, versionNotice } from '../share/urlState';
 import { DEFAULT_PRESET_ID, presetById } from '../scenario/presets';
 import { EMBED_PARAM, embedView } from './embed';
+import { ChartFitContext } from '../charts/fit';
 import './embed.css';
 
 const Globe = lazy(() => import('../globe/Globe'));
@@ -25,6 +26,26 @@ function fullPageUrl(): string {
   const url = new URL(window.location.href);
   url.searchParams.delete(EMBED_PARAM);
   return url.toString();
+}
+
+/** The height left in the frame below `ref`'s top, kept as the frame is resized. */
+function useHeightBelow(ref: RefObject<HTMLElement | null>): number | null {
+  const [height, setHeight] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const measure = () => {
+      const top = ref.current?.getBoundingClientRect().top;
+      if (top !== undefined) setHeight(Math.max(0, window.innerHeight - top - 8));
+    };
+    measure();
+    window.addEventListener('resize', measure);
+    const observer = new ResizeObserver(measure);
+    if (ref.current?.parentElement) observer.observe(ref.current.parentElement);
+    return () => {
+      window.removeEventListener('resize', measure);
+      observer.disconnect();
+    };
+  }, [ref]);
+  return height;
 }
 
 export function Embed() {
@@ -40,6 +61,9 @@ export function Embed() {
   useRunShortcuts({ canRun: valid && chosen.ok, running, run, cancel: actions.cancel });
 
   const title = scenario?.name ?? 'orbitcp';
+  // The view fills what the frame has left under the bar: a chart shrinks its plot to fit.
+  const viewRef = useRef<HTMLDivElement>(null);
+  const fit = useHeightBelow(viewRef);
   let body: ReactNode = null;
   if (!chosen.ok) body = <p className="notice" role="alert">{chosen.error}</p>;
   else if (chosen.view === 'globe') {
@@ -119,9 +143,11 @@ export function Embed() {
       </p>
       <TimeCursorContext.Provider value={cursor}>
         <ChartTimeContext.Provider value={chartTime}>
-          <div className="embed-view" data-testid="results" data-run-state={runStateAttribute(phase)}>
-            {body}
-          </div>
+          <ChartFitContext.Provider value={fit}>
+            <div className="embed-view" data-testid="results" data-run-state={runStateAttribute(phase)} ref={viewRef} style={fit === null ? undefined : ({ '--embed-fit': `${fit}px` } as CSSProperties)}>
+              {body}
+            </div>
+          </ChartFitContext.Provider>
         </ChartTimeContext.Provider>
       </TimeCursorContext.Provider>
     </main>

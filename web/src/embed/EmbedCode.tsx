@@ -4,7 +4,7 @@
 
 import { useId, useState } from 'react';
 import { VIEWS, VIEW_NAMES, type View } from '../lessons/format';
-import { embedCode } from './embed';
+import { DEFAULT_EMBED_SIZE, EMBED_SIZES, embedCode } from './embed';
 import './embed.css';
 
 export interface EmbedCodeProps {
@@ -17,10 +17,12 @@ export interface EmbedCodeProps {
 export function EmbedCode({ text, scenarioName, coreVersion, disabled }: EmbedCodeProps) {
   const uid = useId();
   const [view, setView] = useState<View>('goodput');
+  const [sizeId, setSizeId] = useState<string>(DEFAULT_EMBED_SIZE.id);
+  const size = EMBED_SIZES.find((s) => s.id === sizeId) ?? DEFAULT_EMBED_SIZE;
   const [code, setCode] = useState<string | null>(null);
   const [copied, setCopied] = useState<string>('');
   const copy = async () => {
-    const snippet = embedCode({ pageUrl: window.location.href, text, scenarioName, coreVersion, view });
+    const snippet = embedCode({ pageUrl: window.location.href, text, scenarioName, coreVersion, view, size });
     setCode(snippet);
     try {
       await navigator.clipboard.writeText(snippet);
@@ -38,6 +40,14 @@ export function EmbedCode({ text, scenarioName, coreVersion, disabled }: EmbedCo
           {VIEW_NAMES.map((v) => (
             <option key={v} value={v}>
               {VIEWS[v].label.replace(/^the /, '')}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${uid}-size`}>Size</label>
+        <select id={`${uid}-size`} value={sizeId} onChange={(e) => setSizeId(e.target.value)} data-testid="embed-size">
+          {EMBED_SIZES.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.label}
             </option>
           ))}
         </select>

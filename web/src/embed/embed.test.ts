@@ -52,8 +52,10 @@ describe('the embed code', () => {
     expect(code.match(/</g)).toHaveLength(2);
   });
 
-  it('proposes a taller frame for the globe than for a chart', () => {
-    const height = (view: 'globe' | 'goodput') => Number(embedCode({ pageUrl: 'https://x.org/', text, scenarioName: 'x', coreVersion: '0.1.0', view }).match(/height="(\d+)"/)?.[1]);
-    expect(height('globe')).toBeGreaterThan(height('goodput'));
+  it("proposes a 16:9 slide's frame unless asked for another size", () => {
+    const size = (s?: { width: number; height: number }) =>
+      embedCode({ pageUrl: 'https://x.org/', text, scenarioName: 'x', coreVersion: '0.1.0', view: 'globe', size: s }).match(/width="(\d+)" height="(\d+)"/)?.slice(1).map(Number);
+    expect(size()).toEqual([960, 540]);
+    expect(size({ width: 1280, height: 720 })).toEqual([1280, 720]);
   });
 });

@@ -9,12 +9,17 @@ import { screenHash, VIEW_PARAM } from '../share/urlState';
 /** The query parameter that asks for the embedded page. */
 export const EMBED_PARAM = 'embed';
 
-/** The frame size the snippet proposes, per view: the globe wants more height than a chart. */
-export const EMBED_SIZE: Record<'globe' | 'hops' | 'chart', { width: number; height: number }> = {
-  globe: { width: 720, height: 640 },
-  hops: { width: 900, height: 720 },
-  chart: { width: 720, height: 480 },
-};
+/** The frame sizes the snippet offers: a slide's 16:9 first (the view lays itself out to the
+ * frame, so nothing is cut), then a page's 3:2. */
+export const EMBED_SIZES = [
+  { id: '960x540', label: '960 × 540 (16:9 slide)', width: 960, height: 540 },
+  { id: '1280x720', label: '1280 × 720 (16:9 slide)', width: 1280, height: 720 },
+  { id: '800x450', label: '800 × 450 (16:9, small)', width: 800, height: 450 },
+  { id: '720x480', label: '720 × 480 (3:2 page)', width: 720, height: 480 },
+] as const;
+
+export type EmbedSize = (typeof EMBED_SIZES)[number];
+export const DEFAULT_EMBED_SIZE: EmbedSize = EMBED_SIZES[0];
 
 export function isEmbed(search: string): boolean {
   return new URLSearchParams(search).get(EMBED_PARAM) === '1';
@@ -39,15 +44,16 @@ export interface EmbedRequest {
   scenarioName: string;
   coreVersion: string;
   view: View;
+  /** The frame's size (default: a 16:9 slide's 960 × 540). */
+  size?: { width: number; height: number };
 }
 
 /** The `<iframe>` snippet for a scenario's view. The scenario's text is in the link (`s=`), with
  * `run=1` so the frame shows its result, and the core's version. */
-export function embedCode({ pageUrl, text, scenarioName, coreVersion, view }: EmbedRequest): string {
+export function embedCode({ pageUrl, text, scenarioName, coreVersion, view, size = DEFAULT_EMBED_SIZE }: EmbedRequest): string {
   const url = new URL(pageUrl);
   url.search = `?${EMBED_PARAM}=1`;
   url.hash = `${screenHash('', { text, run: true }, coreVersion, true)}&${VIEW_PARAM}=${view}`;
-  const size = EMBED_SIZE[view === 'globe' || view === 'hops' ? view : 'chart'];
   const title = `orbitcp: ${scenarioName || 'scenario'}, ${VIEWS[view].label}`;
   return `<iframe src="${escapeAttr(url.toString())}" width="${size.width}" height="${size.height}" title="${escapeAttr(title)}" style="border: 0" loading="lazy"></iframe>`;
 }

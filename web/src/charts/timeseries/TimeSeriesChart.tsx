@@ -28,6 +28,7 @@ import { useHover } from './useHover';
 import { useTimeCursor } from './useTimeCursor';
 import { useAxes, yTickCount } from './useAxes';
 import { ZoomTools } from './ZoomTools';
+import { ChartFitContext, fittedPlotHeight } from '../fit';
 import { LOWER_GAP, MARGIN, type LineSeries, type MarkerSeries, type RefLine, type TimeSeriesProps } from './types';
 import type { ClaimMark } from '../PaperClaims';
 import type { LegendItem } from '../Legend';
@@ -54,11 +55,8 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
   const lowerSeries = lower?.series ?? NO_SERIES;
   const lowerRefs = lower?.refs ?? NO_REFS;
   const lowerYZero = lower?.yZero ?? true;
-  const plotH = props.plotHeight ?? 220;
+  const fit = useContext(ChartFitContext);
   const lowerH = lower ? (lower.height ?? 140) : 0;
-  /** Top of the lower panel, and the height of both panels with the gap. */
-  const lowerTop = plotH + LOWER_GAP;
-  const panelsH = lower ? lowerTop + lowerH : plotH;
   const clipId = `clip-${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const nodes = useChartRefs();
 
@@ -74,6 +72,11 @@ function TimeSeriesChartImpl(props: TimeSeriesProps) {
   const ribbonsH = ribbonsHeight(ribbons?.rows.length ?? 0);
   const top = legend.height + 12;
   const bottom = ribbonsH + 44;
+  // In a frame of fixed height (an embed), the plot gives way so that the axes stay in view.
+  const plotH = fittedPlotHeight(props.plotHeight ?? 220, top + bottom + (lower ? LOWER_GAP + lowerH : 0), fit);
+  /** Top of the lower panel, and the height of both panels with the gap. */
+  const lowerTop = plotH + LOWER_GAP;
+  const panelsH = lower ? lowerTop + lowerH : plotH;
   const innerW = Math.max(50, width - MARGIN.left - MARGIN.right);
   const height = top + panelsH + bottom;
 
