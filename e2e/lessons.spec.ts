@@ -142,3 +142,39 @@ test('the lesson view has no serious or critical accessibility violations', asyn
   const list = await new AxeBuilder({ page }).include('[data-testid="lessons"]').analyze();
   expect(list.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 });
+
+const ALL_LESSONS = ['01-geo-window', '02-random-loss', '03-hybla-fairness', '04-network-coding', '05-intcp-hop-by-hop', '06-leo-paths', '07-arq-windows'];
+
+test("on a projector's 1280 × 720, every step of every lesson shows its question and its view on one screen", async ({ page }) => {
+  test.setTimeout(600_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (const [n, name] of ALL_LESSONS.entries()) {
+    const lesson = lessonFile(name);
+    await reopen(page, `#lesson=${n + 1}&step=1`);
+    for (const [i, step] of lesson.steps.entries()) {
+      await expect(page.getByTestId('lessons')).toHaveAttribute('data-step', String(i + 1));
+      await page.getByTestId('run-step').click();
+      await expect(page.getByTestId('reveal')).toBeEnabled({ timeout: 110_000 });
+      await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
+      const view = page.getByTestId(VIEWS[step.look_at].testid);
+      await expect(view, `${name} step ${i + 1}: its view`).toBeInViewport({ ratio: 0.3 });
+      await expect(page.getByTestId('step-question'), `${name} step ${i + 1}: its question`).toBeInViewport();
+      if (i < lesson.steps.length - 1) await page.getByTestId('step-next').click();
+    }
+  }
+});
+
+test('on a phone, an open lesson comes first, then its run and chart, and the scenario folds away below', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, '#lesson=1&step=1');
+  const top = async (testid: string) => (await page.getByTestId(testid).boundingBox())!.y;
+  await expect(page.getByTestId('scenario-fold')).not.toHaveAttribute('open', '');
+  await page.getByTestId('run-step').click();
+  await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
+  expect(await top('lessons')).toBeLessThan(await top('run'));
+  expect(await top('run')).toBeLessThan(await top('chart-cwnd'));
+  expect(await top('chart-cwnd')).toBeLessThan(await top('scenario-fold'));
+  // Unfolded, the editor is there as it was.
+  await page.getByTestId('scenario-fold').locator('summary').click();
+  await expect(page.getByTestId('editor-tab-json')).toBeVisible();
+});

@@ -35,6 +35,7 @@ import { Landing } from './landing/Landing';
 import { landingCards } from './landing/cards';
 import { reduce as lessonReduce } from './lessons/state';
 import { aboutCount, aboutDuration } from './estimate';
+import { useMediaQuery } from './useMediaQuery';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
@@ -45,6 +46,9 @@ const loadCharts = () => import('./charts/ResultCharts');
 const loadSweepChart = () => import('./charts/SweepChart');
 const ResultCharts = lazy(() => loadCharts().then((m) => ({ default: m.ResultCharts })));
 const SweepChart = lazy(() => loadSweepChart().then((m) => ({ default: m.SweepChart })));
+
+/** One column (styles.css): a lesson, its run and its chart come first. */
+const PHONE_LAYOUT = '(max-width: 900px)';
 
 /** The note that a highlighted view's aria-describedby names. */
 const LESSON_NOTE_ID = 'lesson-view-note';
@@ -78,6 +82,7 @@ export function App() {
   const onHighlight = useCallback((v: View | null) => setHighlight(v ? { view: v, seq: ++highlightSeq.current } : null), []);
   useViewHighlight(highlight, result ?? sweepRows, LESSON_NOTE_ID);
   const shown = lessons.state.lesson !== null ? LESSONS[lessons.state.lesson] : undefined;
+  const lessonFirst = useMediaQuery(PHONE_LAYOUT) && lessons.state.lesson !== null;
   const shownStep = shown?.lesson.steps[lessons.state.step];
   // Files, the draft, and a question before a preset or a lesson step replaces unsaved edits.
   const files = useScenarioFiles({
@@ -178,6 +183,57 @@ export function App() {
     [against, resultScenario],
   );
 
+  // The open lesson, and the scenario's presets, files and editor: on a phone with a lesson open,
+  // the lesson comes first, then the run and its chart, and the scenario folds away below them.
+  const lessonBlock = (
+    <>
+      {lessons.error && (
+        <div className="notice" role="alert" data-testid="lesson-notice">
+          {lessons.error}
+          <button type="button" className="quiet" onClick={lessons.dismissError} aria-label="Dismiss">
+            ×
+          </button>
+        </div>
+      )}
+      <LessonPanel
+        lessons={LESSONS}
+        state={lessons.state}
+        onStateChange={lessons.setState}
+        onLoadScenario={onLoadScenario}
+        onRun={onLessonRun}
+        onHighlight={onHighlight}
+        resultScenario={resultScenario}
+        running={running}
+      />
+      <p id={LESSON_NOTE_ID} className="lesson-view-note">
+        {shown && shownStep && highlight ? `Step ${lessons.state.step + 1} of the lesson "${shown.lesson.title}" is about ${VIEWS[highlight.view].label}.` : ''}
+      </p>
+      {files.pending && <ConfirmReplace pending={files.pending} onAnswer={files.answer} />}
+    </>
+  );
+  const scenarioBlock = (
+    <>
+      <Gallery presets={PRESETS} selectedId={presetId} onPick={onPick} />
+      {files.draftNotice && (
+        <DraftNotice notice={files.draftNotice} onDiscard={files.discardDraft} onRestore={files.restoreDraft} onDismiss={files.dismissDraftNotice} />
+      )}
+      <FileBar
+        constellation={scenario?.topology?.kind === 'constellation'}
+        dirty={files.dirty}
+        message={files.message}
+        draftFailed={files.draftFailed}
+        onOpen={files.openText}
+        onSave={files.save}
+        onElements={files.loadElements}
+        onFail={files.fileFailed}
+        onDismiss={files.dismissMessage}
+      />
+      <FileDrop onScenario={files.openText} onElements={files.loadElements} onFail={files.fileFailed}>
+        <ScenarioEditor text={text} errors={errors} onChange={actions.edit} />
+      </FileDrop>
+    </>
+  );
+
   return (
     <div className="app">
       <a
@@ -196,48 +252,22 @@ export function App() {
         <p className="tagline">Transport protocols over satellite networks, simulated in your browser.</p>
         {coreVersion && <span className="core-version">core {coreVersion}</span>}
       </header>
-      <main className="layout">
+      <main className={lessonFirst ? 'layout lesson-first' : 'layout'}>
+        {lessonFirst && (
+          <section className="lesson-column" aria-label="Lesson">
+            {lessonBlock}
+          </section>
+        )}
         <section className="left" aria-label="Scenario">
-          {lessons.error && (
-            <div className="notice" role="alert" data-testid="lesson-notice">
-              {lessons.error}
-              <button type="button" className="quiet" onClick={lessons.dismissError} aria-label="Dismiss">
-                ×
-              </button>
-            </div>
+          {!lessonFirst && lessonBlock}
+          {lessonFirst ? (
+            <details className="scenario-fold" data-testid="scenario-fold">
+              <summary>The scenario: presets, files and editor</summary>
+              {scenarioBlock}
+            </details>
+          ) : (
+            scenarioBlock
           )}
-          <LessonPanel
-            lessons={LESSONS}
-            state={lessons.state}
-            onStateChange={lessons.setState}
-            onLoadScenario={onLoadScenario}
-            onRun={onLessonRun}
-            onHighlight={onHighlight}
-            resultScenario={resultScenario}
-            running={running}
-          />
-          <p id={LESSON_NOTE_ID} className="lesson-view-note">
-            {shown && shownStep && highlight ? `Step ${lessons.state.step + 1} of the lesson "${shown.lesson.title}" is about ${VIEWS[highlight.view].label}.` : ''}
-          </p>
-          {files.pending && <ConfirmReplace pending={files.pending} onAnswer={files.answer} />}
-          <Gallery presets={PRESETS} selectedId={presetId} onPick={onPick} />
-          {files.draftNotice && (
-            <DraftNotice notice={files.draftNotice} onDiscard={files.discardDraft} onRestore={files.restoreDraft} onDismiss={files.dismissDraftNotice} />
-          )}
-          <FileBar
-            constellation={scenario?.topology?.kind === 'constellation'}
-            dirty={files.dirty}
-            message={files.message}
-            draftFailed={files.draftFailed}
-            onOpen={files.openText}
-            onSave={files.save}
-            onElements={files.loadElements}
-            onFail={files.fileFailed}
-            onDismiss={files.dismissMessage}
-          />
-          <FileDrop onScenario={files.openText} onElements={files.loadElements} onFail={files.fileFailed}>
-            <ScenarioEditor text={text} errors={errors} onChange={actions.edit} />
-          </FileDrop>
         </section>
         <section className="right" aria-label="Results" ref={resultsPane} tabIndex={-1}>
           <div className="controls" role="group" aria-label="Run controls" id="run-controls">

@@ -56,6 +56,19 @@ export function LessonPanel({ lessons, state, onStateChange, onLoadScenario, onR
 
   // The result on the page is this step's run: the answer may be revealed.
   const matches = !!scenario && !!resultScenario && sameJson(resultScenario, scenario);
+
+  // Beside its chart the panel stays on screen (sticky, scrolling by itself when taller than the
+  // screen): once the step's run is on the page, its question is scrolled into the panel's view,
+  // without moving the page away from the chart.
+  const panelRef = useRef<HTMLElement>(null);
+  const questionRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const panel = panelRef.current;
+    const question = questionRef.current;
+    if (!matches || !panel || !question || panel.scrollHeight <= panel.clientHeight) return;
+    const below = question.getBoundingClientRect().bottom - panel.getBoundingClientRect().bottom;
+    if (below > 0) panel.scrollTop += below + 8;
+  }, [matches, state.step, state.lesson]);
   const hasRun = !!current && state.ran.includes(state.step);
   useEffect(() => {
     if (matches && !hasRun) onStateChange(reduce(state, { type: 'ran', step: state.step }, stepCounts));
@@ -113,7 +126,7 @@ export function LessonPanel({ lessons, state, onStateChange, onLoadScenario, onR
   const canReveal = hasRun || matches;
   const last = state.step === n - 1;
   return (
-    <section className="lessons" aria-labelledby={`${uid}-title`} data-testid="lessons" data-lesson={current.lesson.id} data-step={state.step + 1}>
+    <section className="lessons" aria-labelledby={`${uid}-title`} data-testid="lessons" data-lesson={current.lesson.id} data-step={state.step + 1} ref={panelRef}>
       <h2 id={`${uid}-title`}>Lessons</h2>
       <div className="lesson-bar">
         <button
@@ -163,7 +176,7 @@ export function LessonPanel({ lessons, state, onStateChange, onLoadScenario, onR
           </button>
           <span className="lesson-scenario">{scenario.name}</span>
         </div>
-        <div className="lesson-question" data-testid="step-question">
+        <div className="lesson-question" data-testid="step-question" ref={questionRef}>
           <h5>Question</h5>
           <SafeText text={step.question} />
           {revealed ? (

@@ -16,6 +16,9 @@ export interface HighlightRequest {
 
 export const HIGHLIGHT_CLASS = 'lesson-highlight';
 
+/** How long after scrolling to a view it is kept in view while the page settles. */
+const SETTLE_MS = 3000;
+
 /** A space-separated id list (`aria-describedby`) with `id` added once. */
 export function addToken(list: string | null, id: string): string {
   const ids = (list ?? '').split(/\s+/).filter(Boolean);
@@ -70,13 +73,29 @@ export function useViewHighlight(request: HighlightRequest | null, pageKey: unkn
         wantScroll = false;
         scrolledFor.current = { seq: request.seq, pageKey };
         el.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
+        settle(el);
       }
+    };
+    // What arrives just after the scroll (the globe's lazy chunk above a chart, a chart's fonts)
+    // can push the view off the screen again: for a moment, the view is brought back each time
+    // the page changes size.
+    let settling: ResizeObserver | null = null;
+    const settle = (el: HTMLElement) => {
+      settling?.disconnect();
+      if (typeof ResizeObserver !== 'function') return;
+      const until = performance.now() + SETTLE_MS;
+      settling = new ResizeObserver(() => {
+        if (performance.now() > until) settling?.disconnect();
+        else if (el.isConnected) el.scrollIntoView({ block: 'nearest' });
+      });
+      settling.observe(document.body);
     };
     follow();
     const observer = new MutationObserver(follow);
     observer.observe(document.body, { childList: true, subtree: true });
     return () => {
       observer.disconnect();
+      settling?.disconnect();
       unmark?.();
     };
   }, [request, pageKey, noteId]);
