@@ -60,6 +60,14 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
 
   const markLoaded = useCallback((t: string) => setReference(t), []);
 
+  // What the draft holds (see "the draft" below), and what clears it.
+  const lastStored = useRef<string | null>(opening.draft?.text ?? null);
+  /** The edits are kept elsewhere (saved) or given up (replaced): the draft goes. */
+  const dropDraft = useCallback(() => {
+    clearDraft(storage);
+    lastStored.current = null;
+  }, [storage]);
+
   // ---------- asking before unsaved edits are replaced ----------
   const [pending, setPending] = useState<PendingReplace | null>(null);
   /** The actions waiting with the question (a lesson step's load, then its run). A ref, so an
@@ -84,19 +92,15 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
     const actions = queued.current ?? [];
     queued.current = null;
     setPending(null);
-    if (replace) for (const a of actions) a();
-  }, []);
+    if (replace) {
+      dropDraft();
+      for (const a of actions) a();
+    }
+  }, [dropDraft]);
 
   // ---------- the draft ----------
   const [draftNotice, setDraftNotice] = useState<DraftNotice | null>(null);
   const [draftFailed, setDraftFailed] = useState(false);
-  const lastStored = useRef<string | null>(opening.draft?.text ?? null);
-  /** Whether the stored draft is this page's (written or restored here): only then may the page
-   * clear it. An offered draft the user has not answered stays. */
-  const ownsDraft = useRef(false);
-  /** The draft being restored at opening, until the editor holds it. */
-  const restoring = useRef<string | null>(null);
-
   useEffect(() => {
     const d = opening.draft;
     if (!d || d.text === opening.text) return;
@@ -104,8 +108,6 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
       setDraftNotice({ kind: 'offered', draft: d });
     } else {
       load(d.text);
-      ownsDraft.current = true;
-      restoring.current = d.text;
       setDraftNotice({ kind: 'restored', draft: d });
     }
     // Once, at opening: the draft found then is the one to restore.
@@ -113,31 +115,17 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
   }, []);
 
   // An offered draft stays stored until the user answers: the URL's own text must not
-  // overwrite it behind the notice (a reload would lose it).
+  // overwrite it behind the notice (a reload would lose it). Only edits are a draft: a preset,
+  // a lesson step or a saved file as it was loaded has nothing to lose, and storing it would
+  // bring it back at the next visit as "unsaved edits" that were never made. A draft is cleared
+  // when the edits are saved or the user agrees to replace them, never by the text merely
+  // changing (a link opened in the tab replaces the editor's text without asking).
   const holdDraft = draftNotice?.kind === 'offered' && text === opening.text;
   useEffect(() => {
-    if (holdDraft) return;
-    if (restoring.current !== null) {
-      if (text !== restoring.current) return;
-      restoring.current = null;
-    }
-    // Only edits are a draft: a preset, a lesson step or a saved file as it was loaded has
-    // nothing to lose, and restoring it at the next visit would ask about edits never made.
-    if (!dirty) {
-      if (ownsDraft.current) {
-        clearDraft(storage);
-        ownsDraft.current = false;
-        lastStored.current = null;
-      }
-      return;
-    }
-    if (text === lastStored.current) return;
+    if (holdDraft || !dirty || text === lastStored.current) return;
     const handle = setTimeout(() => {
       const ok = saveDraft(storage, { text, savedAt: Date.now() });
-      if (ok) {
-        lastStored.current = text;
-        ownsDraft.current = true;
-      }
+      if (ok) lastStored.current = text;
       setDraftFailed(!ok);
     }, DRAFT_DEBOUNCE_MS);
     return () => clearTimeout(handle);
@@ -156,10 +144,7 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
 
   /** The offered draft goes into the editor (unsaved, as it was). */
   const restoreDraft = useCallback(() => {
-    if (draftNotice) {
-      load(draftNotice.draft.text);
-      ownsDraft.current = true;
-    }
+    if (draftNotice) load(draftNotice.draft.text);
     setDraftNotice(null);
   }, [draftNotice, load]);
   const dismissDraftNotice = useCallback(() => setDraftNotice(null), []);
@@ -181,8 +166,9 @@ export function useScenarioFiles({ text, presetId, load, pickPreset, edit }: Edi
     const name = scenarioFileName(text);
     downloadText(name, text, 'application/json');
     setReference(text);
+    dropDraft();
     setMessage({ text: `Saved as ${name}.`, error: false });
-  }, [text]);
+  }, [text, dropDraft]);
 
   const loadElements = useCallback(
     (fileName: string, fileText: string) => {
