@@ -61,6 +61,12 @@ test('a small sweep reaches the end of its progress bar and plots a point per va
   await expect(points).toHaveCount(9);
   const xs = new Set(await points.evaluateAll((els) => els.map((e) => `${e.getAttribute('data-series')}@${e.getAttribute('data-x')}`)));
   expect(xs.size).toBe(9);
+  // Series named in words ("cc reno"), not "cc=reno", and no interval reaching below zero.
+  expect(new Set(await points.evaluateAll((els) => els.map((e) => e.getAttribute('data-series'))))).toEqual(new Set(['cc reno', 'cc cubic', 'cc hybla']));
+  // Two runs make wide 95 % intervals; goodput cannot go below 0, and neither does the axis.
+  const ticks = await page.getByTestId('chart-sweep').locator('.axis-y .tick text').allTextContents();
+  expect(ticks.length).toBeGreaterThan(1);
+  for (const t of ticks) expect(Number(t.replace('−', '-').replace(/,/g, ''))).toBeGreaterThanOrEqual(0);
 });
 
 test('a shared link reopens the scenario and gives identical numbers', async ({ page, context }) => {

@@ -45,7 +45,7 @@ test('a pinned run is compared with the next one, in the charts and the summary'
   const second = await ownNumbers(page);
   expect(second.goodput).not.toEqual(first.goodput);
   // The comparison says what differs between the two runs, not just the preset's name twice.
-  await expect(page.getByTestId('compare-changes')).toHaveText('What changed from the baseline: link 2 loss p: 1 % → 2 %.');
+  await expect(page.getByTestId('compare-changes')).toHaveText('What changed from the baseline: link 2 loss: 1 % → 2 %.');
 
   // Each chart with a baseline: this run's line solid, the baseline's dashed, and its legend entry.
   for (const chart of ['chart-goodput', 'chart-cwnd', 'chart-delay']) {

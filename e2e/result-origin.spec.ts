@@ -22,7 +22,7 @@ test('a result names its scenario, and once the editor changes says it is out of
   await editJson(page, (t) => t.replace('"cc": "cubic"', '"cc": "hybla"').replace('"p": 0.01', '"p": 0.02'));
   await expect(page.getByTestId('results')).toHaveAttribute('data-stale', 'true');
   await expect(page.getByTestId('result-stale')).toContainText('cc: cubic → hybla');
-  await expect(page.getByTestId('result-stale')).toContainText('loss p: 1 % → 2 %');
+  await expect(page.getByTestId('result-stale')).toContainText('link 2 loss: 1 % → 2 %');
 
   // Run again: the result is the editor's once more.
   await runAndWait(page);

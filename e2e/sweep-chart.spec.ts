@@ -23,6 +23,8 @@ test('the sweep chart plots one-way delay with 95 % intervals equal to the core 
   await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
   const chart = page.getByTestId('chart-sweep');
   await expect(chart.getByTestId('sweep-y-label')).toHaveText('goodput (Mbit/s)');
+  // The swept field in words, not its JSON path.
+  await expect(chart.getByTestId('sweep-x-label')).toHaveText('link 2 loss (packet loss probability)');
 
   // CTCP codes and TCP reports the delay at arrival, so both are offered.
   const options = await chart.getByTestId('sweep-metric').locator('option').allInnerTexts();

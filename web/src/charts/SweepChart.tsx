@@ -32,6 +32,8 @@ import { capitalize, SPREAD_NAME, spreadOf, SweepSummary, type Spread } from './
 import { Legend, layoutLegend, type LegendItem } from './Legend';
 import { NO_EXPORT } from './exportChart';
 import { colorOf, fmt, PAPER_COLOR } from './palette';
+import { changeLabel } from '../scenario/diff';
+import { pathSegments } from '../scenario/jsonPath';
 import './charts.css';
 import { chainLinks } from '../scenario/topology';
 import { setAt } from '../scenario/jsonPath';
@@ -49,9 +51,11 @@ export function scenarioAt(base: Scenario, point: Record<string, unknown>): Scen
   return s;
 }
 
-/** Axis label for a swept path, with its unit where the name tells it. */
+/** Axis label for a swept path, in words with its unit: "link 2 loss (packet loss probability)",
+ * "link 2 delay (ms)". */
 export function pathLabel(p: string): string {
-  if (/loss\.p$/.test(p)) return `${p} (packet loss probability)`;
+  const words = changeLabel(pathSegments(p), /^flows\[[1-9]/.test(p) ? 2 : 1);
+  if (/loss\.p$/.test(p)) return `${words} (packet loss probability)`;
   const units: [RegExp, string][] = [
     [/_ms$/, 'ms'],
     [/_mbps$/, 'Mbit/s'],
@@ -59,8 +63,8 @@ export function pathLabel(p: string): string {
     [/_pkts$/, 'packets'],
     [/_bytes$|bytes$/, 'bytes'],
   ];
-  for (const [re, u] of units) if (re.test(p)) return `${p} (${u})`;
-  return p;
+  for (const [re, u] of units) if (re.test(p)) return `${words} (${u})`;
+  return words;
 }
 
 function marker(shape: (typeof SHAPES)[number], r: number): string {
@@ -326,21 +330,17 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
   }, [infos, paper, plotX, logX, innerW]);
 
   const ys = useMemo(() => {
-    // From zero, unless a bar reaches below it (a wide interval of a small mean).
-    let lo = 0;
+    // From zero: every metric is at least 0, and a bar is clipped there.
+    const lo = 0;
     let hi = 0;
-    for (const i of infos)
-      for (const p of i.s.points)
-        if (Number.isFinite(p.mean)) {
-          hi = Math.max(hi, p.mean + spreadOf(p, spread));
-          lo = Math.min(lo, p.mean - spreadOf(p, spread));
-        }
+    for (const i of infos) for (const p of i.s.points) if (Number.isFinite(p.mean)) hi = Math.max(hi, p.mean + spreadOf(p, spread));
+    if (metric.key === 'fairness') hi = Math.min(hi, 1);
     for (const p of paper) hi = Math.max(hi, p.y);
     return scaleLinear()
       .domain([lo * 1.08, hi > 0 ? hi * 1.08 : 1])
       .range([PLOT_H, 0])
       .nice();
-  }, [infos, paper, spread]);
+  }, [infos, paper, spread, metric.key]);
 
   useEffect(() => {
     if (!gxRef.current || !gyRef.current) return;
@@ -428,11 +428,14 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
                 const x = xs(plotX(p.x));
                 const y = ys(p.mean);
                 const sd = spreadOf(p, spread);
+                // Every metric is at least 0 and Jain's index at most 1: a bar stops at its domain.
+                const lo = Math.max(0, p.mean - sd);
+                const hi = metric.key === 'fairness' ? Math.min(1, p.mean + sd) : p.mean + sd;
                 return (
                   <g key={p.x} data-testid="sweep-point" data-series={info.s.label} data-x={p.x} data-mean={p.mean} data-std={p.std} data-ci95={p.ci95} data-runs={p.runs}>
                     {sd > 0 && (
                       <path
-                        d={`M${x},${ys(p.mean - sd)}V${ys(p.mean + sd)}M${x - 4},${ys(p.mean - sd)}h8M${x - 4},${ys(p.mean + sd)}h8`}
+                        d={`M${x},${ys(lo)}V${ys(hi)}M${x - 4},${ys(lo)}h8M${x - 4},${ys(hi)}h8`}
                         stroke={info.color}
                         strokeWidth={1.2}
                         fill="none"
@@ -463,7 +466,7 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
           <text className="axis-label" transform={`translate(${-M.left + 14},${PLOT_H / 2}) rotate(-90)`} textAnchor="middle" data-testid="sweep-y-label">
             {metricLabel(metric)}
           </text>
-          <text className="axis-label" x={innerW / 2} y={PLOT_H + 38} textAnchor="middle">
+          <text className="axis-label" x={innerW / 2} y={PLOT_H + 38} textAnchor="middle" data-testid="sweep-x-label">
             {pathLabel(xPath)}
             {logX ? ', log scale' : ''}
           </text>

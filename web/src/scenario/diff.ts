@@ -1,6 +1,9 @@
-// What differs between two scenarios, in words: "cc: cubic → hybla, link 2 loss p: 1 % → 2 %".
+// What differs between two scenarios, in words: "cc: cubic → hybla, link 2 loss: 1 % → 2 %".
 // The results pane says it when the editor no longer holds the scenario a result came from, and
-// Compare names the two runs by it, so neither needs the reader to remember what was edited.
+// Compare names the two runs by it, so neither needs the reader to remember what was edited. The
+// sweep chart names its axes and series the same way.
+
+import { pathSegments } from './jsonPath';
 
 /** One field that differs. `path` is the core's (`flows[0].cc`); `label` is for people. */
 export interface ScenarioChange {
@@ -45,7 +48,7 @@ export function changeValue(key: string, v: unknown): string {
 }
 
 /** "flows[1].cc" → "flow 2 cc" (or "cc" when the scenario has one flow), "topology.links[1].loss.p"
- * → "link 2 loss p": list items counted from 1, the containers people do not name left out. */
+ * → "link 2 loss": list items counted from 1, the containers people do not name left out. */
 export function changeLabel(path: (string | number)[], flowCount: number): string {
   const words: string[] = [];
   for (let i = 0; i < path.length; i++) {
@@ -58,9 +61,21 @@ export function changeLabel(path: (string | number)[], flowCount: number): strin
       i++;
       continue;
     }
-    words.push(typeof seg === 'number' ? String(seg + 1) : seg.replace(/_/g, ' '));
+    // The value carries the unit ("delay: 250 ms"), and a loss model's `p` is the loss itself.
+    if (seg === 'p' && path[i - 1] === 'loss') continue;
+    words.push(typeof seg === 'number' ? String(seg + 1) : seg.replace(UNIT_SUFFIX, '').replace(/_/g, ' '));
   }
   return words.join(' ') || 'scenario';
+}
+
+/** The unit at the end of a field's name, which its value says instead. */
+const UNIT_SUFFIX = /_(ms|mbps|s|pkts|km|deg|bytes)$/;
+
+/** A swept value in words, with its field: "link 2 delay 250 ms", "cc cubic". */
+export function pointWords(path: string, value: unknown, flowCount: number): string {
+  const segs = pathSegments(path);
+  const key = String([...segs].reverse().find((s) => typeof s === 'string') ?? '');
+  return `${changeLabel(segs, flowCount)} ${changeValue(key, value)}`;
 }
 
 /** Every field of `after` that differs from `before` (and every field only one of them has),

@@ -28,7 +28,7 @@ describe('sweep aggregation', () => {
     const x = defaultXPath(rows)!;
     expect(x).toBe('topology.links[1].loss.p');
     const series = seriesBy(aggregate(rows), x);
-    expect(series.map((s) => s.label)).toEqual(['cc=reno', 'cc=cubic']);
+    expect(series.map((s) => s.label)).toEqual(['cc reno', 'cc cubic']);
     expect(series[0].points.map((p) => p.x)).toEqual([0, 0.1]);
   });
 

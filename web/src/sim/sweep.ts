@@ -105,6 +105,8 @@ export function defaultXPath(rows: SweepRow[]): string | undefined {
   return numeric.find((p) => p.endsWith('loss.p')) ?? numeric[0];
 }
 
+import { pointWords } from '../scenario/diff';
+
 export interface Series {
   /** What distinguishes this series: the other swept values and the flow. */
   label: string;
@@ -117,7 +119,8 @@ export function seriesBy(stats: PointStats[], xPath: string): Series[] {
   const out = new Map<string, Series>();
   for (const s of stats) {
     const others = Object.entries(s.point).filter(([p]) => p !== xPath);
-    const parts = others.map(([p, v]) => (isObject(v) ? valueLabel(v) : `${shortPath(p)}=${valueLabel(v)}`));
+    const flowCount = others.some(([p]) => /^flows\[[1-9]/.test(p)) ? 2 : 1;
+    const parts = others.map(([p, v]) => (isObject(v) ? valueLabel(v) : pointWords(p, v, flowCount)));
     const flows = new Set(stats.map((x) => x.flow));
     if (flows.size > 1) parts.push(`flow ${s.flow}`);
     const label = parts.length ? parts.join(', ') : s.cc;
