@@ -170,3 +170,12 @@ test('a sweep with a 64-bit seed above 2^53 runs every job in the browser', asyn
   await expect(page.getByTestId('status')).toContainText('4 runs');
   await expect(page.getByTestId('notice')).toHaveCount(0);
 });
+
+test('letters in a number field get a sentence, not a parser message', async ({ page }) => {
+  await open(page, '#preset=default');
+  await page.getByTestId('editor-form').getByLabel('Duration').fill('abc');
+  const errors = page.getByTestId('editor-form').locator('.field-errors');
+  await expect(errors).toContainText('must be a number, not the text "abc"');
+  await expect(errors).not.toContainText('invalid type');
+  await expect(page.getByTestId('run')).toBeDisabled();
+});

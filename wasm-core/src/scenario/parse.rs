@@ -97,6 +97,9 @@ fn error_path(path: &str, message: &str) -> (String, String) {
 
 /// Rewrites serde's wording where it says too little for a user.
 fn explain(msg: String) -> String {
+    if let Some(plain) = wrong_type(&msg) {
+        return plain;
+    }
     let msg = match msg.strip_prefix("unknown variant `") {
         Some(rest) => format!("unknown value \"{}", rest.replacen("`, expected", "\", expected", 1)),
         None => msg,
@@ -115,6 +118,38 @@ fn explain(msg: String) -> String {
         return "expected a list of {\"start_s\", \"duration_s\"} or {\"every_s\", \"duration_s\"}".into();
     }
     msg
+}
+
+/// serde's "invalid type: string \"abc\", expected f64" in words: "must be a number, not the
+/// text \"abc\"". A form field, a URL or a file gets the same sentence.
+fn wrong_type(msg: &str) -> Option<String> {
+    let rest = msg.strip_prefix("invalid type: ").or_else(|| msg.strip_prefix("invalid value: "))?;
+    let (found, expected) = rest.rsplit_once(", expected ")?;
+    let wanted = match expected {
+        "f64" | "f32" => "a number".to_string(),
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number, 0 or more".to_string(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".to_string(),
+        "a boolean" => "true or false".to_string(),
+        "a string" => "a text in quotes".to_string(),
+        "a sequence" => "a list".to_string(),
+        e if e.starts_with("struct ") || e == "a map" => "an object".to_string(),
+        e => e.to_string(),
+    };
+    let given = if let Some(text) = found.strip_prefix("string ") {
+        format!("the text {text}")
+    } else if let Some(n) = found.strip_prefix("floating point `").or_else(|| found.strip_prefix("integer `")) {
+        format!("the number {}", n.trim_end_matches('`'))
+    } else if let Some(b) = found.strip_prefix("boolean `") {
+        b.trim_end_matches('`').to_string()
+    } else {
+        match found {
+            "map" => "an object".to_string(),
+            "sequence" => "a list".to_string(),
+            "null" | "unit value" => "null".to_string(),
+            f => f.to_string(),
+        }
+    };
+    Some(format!("must be {wanted}, not {given}"))
 }
 
 #[cfg(test)]
@@ -145,9 +180,10 @@ mod tests {
     }
 
     #[test]
-    fn a_wrong_type_names_the_path() {
-        let e = with("duration_s", "long".into()).unwrap_err();
-        assert!(e.starts_with("duration_s: invalid type: string"), "{e}");
+    fn a_wrong_type_names_the_path_in_words() {
+        assert_eq!(with("duration_s", "long".into()).unwrap_err(), "duration_s: must be a number, not the text \"long\"");
+        assert_eq!(with("seed", (-1).into()).unwrap_err(), "seed: must be a whole number, 0 or more, not the number -1");
+        assert_eq!(with("flows_alone", 1.into()).unwrap_err(), "flows_alone: must be true or false, not the number 1");
     }
 
     #[test]
