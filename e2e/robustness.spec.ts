@@ -179,3 +179,12 @@ test('letters in a number field get a sentence, not a parser message', async ({ 
   await expect(errors).not.toContainText('invalid type');
   await expect(page.getByTestId('run')).toBeDisabled();
 });
+
+test("a loss-free path's jitter chart has a plain axis, not floating-point noise", async ({ page }) => {
+  // The ISTN window preset: one flow, no loss, a constant delay: its jitter is 4.3e-7 ms of rounding.
+  await open(page, '#preset=istn-window-reno');
+  await runAndWait(page);
+  const ticks = await page.getByTestId('chart-jitter').locator('.axis-y .tick text').allTextContents();
+  expect(ticks.length).toBeGreaterThan(1);
+  for (const t of ticks) expect(t, 'a tick label').not.toMatch(/e-|0\.0000/);
+});

@@ -45,6 +45,13 @@ describe('values and scales', () => {
     expect(ys.domain()[1]).toBeGreaterThanOrEqual(20);
     expect(ys.domain()[1]).toBeLessThan(30);
   });
+
+  it('draws floating-point noise as a flat line on a plain axis, not ticks of 1e-7', () => {
+    const noise = line({ y: [0, 4.5e-7, 1e-7, 0] });
+    const ys = yScale([noise], [Uint32Array.from([0, 1, 2, 3])], [], { va: 0, vb: 3, yZero: true, yLog: false, h: 100 });
+    expect(ys.domain()).toEqual([0, 1.1]);
+    expect(ys.ticks().every((t) => t === 0 || Math.abs(t) >= 0.1)).toBe(true);
+  });
 });
 
 describe('marks', () => {

@@ -27,6 +27,9 @@ export function valueAt(s: LineSeries, x: number): { i: number; y: number } | nu
 
 /** A y scale over the decimated points in view of `series` and the `extra` values. A step
  * line's point left of the view still counts: its value is held into the view. */
+/** The smallest span of values a linear y axis resolves. */
+const NOISE = 1e-6;
+
 export function yScale(
   series: LineSeries[],
   decimated: Uint32Array[],
@@ -63,7 +66,9 @@ export function yScale(
     hi = 1;
   }
   if (o.yZero && lo >= 0) lo = 0;
-  if (hi === lo) hi = lo + 1;
+  // A span below a millionth of the unit is floating-point noise (a loss-free path's jitter of
+  // 4.5e-7 ms): drawn as flat, on a plain axis.
+  if (hi - lo < NOISE) hi = lo + 1;
   const pad = (hi - lo) * 0.05;
   return scaleLinear()
     .domain([lo, hi + pad])
