@@ -154,7 +154,7 @@ export default function Globe({ view, path, durationS, cursor }: GlobeProps) {
         </label>
       </div>
       <p className="globe-legend">
-        {view.satellites.length.toLocaleString('en')} satellites, coloured by plane; <span className="swatch src" /> source, <span className="swatch dst" /> destination
+        {view.satellites.length === 1 ? '1 satellite' : `${view.satellites.length.toLocaleString('en')} satellites, coloured by plane`}; <span className="swatch src" /> source, <span className="swatch dst" /> destination
         {gateways && (
           <>
             , <span className="swatch gateway" /> gateways, <span className="swatch pop" /> point of presence

@@ -18,7 +18,7 @@ import { GSL_COLOR, ISL_ROUTE_COLOR, IslLayer, RouteLayer } from './layers/links
 import { SatelliteLayer } from './layers/satellites';
 import { TrackLayer } from './layers/tracks';
 import { BULK_THRESHOLD, Propagator } from './propagate';
-import { cameraDistance, crossedBoundary, hasHighOrbits, nodeName, ROLE_NAMES, routeAt, type ConstellationView } from './view';
+import { cameraDistance, crossedBoundary, nodeName, outermostOrbitRe, ROLE_NAMES, routeAt, type ConstellationView } from './view';
 
 const HOVER_COLOR: [number, number, number] = [1, 1, 1];
 const PICK_RADIUS_PX = 9;
@@ -162,16 +162,24 @@ export class GlobeScene {
       const mid = new THREE.Vector3();
       const at = ends.map((g) => geodeticToEcef(g.lat_deg, g.lon_deg));
       for (const p of at) mid.add(new THREE.Vector3(...p));
-      const distance = cameraDistance(at.length > 1 ? centralAngle(at[0], at[1]) : Math.PI, hasHighOrbits(view));
+      const outermost = outermostOrbitRe(view);
+      const distance = cameraDistance(at.length > 1 ? centralAngle(at[0], at[1]) : Math.PI, outermost);
       if (mid.lengthSq() < 1) mid.set(1, 0, 0);
       mid.normalize();
       const horizontal = Math.hypot(mid.x, mid.y);
-      if (Math.abs(mid.z) > Math.sin(50 * DEG) || horizontal < 1e-6) {
+      if (outermost > 2 && horizontal > 1e-6) {
+        // High orbits sit over the equator: seen from a quarter of the places' latitude, the
+        // satellites are in the frame in front of the Earth, the places on its disc.
+        const lat = Math.asin(Math.max(-1, Math.min(1, mid.z))) / 4;
+        const lon = Math.atan2(mid.y, mid.x);
+        mid.set(Math.cos(lat) * Math.cos(lon), Math.cos(lat) * Math.sin(lon), Math.sin(lat));
+      } else if (Math.abs(mid.z) > Math.sin(50 * DEG) || horizontal < 1e-6) {
         const lon = horizontal < 1e-6 ? 0 : Math.atan2(mid.y, mid.x);
         const lat = Math.sign(mid.z) * 50 * DEG;
         mid.set(Math.cos(lat) * Math.cos(lon), Math.cos(lat) * Math.sin(lon), Math.sin(lat));
       }
       this.camera.position.copy(mid.normalize().multiplyScalar(distance));
+      this.controls.maxDistance = Math.max(12, distance * 1.5);
       this.controls.update();
     }
     this.dirty = true;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PathTimeline } from '../sim/results';
-import { cameraDistance, crossedBoundary, hasHighOrbits, groundIndex, nodeName, ROLE_NAMES, routeAt, routeIndexAt, slotAt, slotText, type ConstellationView } from './view';
+import { cameraDistance, crossedBoundary, hasHighOrbits, groundIndex, outermostOrbitRe, nodeName, ROLE_NAMES, routeAt, routeIndexAt, slotAt, slotText, type ConstellationView } from './view';
 
 const path: PathTimeline = {
   src: 'Beijing',
@@ -99,8 +99,12 @@ describe('the starting camera', () => {
   });
 
   it('comes closer for nearby places under LEO satellites only', () => {
-    expect(cameraDistance(1.7, false)).toBe(3.6);
-    expect(cameraDistance(0.035, false)).toBe(1.7);
-    expect(cameraDistance(0.035, true)).toBe(3.6);
+    expect(cameraDistance(1.7, 1.18)).toBe(3.6);
+    expect(cameraDistance(0.035, 1.18)).toBe(1.7);
+    expect(cameraDistance(0.035, 2.5)).toBe(5.5);
+    // A GEO satellite (6.6 Earth radii) is seen from outside its orbit, not from within it.
+    const geo = outermostOrbitRe(view({ kind: 'geo', longitude_deg: 0 }));
+    expect(geo).toBeCloseTo(6.61, 2);
+    expect(cameraDistance(0.5, geo)).toBeGreaterThan(geo * 1.5);
   });
 });

@@ -81,20 +81,36 @@ export function crossedBoundary(boundaries: readonly number[], from: number, to:
  * camera then stays far out. Walker shells by their radius, SGP4 sets by their mean motion
  * (under 6 rev/day is above about 8,000 km). */
 export function hasHighOrbits(view: ConstellationView): boolean {
-  return view.satellites.some(({ orbit: o }) => {
-    if (o.kind === 'geo') return true;
-    if (o.kind === 'circular') return o.radius_km > 2 * 6378.135;
-    if (o.kind !== 'sgp4') return false;
-    const n = 'tle_line2' in o ? Number(o.tle_line2.slice(52, 63)) : Number((o.omm as { MEAN_MOTION?: unknown } | null)?.MEAN_MOTION);
-    return Number.isFinite(n) && n < 6;
-  });
+  return outermostOrbitRe(view) > 2;
+}
+
+const EARTH_RADIUS_KM = 6378.135;
+const MU_KM3_S2 = 398600.4418;
+
+/** The largest orbit radius among the satellites, in Earth radii (0 for none): a GEO satellite
+ * is at 6.6, a LEO shell at about 1.1-1.2. An SGP4 orbit's from its mean motion (Kepler). */
+export function outermostOrbitRe(view: ConstellationView): number {
+  let out = 0;
+  for (const { orbit: o } of view.satellites) {
+    let km = 0;
+    if (o.kind === 'geo') km = 42164.17;
+    else if (o.kind === 'circular') km = o.radius_km;
+    else if (o.kind === 'sgp4') {
+      const n = 'tle_line2' in o ? Number(o.tle_line2.slice(52, 63)) : Number((o.omm as { MEAN_MOTION?: unknown } | null)?.MEAN_MOTION);
+      if (Number.isFinite(n) && n > 0) km = Math.cbrt(MU_KM3_S2 / ((n * 2 * Math.PI) / 86400) ** 2);
+    }
+    out = Math.max(out, km / EARTH_RADIUS_KM);
+  }
+  return out;
 }
 
 /** How far (Earth radii from the centre) the camera starts: 3.6 shows a hemisphere and a LEO
  * shell around it; a path between nearby places (central angle in rad, under LEO satellites
- * only) is seen from closer, so its few hundred kilometres do not shrink to a dot. */
-export function cameraDistance(angleRad: number, highOrbits: boolean): number {
-  if (highOrbits) return 3.6;
+ * only) is seen from closer, so its few hundred kilometres do not shrink to a dot; and high
+ * orbits (`outermostRe` Earth radii, a GEO satellite at 6.6) are seen from well outside them
+ * (and from near the equator: scene.ts), so the satellite is in the frame. */
+export function cameraDistance(angleRad: number, outermostRe: number): number {
+  if (outermostRe > 2) return Math.max(3.6, outermostRe * 2.2);
   return Math.min(3.6, Math.max(1.7, 1.5 + 2.5 * angleRad));
 }
 
