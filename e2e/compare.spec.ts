@@ -51,7 +51,8 @@ test('a pinned run is compared with the next one, in the charts and the summary'
   for (const chart of ['chart-goodput', 'chart-cwnd', 'chart-delay']) {
     const c = page.getByTestId(chart);
     await expect(c.getByTestId('series-baseline').first()).toHaveAttribute('stroke-dasharray', /\d/);
-    await expect(c.locator('.legend-text', { hasText: `baseline: ${name}` })).toHaveCount(1);
+    // Named by what it had that this run changed, not by the name both runs share.
+    await expect(c.locator('.legend-text', { hasText: 'baseline: link 2 loss 1 %' })).toHaveCount(1);
   }
   const goodput = page.getByTestId('chart-goodput');
   await expect(goodput.getByTestId('series')).toHaveCount(1);
@@ -79,4 +80,22 @@ test('a pinned run is compared with the next one, in the charts and the summary'
   await expect(page.getByTestId('compare')).toHaveCount(0);
   await expect(page.getByTestId('chart-goodput').getByTestId('series-baseline')).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
+});
+
+test("a baseline and a run whose windows differ a hundredfold share a log axis, said so, and the reader's choice stands", async ({ page }) => {
+  await open(page, '#preset=default');
+  await runAndWait(page);
+  await page.getByTestId('pin-baseline').click();
+  await page.getByTestId('editor-tab-json').click();
+  const text = await page.locator('#scenario-json').inputValue();
+  await page.locator('#scenario-json').fill(text.replace('"cc": "cubic"', '"cc": "hybla"'));
+  await runAndWait(page);
+  const cwnd = page.getByTestId('chart-cwnd');
+  // Hybla's 65 535 packets against CUBIC's 111.
+  await expect(cwnd.getByTestId('cwnd-log')).toBeChecked();
+  await expect(cwnd.getByTestId('cwnd-log-note')).toContainText(/differ \d+-fold/);
+  await expect(cwnd.locator('.legend-text', { hasText: 'baseline: cc cubic' })).toHaveCount(1);
+  await cwnd.getByTestId('cwnd-log').uncheck();
+  await expect(cwnd.getByTestId('cwnd-log')).not.toBeChecked();
+  await expect(cwnd.getByTestId('cwnd-log-note')).toHaveCount(0);
 });

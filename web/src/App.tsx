@@ -22,7 +22,7 @@ import { useBaseline } from './compare/useBaseline';
 import { BaselineBar } from './compare/BaselineBar';
 import { CompareTable } from './compare/CompareTable';
 import { isStale, ResultOrigin, type EditorChanges } from './compare/ResultOrigin';
-import { describeChanges, scenarioChanges } from './scenario/diff';
+import { describeChanges, scenarioChanges, SPELLED_OUT } from './scenario/diff';
 import { useScenarioFiles } from './files/useScenarioFiles';
 import { FileBar } from './files/FileBar';
 import { FileDrop } from './files/FileDrop';
@@ -178,10 +178,14 @@ export function App() {
   );
   const stale = !!shownOutput && isStale(editorChanges);
   // What the run on screen changed from the pinned baseline, in words (Compare names runs by it).
-  const baselineChanges = useMemo(
-    () => (against?.scenario && resultScenario ? describeChanges(scenarioChanges(against.scenario, resultScenario)) : ''),
-    [against, resultScenario],
-  );
+  const baselineDiff = useMemo(() => (against?.scenario && resultScenario ? scenarioChanges(against.scenario, resultScenario) : []), [against, resultScenario]);
+  const baselineChanges = describeChanges(baselineDiff);
+  // The charts' legend names the baseline by what it had that this run changed ("baseline: cc
+  // cubic, link 2 loss 1 %"), not by the preset's name both runs share.
+  const chartBaseline = useMemo(() => {
+    if (!against || baselineDiff.length === 0 || baselineDiff.length > SPELLED_OUT) return against;
+    return { ...against, label: `baseline: ${baselineDiff.map((c) => `${c.label} ${c.from}`).join(', ')}` };
+  }, [against, baselineDiff]);
 
   // The open lesson, and the scenario's presets, files and editor: on a phone with a lesson open,
   // the lesson comes first, then the run and its chart, and the scenario folds away below them.
@@ -401,7 +405,7 @@ export function App() {
                 {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} changes={baselineChanges} shared={!resultScenario?.flows_alone} />}
                 <ErrorBoundary resetKey={result}>
                   <Suspense fallback={<p className="status">Loading the charts…</p>}>
-                    <ResultCharts result={result} scenario={resultScenario} baseline={against} />
+                    <ResultCharts result={result} scenario={resultScenario} baseline={chartBaseline} />
                   </Suspense>
                 </ErrorBoundary>
               </>

@@ -34,13 +34,17 @@ export function cwndStats(t: ArrayLike<number>, cwnd: ArrayLike<number>, state: 
 /** The flows that trace an end-to-end window (INTCP's consumer has none). */
 const windowFlows = (result: RunResult) => (result.traces?.flows ?? []).filter((f) => f.sender.cols.cwnd && f.sender.cols.state);
 
+/** A baseline and this run whose peak windows differ this many times are drawn on a log axis. */
+const AUTO_LOG_SPREAD = 10;
+
 export function CwndChart({ result, scenario, xDomain, name, baseline }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string; baseline?: BaselineRun | null }) {
   // INTCP's consumer has no end-to-end window: only flows that trace one are drawn here.
   const flows = useMemo(() => windowFlows(result), [result]);
   const summaries = result.summary.flows;
   const model = useMemo(() => (summaries.length === 1 ? windowModel(scenario) : null), [scenario, summaries.length]);
   const [showModel, setShowModel] = useState(true);
-  const [logY, setLogY] = useState(false);
+  // Null until the reader chooses: then log when a baseline and this run differ tenfold.
+  const [logChoice, setLogY] = useState<boolean | null>(null);
   const logId = useId();
 
   const nameOf = useMemo(() => flowNames(summaries), [summaries]);
@@ -64,6 +68,17 @@ export function CwndChart({ result, scenario, xDomain, name, baseline }: { resul
     const series = windowFlows(baseline.result).map((f): LineSeries => ({ key: `cwnd-${f.id}`, label: `${names(f.id)} cwnd`, color: colorOf(f.id), x: f.sender.t, y: f.sender.cols.cwnd, step: true, width: 1.6, unit: 'packets' }));
     return { label: baseline.label, series };
   }, [baseline]);
+
+  // A baseline and this run whose windows differ tenfold (Hybla's 65 535 packets against CUBIC's
+  // 111) would flatten one of them on a linear axis: a log axis keeps both readable.
+  const spread = useMemo(() => {
+    if (!base) return 1;
+    const peak = (ss: LineSeries[]) => Math.max(1, ...ss.flatMap((s) => Array.from(s.y).filter((v): v is number => typeof v === 'number' && Number.isFinite(v))));
+    const mine = peak(series.filter((s) => s.key.startsWith('cwnd-')));
+    const theirs = peak(base.series);
+    return Math.max(mine / theirs, theirs / mine);
+  }, [series, base]);
+  const logY = logChoice ?? spread >= AUTO_LOG_SPREAD;
 
   const fns = useMemo<FnSeries[]>(
     () => (model && showModel ? [{ key: 'model', label: model.label, color: MODEL_COLOR, fn: model.at, dash: '7 4', unit: 'packets' }] : []),
@@ -133,6 +148,11 @@ export function CwndChart({ result, scenario, xDomain, name, baseline }: { resul
             <input id={logId} type="checkbox" checked={logY} onChange={(e) => setLogY(e.target.checked)} data-testid="cwnd-log" />
             log y
           </label>
+          {logChoice === null && logY && (
+            <span className="chart-note" data-testid="cwnd-log-note">
+              log scale: the baseline's window and this run's differ {Math.round(spread)}-fold
+            </span>
+          )}
         </>
       }
     >
