@@ -180,3 +180,17 @@ test('on a phone, an open lesson comes first, then its run and chart, and the sc
   await page.getByTestId('scenario-fold').locator('summary').click();
   await expect(page.getByTestId('editor-tab-json')).toBeVisible();
 });
+
+test("a chart's written numbers stay folded until the step's answer is revealed", async ({ page }) => {
+  await open(page, '#lesson=1&step=1');
+  await page.getByTestId('run-step').click();
+  await expect(page.getByTestId('reveal')).toBeEnabled({ timeout: 110_000 });
+  const cwnd = page.getByTestId('chart-cwnd');
+  // The caption would say the answer ("peaks at 152 packets at 61.9 s").
+  await expect(cwnd.getByTestId('chart-summary-fold')).not.toHaveAttribute('open', '');
+  await expect(cwnd.getByTestId('chart-summary')).toBeHidden();
+  await page.getByTestId('reveal').click();
+  await expect(cwnd.getByTestId('chart-summary-fold')).toHaveCount(0);
+  await expect(cwnd.getByTestId('chart-summary')).toBeVisible();
+  await expect(cwnd.getByTestId('chart-summary')).toContainText('peaks at 152 packets');
+});

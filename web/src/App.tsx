@@ -10,6 +10,7 @@ import { ScenarioEditor } from './editor/ScenarioEditor';
 import { downloadBytes, downloadText, pcapDownload, resultCsv, summaryJson } from './export/export';
 import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
+import { FoldChartNumbersContext } from './charts/foldNumbers';
 import { ChartTimeContext, TimeCursorContext, usePageTime } from './timeCursor';
 import { useSimulation } from './useSimulation';
 import { runStateAttribute } from './simulation';
@@ -84,6 +85,8 @@ export function App() {
   const shown = lessons.state.lesson !== null ? LESSONS[lessons.state.lesson] : undefined;
   const lessonFirst = useMediaQuery(PHONE_LAYOUT) && lessons.state.lesson !== null;
   const shownStep = shown?.lesson.steps[lessons.state.step];
+  // A lesson step's answer not yet revealed: the charts' written numbers, which may state it, fold.
+  const foldChartNumbers = shownStep !== undefined && !lessons.state.revealed.includes(lessons.state.step);
   // Files, the draft, and a question before a preset or a lesson step replaces unsaved edits.
   const files = useScenarioFiles({
     text,
@@ -389,6 +392,7 @@ export function App() {
           )}
           <TimeCursorContext.Provider value={cursor}>
           <ChartTimeContext.Provider value={chartTime}>
+          <FoldChartNumbersContext.Provider value={foldChartNumbers}>
           <div data-testid="results" data-run-state={runStateAttribute(phase)} data-stale={stale}>
             {shownOutput && <ResultOrigin scenario={resultScenario} seed={result && !sweepRows ? result.summary.seed : undefined} what={sweepRows ? 'sweep' : 'run'} changes={editorChanges} />}
             {sweepRows && (
@@ -411,6 +415,7 @@ export function App() {
               </>
             )}
           </div>
+          </FoldChartNumbersContext.Provider>
           </ChartTimeContext.Provider>
           </TimeCursorContext.Provider>
         </section>

@@ -2,7 +2,8 @@
 // buttons, the chart (given its measured width) and a text summary for screen readers and for
 // anyone who wants the numbers.
 
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { FoldChartNumbersContext } from './foldNumbers';
 import { downloadPng, downloadSvg } from './exportChart';
 import './charts.css';
 
@@ -45,6 +46,7 @@ export function ChartFrame({ testid, title, exportName, summary, controls, wide,
   const titleId = useId();
   const [error, setError] = useState<string | null>(null);
   const svg = () => bodyRef.current?.querySelector<SVGSVGElement>('svg.chart-svg') ?? null;
+  const foldNumbers = useContext(FoldChartNumbersContext);
   return (
     <figure className={`chart${wide ? ' chart-wide' : ''}`} data-testid={testid} aria-labelledby={titleId}>
       <div className="chart-head">
@@ -90,9 +92,18 @@ export function ChartFrame({ testid, title, exportName, summary, controls, wide,
           {error}
         </p>
       )}
-      <figcaption className="chart-summary" data-testid="chart-summary">
-        {summary}
-      </figcaption>
+      {foldNumbers ? (
+        <figcaption className="chart-summary">
+          <details data-testid="chart-summary-fold">
+            <summary>The chart's numbers (they may answer the lesson's question)</summary>
+            <span data-testid="chart-summary">{summary}</span>
+          </details>
+        </figcaption>
+      ) : (
+        <figcaption className="chart-summary" data-testid="chart-summary">
+          {summary}
+        </figcaption>
+      )}
     </figure>
   );
 }
