@@ -182,6 +182,8 @@ pub struct Link {
     idle_bits: f64,
     /// The motion sample found last ([`Motion::index_near`]).
     motion_hint: usize,
+    /// The last constant-rate transmission time worked out: ((size, rate's bits), ns).
+    tx_time_memo: Option<((u32, u64), u64)>,
 }
 
 impl Link {
@@ -220,6 +222,7 @@ impl Link {
             tally: Vec::new(),
             idle_bits: 0.0,
             motion_hint: 0,
+            tx_time_memo: None,
         }
     }
 
@@ -335,8 +338,12 @@ impl Link {
         }
         // Validation bounds scenario rates, but a link budget's Shannon capacity is not
         // bounded: the transmission still takes at least 1 ns, so simulated time moves on.
-        let end = match (&self.cfg.motion, sample) {
-            (Some(m), Some(i)) => RateSchedule::Constant(m.rate_of(i)).transmission_end(start, pkt.size as f64 * 8.0),
+        let end = match (&self.cfg.motion, sample, &self.cfg.rate) {
+            (Some(m), Some(i), _) => {
+                let rate = m.rate_of(i);
+                self.constant_rate_end(start, pkt.size, rate)
+            }
+            (None, _, &RateSchedule::Constant(rate)) => self.constant_rate_end(start, pkt.size, rate),
             _ => self.cfg.rate.transmission_end(start, pkt.size as f64 * 8.0),
         };
         if !busy && self.cfg.motion.is_none() {
@@ -393,6 +400,22 @@ impl Link {
             }
         }
         Some(arrival)
+    }
+
+    /// When a packet of `size` bytes started at `start` at a constant `rate` ends: what
+    /// [`RateSchedule::transmission_end`] gives, its division done once per size and rate (a
+    /// link carries a few sizes, data and ACKs, at a rate that changes rarely).
+    fn constant_rate_end(&mut self, start: SimTime, size: u32, rate: f64) -> SimTime {
+        let key = (size, rate.to_bits());
+        let ns = match self.tx_time_memo {
+            Some((k, ns)) if k == key => ns,
+            _ => {
+                let ns = RateSchedule::Constant(rate).transmission_end(SimTime::ZERO, size as f64 * 8.0).0;
+                self.tx_time_memo = Some((key, ns));
+                ns
+            }
+        };
+        SimTime(start.0.saturating_add(ns))
     }
 
     /// Holds an accepted packet until `arrival` (from [`Self::accept`]). Returns the time at which
