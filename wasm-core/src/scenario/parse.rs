@@ -181,8 +181,14 @@ mod tests {
 
     #[test]
     fn a_wrong_type_names_the_path_in_words() {
-        assert_eq!(with("duration_s", "long".into()).unwrap_err(), "duration_s: must be a number, not the text \"long\"");
-        assert_eq!(with("seed", (-1).into()).unwrap_err(), "seed: must be a whole number, 0 or more, not the number -1");
+        assert_eq!(
+            with("duration_s", "long".into()).unwrap_err(),
+            "duration_s: must be a number, not the text \"long\""
+        );
+        assert_eq!(
+            with("seed", (-1).into()).unwrap_err(),
+            "seed: must be a whole number, 0 or more, not the number -1"
+        );
         assert_eq!(with("flows_alone", 1.into()).unwrap_err(), "flows_alone: must be true or false, not the number 1");
     }
 
