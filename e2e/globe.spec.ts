@@ -119,6 +119,15 @@ test('a GEO preset shows its satellite and ground stations on the globe, and the
   await page.getByTestId('editor-form').getByLabel('Duration').fill('5');
   await runAndWait(page);
   await expect(canvas).toHaveAttribute('data-route-nodes', '3');
-  await expect.poll(() => litFraction(page), { message: 'the globe canvas is blank' }).toBeGreaterThan(0.05);
+  // Seen from outside the GEO orbit (2.2 orbit radii out), the Earth fills about 2 % of the frame:
+  // far from a blank canvas (0).
+  await expect.poll(() => litFraction(page), { message: 'the globe canvas is blank' }).toBeGreaterThan(0.01);
+  // The satellite itself is in the frame (it was behind a camera placed inside its orbit).
+  const onScreen = await canvas.evaluate((el) => {
+    const scene = (el as HTMLElement & { globeScene: { screenPositionOf(id: number): { x: number; y: number } | null } }).globeScene;
+    const q = scene.screenPositionOf(0);
+    return q !== null && q.x >= 0 && q.y >= 0 && q.x <= el.clientWidth && q.y <= el.clientHeight;
+  });
+  expect(onScreen, 'the GEO satellite is in the frame').toBe(true);
   await keep(testInfo, 'globe-geo', await page.getByTestId('globe').screenshot());
 });
