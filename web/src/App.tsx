@@ -10,6 +10,7 @@ import { ScenarioEditor } from './editor/ScenarioEditor';
 import { downloadBytes, downloadText, pcapDownload, resultCsv, summaryJson } from './export/export';
 import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
+import { Notice } from './Notice';
 import { FoldChartNumbersContext } from './charts/foldNumbers';
 import { ChartTimeContext, TimeCursorContext, usePageTime } from './timeCursor';
 import { useSimulation } from './useSimulation';
@@ -194,14 +195,7 @@ export function App() {
   // the lesson comes first, then the run and its chart, and the scenario folds away below them.
   const lessonBlock = (
     <>
-      {lessons.error && (
-        <div className="notice" role="alert" data-testid="lesson-notice">
-          {lessons.error}
-          <button type="button" className="quiet" onClick={lessons.dismissError} aria-label="Dismiss">
-            ×
-          </button>
-        </div>
-      )}
+      <Notice message={lessons.error} onDismiss={lessons.dismissError} testid="lesson-notice" />
       <LessonPanel
         lessons={LESSONS}
         state={lessons.state}
@@ -363,22 +357,8 @@ export function App() {
               </span>
             </div>
           )}
-          {url.notice && (
-            <div className="notice" role="alert" data-testid="url-notice">
-              {url.notice}
-              <button type="button" className="quiet" onClick={url.dismissNotice} aria-label="Dismiss">
-                ×
-              </button>
-            </div>
-          )}
-          {notice && (
-            <div className="notice" role="alert" data-testid="notice">
-              {notice}
-              <button type="button" className="quiet" onClick={actions.dismissNotice} aria-label="Dismiss">
-                ×
-              </button>
-            </div>
-          )}
+          <Notice message={url.notice} onDismiss={url.dismissNotice} testid="url-notice" />
+          <Notice message={notice} onDismiss={actions.dismissNotice} testid="notice" />
           <p className="status" role="status" data-testid="status">
             {status}
           </p>
