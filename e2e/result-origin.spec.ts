@@ -5,6 +5,14 @@
 import { expect, open, runAndWait, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
+/** Opens lesson `n` from the list and runs its first step to the end. */
+async function playFirstStep(page: Page, n: number) {
+  await page.getByTestId('lessons-toggle').click();
+  await page.getByTestId(`open-lesson-${n}`).click();
+  await page.getByTestId('run-step').click();
+  await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
+}
+
 async function editJson(page: Page, edit: (text: string) => string) {
   await page.getByTestId('editor-tab-json').click();
   const json = page.locator('#scenario-json');
@@ -40,10 +48,7 @@ test('a result names its scenario, and once the editor changes says it is out of
 
 test("a lesson opened from the list replaces the last lesson's result and globe with its own scenario", async ({ page }) => {
   await open(page);
-  await page.getByTestId('lessons-toggle').click();
-  await page.getByTestId('open-lesson-3').click();
-  await page.getByTestId('run-step').click();
-  await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
+  await playFirstStep(page, 3);
   await page.getByTestId('all-lessons').click();
   await page.getByTestId('open-lesson-6').click();
   await expect(page.getByTestId('summary')).toHaveCount(0);
@@ -54,17 +59,12 @@ test("a lesson opened from the list replaces the last lesson's result and globe 
 
 test('a lesson played, the tab closed and reopened: the next lesson starts without asking about edits never made', async ({ page }) => {
   await open(page);
-  await page.getByTestId('lessons-toggle').click();
-  await page.getByTestId('open-lesson-1').click();
-  await page.getByTestId('run-step').click();
-  await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
+  await playFirstStep(page, 1);
   // Longer than the draft's debounce: anything the page would store is stored.
   await page.waitForTimeout(1500);
   await open(page);
   await expect(page.getByTestId('draft-notice')).toHaveCount(0);
-  await page.getByTestId('lessons-toggle').click();
-  await page.getByTestId('open-lesson-2').click();
-  await page.getByTestId('run-step').click();
+  await playFirstStep(page, 2);
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
   await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
 });
@@ -105,6 +105,8 @@ for (const [width, height] of [
 
 test('the first Tab stop skips to Run', async ({ page }) => {
   await open(page, '#preset=default');
+  // Run can take the focus once the core has checked the scenario.
+  await expect(page.getByTestId('run')).toBeEnabled();
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('skip-to-run')).toBeFocused();
   await page.keyboard.press('Enter');

@@ -243,7 +243,10 @@ export function App() {
         data-testid="skip-to-run"
         onClick={(e) => {
           e.preventDefault();
-          document.querySelector<HTMLButtonElement>('[data-testid="run"]')?.focus();
+          // Run, or while it cannot be pressed (the scenario is being checked), its group.
+          const run = document.querySelector<HTMLButtonElement>('[data-testid="run"]');
+          if (run && !run.disabled) run.focus();
+          else document.getElementById('run-controls')?.focus();
         }}
       >
         Skip to Run
@@ -271,7 +274,7 @@ export function App() {
           )}
         </section>
         <section className="right" aria-label="Results" ref={resultsPane} tabIndex={-1}>
-          <div className="controls" role="group" aria-label="Run controls" id="run-controls">
+          <div className="controls" role="group" aria-label="Run controls" id="run-controls" tabIndex={-1}>
             <button type="button" onClick={actions.run} disabled={!valid || running} data-testid="run" title="Run (Ctrl+Enter or ⌘+Enter)" aria-keyshortcuts={RUN_KEYS}>
               Run
             </button>

@@ -32,7 +32,7 @@ import { capitalize, SPREAD_NAME, spreadOf, SweepSummary, type Spread } from './
 import { Legend, layoutLegend, type LegendItem } from './Legend';
 import { NO_EXPORT } from './exportChart';
 import { colorOf, fmt, PAPER_COLOR } from './palette';
-import { changeLabel } from '../scenario/diff';
+import { changeLabel, unitOf } from '../scenario/diff';
 import { pathSegments } from '../scenario/jsonPath';
 import './charts.css';
 import { chainLinks } from '../scenario/topology';
@@ -56,15 +56,8 @@ export function scenarioAt(base: Scenario, point: Record<string, unknown>): Scen
 export function pathLabel(p: string): string {
   const words = changeLabel(pathSegments(p), /^flows\[[1-9]/.test(p) ? 2 : 1);
   if (/loss\.p$/.test(p)) return `${words} (packet loss probability)`;
-  const units: [RegExp, string][] = [
-    [/_ms$/, 'ms'],
-    [/_mbps$/, 'Mbit/s'],
-    [/_s$/, 's'],
-    [/_pkts$/, 'packets'],
-    [/_bytes$|bytes$/, 'bytes'],
-  ];
-  for (const [re, u] of units) if (re.test(p)) return `${words} (${u})`;
-  return words;
+  const unit = unitOf(p);
+  return unit === null ? words : `${words} (${unit})`;
 }
 
 function marker(shape: (typeof SHAPES)[number], r: number): string {

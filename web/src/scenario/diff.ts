@@ -23,6 +23,20 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The unit a field's name gives ("delay_ms" → "ms"), or null. */
+export function unitOf(key: string): string | null {
+  const units: [RegExp, string][] = [
+    [/_ms$/, 'ms'],
+    [/_mbps$/, 'Mbit/s'],
+    [/_s$/, 's'],
+    [/_pkts$/, 'packets'],
+    [/_km$/, 'km'],
+    [/_deg$/, '°'],
+    [/bytes$/, 'bytes'],
+  ];
+  return units.find(([re]) => re.test(key))?.[1] ?? null;
+}
+
 /** A value as people read it: a probability (`loss.p`-like fields) in percent, a number with the
  * unit its name gives, a list or object as compact JSON, a missing field as "none". */
 export function changeValue(key: string, v: unknown): string {
@@ -30,17 +44,8 @@ export function changeValue(key: string, v: unknown): string {
   if (typeof v === 'number') {
     const plain = Number(v.toPrecision(6)).toString();
     if (/^(p|at_min_elevation|at_zenith|loss_p)$/.test(key) && v >= 0 && v <= 1) return `${Number((v * 100).toPrecision(4))} %`;
-    const units: [RegExp, string][] = [
-      [/_ms$/, ' ms'],
-      [/_mbps$/, ' Mbit/s'],
-      [/_s$/, ' s'],
-      [/_pkts$/, ' packets'],
-      [/_km$/, ' km'],
-      [/_deg$/, '°'],
-      [/bytes$/, ' bytes'],
-    ];
-    for (const [re, u] of units) if (re.test(key)) return `${plain}${u}`;
-    return plain;
+    const unit = unitOf(key);
+    return unit === null ? plain : unit === '°' ? `${plain}°` : `${plain} ${unit}`;
   }
   if (typeof v === 'string' || typeof v === 'boolean') return String(v);
   const json = JSON.stringify(v);
