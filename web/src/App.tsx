@@ -67,6 +67,8 @@ export function App() {
   const { state, valid, running, globeSpanS, scenario, hasSweep, actions } = useSimulation();
   const { text, presetId, errors, validated, estimate, coreVersion, phase, result, sweepRows, resultScenario, notice, status, costPrompt, view } = state;
   const starting = phase.kind === 'running' ? phase.what : null;
+  /** A long run's result so far: drawn in place of the last result until the run ends. */
+  const partial = phase.kind === 'running' ? phase.partial : undefined;
   useEffect(() => {
     if (starting !== null) void (starting === 'sweep' ? loadSweepChart() : loadCharts());
   }, [starting]);
@@ -377,7 +379,7 @@ export function App() {
           <ChartTimeContext.Provider value={chartTime}>
           <FoldChartNumbersContext.Provider value={foldChartNumbers}>
           <div data-testid="results" data-run-state={runStateAttribute(phase)} data-stale={stale}>
-            {shownOutput && <ResultOrigin scenario={resultScenario} seed={result && !sweepRows ? result.summary.seed : undefined} what={sweepRows ? 'sweep' : 'run'} changes={editorChanges} />}
+            {shownOutput && !partial && <ResultOrigin scenario={resultScenario} seed={result && !sweepRows ? result.summary.seed : undefined} what={sweepRows ? 'sweep' : 'run'} changes={editorChanges} />}
             {sweepRows && (
               <ErrorBoundary resetKey={sweepRows}>
                 <Suspense fallback={<p className="status">Loading the charts…</p>}>
@@ -385,7 +387,21 @@ export function App() {
                 </Suspense>
               </ErrorBoundary>
             )}
-            {result && !sweepRows && (
+            {partial && (
+              <div data-testid="partial-result">
+                <p className="partial-note" data-testid="partial-note">
+                  Results so far, while the run goes on: the charts fill in as it runs (to {Math.round(partial.summary.end_s)} s
+                  simulated{scenario?.flows_alone ? ', as far as the slowest running flow has got' : ''}); the table of figures comes
+                  when it ends.
+                </p>
+                <ErrorBoundary resetKey={partial}>
+                  <Suspense fallback={<p className="status">Loading the charts…</p>}>
+                    <ResultCharts result={partial} scenario={scenario} />
+                  </Suspense>
+                </ErrorBoundary>
+              </div>
+            )}
+            {result && !sweepRows && !partial && (
               <>
                 <BaselineBar result={result} scenario={resultScenario} baseline={compare.baseline} onPin={compare.pin} onClear={compare.clear} />
                 <SummaryTable summary={result.summary} scenario={resultScenario} />

@@ -97,6 +97,22 @@ describe('runs and sweeps', () => {
     expect(play(s, { type: 'job-failed', job: 1, reason: 'cancelled', message: 'cancelled' })).toBe(s);
   });
 
+  it("keeps a running job's result so far until its end, and no other job's", () => {
+    const soFar = result(1, 10, 3);
+    let s = play(ready(), { type: 'started', what: 'run', job: 1 }, { type: 'partial', job: 2, result: soFar });
+    expect(s.phase).toMatchObject({ kind: 'running' });
+    expect(s.phase.kind === 'running' && s.phase.partial).toBeFalsy();
+    s = play(s, { type: 'partial', job: 1, result: soFar }, { type: 'progress', job: 1, progress: { fraction: 0.5, label: 'half' } });
+    expect(s.phase.kind === 'running' && s.phase.partial).toBe(soFar);
+    expect(s.result).toBeNull();
+    const done = play(s, { type: 'run-finished', job: 1, result: result(1, 99), scenario: null });
+    expect(done.result?.summary.events).toBe(99);
+    expect(done.phase).toEqual({ kind: 'done', what: 'run' });
+    // The next run starts without the last one's partial result.
+    const again = play(done, { type: 'started', what: 'run', job: 2 });
+    expect(again.phase.kind === 'running' && again.phase.partial).toBeFalsy();
+  });
+
   it('a cancelled job says so in the status line and keeps the last result', () => {
     let s = play(ready(), { type: 'started', what: 'run', job: 1 }, { type: 'run-finished', job: 1, result: result(1, 7), scenario: null });
     s = play(s, { type: 'started', what: 'run', job: 2 }, { type: 'job-failed', job: 2, reason: 'cancelled', message: 'cancelled' });

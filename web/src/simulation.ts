@@ -36,7 +36,9 @@ export interface CostPrompt {
 /** Where the run machinery is. */
 export type Phase =
   | { kind: 'idle' }
-  | { kind: 'running'; what: JobKind; job: number; progress: Progress }
+  /** `partial`: a long run's result so far, for its charts (its summary counts the whole
+   * duration, so it is not shown). */
+  | { kind: 'running'; what: JobKind; job: number; progress: Progress; partial?: RunResult }
   | { kind: 'done'; what: JobKind }
   | { kind: 'cancelled'; what: JobKind }
   | { kind: 'failed'; what: JobKind }
@@ -94,6 +96,7 @@ export type SimAction =
   | { type: 'ready'; coreVersion: string }
   | { type: 'started'; what: JobKind; job: number }
   | { type: 'progress'; job: number; progress: Progress }
+  | { type: 'partial'; job: number; result: RunResult }
   | { type: 'run-finished'; job: number; result: RunResult; scenario: Scenario | null }
   | { type: 'sweep-finished'; job: number; rows: SweepRow[]; scenario: Scenario | null; workers: number }
   /** A job ended without output: cancelled, ended by a crash (already told by `crashed`), or an
@@ -202,6 +205,10 @@ export function simReducer(s: SimState, a: SimAction): SimState {
     case 'progress': {
       const p = current(s, a.job);
       return p ? { ...s, phase: { ...p, progress: a.progress } } : s;
+    }
+    case 'partial': {
+      const p = current(s, a.job);
+      return p ? { ...s, phase: { ...p, partial: a.result } } : s;
     }
     case 'run-finished':
       // A crash elsewhere (the crash-test button) does not end the job: its result counts.

@@ -131,7 +131,7 @@ export function useSimulation() {
       const fail = (e: Error) =>
         dispatch({ type: 'job-failed', job, reason: e instanceof CancelledError ? 'cancelled' : e instanceof CrashError ? 'crash' : 'error', message: e.message });
       if (what === 'run') {
-        const handle = client.run(text, onProgress);
+        const handle = client.run(text, onProgress, (result) => dispatch({ type: 'partial', job, result }));
         runTextRef.current = text;
         cancelRef.current = handle.cancel;
         handle.promise.then((result) => dispatch({ type: 'run-finished', job, result, scenario: sc }), fail);

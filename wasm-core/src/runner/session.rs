@@ -363,6 +363,40 @@ mod tests {
     }
 
     #[test]
+    fn results_taken_during_a_run_leave_it_unchanged_and_hold_nothing_past_their_time() {
+        // The browser draws a long run's charts from results taken as it goes (worker.ts).
+        let mut sc = alone();
+        sc.flows_alone = false;
+        let mut untouched = Session::new(&sc, sc.seed).unwrap();
+        while untouched.step() {}
+        let want = serde_json::to_value(untouched.result(true).unwrap()).unwrap();
+        let mut watched = Session::new(&sc, sc.seed).unwrap();
+        let (mut taken, mut last_end) = (0, 0.0);
+        for step in 1.. {
+            if !watched.step() {
+                break;
+            }
+            if step % 1000 == 0 {
+                let so_far = watched.result(true).unwrap();
+                assert!(so_far.end_s >= last_end && so_far.end_s <= sc.duration_s, "end_s {}", so_far.end_s);
+                last_end = so_far.end_s;
+                for f in &so_far.traces.as_ref().unwrap().flows {
+                    let owd_t = &f.owd.t;
+                    assert!(
+                        owd_t.iter().all(|&t| t <= so_far.end_s + 1e-9),
+                        "flow {}: a delay after {} s",
+                        f.id,
+                        so_far.end_s
+                    );
+                }
+                taken += 1;
+            }
+        }
+        assert!(taken >= 3, "only {taken} results taken");
+        assert_eq!(serde_json::to_value(watched.result(true).unwrap()).unwrap(), want);
+    }
+
+    #[test]
     fn parts_run_as_the_whole_session_runs_them() {
         let sc = alone();
         let mut whole = Session::new(&sc, sc.seed).unwrap();

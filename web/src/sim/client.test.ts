@@ -37,6 +37,7 @@ class FakeWorker {
       case 'run': {
         if (msg.part === undefined) {
           this.reply({ type: 'progress', id: msg.id, nowS: 4, endS: 4 });
+          if (msg.partials) this.reply({ type: 'partial', id: msg.id, json: '{"name":"so far"}' });
           this.reply({ type: 'result', id: msg.id, result: result('whole') });
           return;
         }
@@ -46,6 +47,7 @@ class FakeWorker {
         else if (how === 'crash') this.reply({ type: 'failed', id: msg.id, path: '', message: 'the core panicked', crashed: true });
         else {
           this.reply({ type: 'progress', id: msg.id, nowS: 4, endS: 4 });
+          if (msg.partials) this.reply({ type: 'partial', id: msg.id, json: `{"part":${msg.part},"so_far":true}` });
           this.reply({ type: 'part', id: msg.id, json: `{"part":${msg.part}}` });
         }
         return;
@@ -112,6 +114,29 @@ describe('SimClient.run of flows alone', () => {
     // Progress ends whole, with every flow counted done.
     expect(progress.at(-1)).toBe('1 3 of 3 flows done');
     expect(a.received.filter((m) => m.type === 'combine')).toHaveLength(1);
+  });
+
+  it('passes on results so far, joined by the core once every flow has one, and none after the result', async () => {
+    const seen: string[] = [];
+    const r = await new SimClient(2).run('{}', undefined, (p) => seen.push(p.summary.name)).promise;
+    const settled = seen.length;
+    await new Promise((done) => setTimeout(done, 20));
+    expect(seen).toHaveLength(settled);
+    expect(settled).toBeGreaterThan(0);
+    // Each join holds all three flows in order, some of them still running.
+    for (const name of seen) expect((JSON.parse(name) as { part: number }[]).map((p) => p.part)).toEqual([0, 1, 2]);
+    expect(seen.some((name) => name.includes('so_far'))).toBe(true);
+    expect(r.summary.name).toBe('[{"part":0},{"part":1},{"part":2}]');
+  });
+
+  it('asks for results so far only when told where to send them, and parses a whole run\'s', async () => {
+    await new SimClient(2).run('{}').promise;
+    expect(FakeWorker.all.flatMap((w) => w.received).some((m) => m.type === 'run' && m.partials)).toBe(false);
+    FakeWorker.simulations = 1;
+    const seen: string[] = [];
+    const r = await new SimClient(2).run('{}', undefined, (p) => seen.push(p.summary.name)).promise;
+    expect(seen).toEqual(['so far']);
+    expect(r.summary.name).toBe('whole');
   });
 
   it('runs the scenario as one run when it is one simulation, or the pool one worker', async () => {
@@ -192,5 +217,9 @@ describe('progress words', () => {
     const names = ['TCP Reno', 'INTCP', 'CTCP v2'];
     expect(partsLabel(names, [600, 120.4, 0], [600, 600, 0], [true, false, false])).toBe('1 of 3 flows done; INTCP at 120 of 600 s');
     expect(partsLabel(names, [600, 600, 600], [600, 600, 600], [true, true, true])).toBe('3 of 3 flows done');
+    // With each running flow's time left, from its own pace.
+    expect(partsLabel(names, [600, 120.4, 0], [600, 600, 0], [true, false, false], [0, 95, null])).toBe(
+      '1 of 3 flows done; INTCP at 120 of 600 s (about 1 min 35 s left)',
+    );
   });
 });

@@ -5,7 +5,8 @@
 import { assertNever, type CostEstimate, type FieldError, type FromWorker, type PcapFile, type SweepJob, type ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
 import type { ConstellationView } from './constellation';
-import { progressReporter, type Progress } from './progress';
+import { progressReporter, secondsLeft, timeLeftText, type Progress } from './progress';
+import { parseResult } from './results';
 
 export type { Progress } from './progress';
 
@@ -37,7 +38,15 @@ type Pending = {
   onProgress?: (nowS: number, endS: number) => void;
   /** A sweep job's summary (`sweepRuns`). */
   onRow?: (job: number, summary: RunSummary) => void;
+  /** A run's result so far, as JSON text (`run` with `partials`). */
+  onPartial?: (json: string) => void;
 };
+
+type Handlers = Omit<Pending, 'resolve' | 'reject'>;
+
+/** A long run's result so far: its traces up to `end_s`, the time the run has reached. Its
+ * summary counts the whole duration, so only the charts are drawn from it. */
+export type PartialResult = RunResult;
 
 class WorkerSlot {
   worker!: Worker;
@@ -64,6 +73,9 @@ class WorkerSlot {
           return;
         case 'sweepRow':
           this.pending.get(msg.id)?.onRow?.(msg.job, msg.summary);
+          return;
+        case 'partial':
+          this.pending.get(msg.id)?.onPartial?.(msg.json);
           return;
         case 'failed':
           if (msg.crashed) {
@@ -120,9 +132,9 @@ class WorkerSlot {
     this.spawn();
   }
 
-  request(msg: ToWorker, onProgress?: Pending['onProgress'], onRow?: Pending['onRow']): Promise<FromWorker> {
+  request(msg: ToWorker, handlers: Handlers = {}): Promise<FromWorker> {
     return new Promise((resolve, reject) => {
-      this.pending.set(msg.id, { resolve, reject, onProgress, onRow });
+      this.pending.set(msg.id, { resolve, reject, ...handlers });
       this.worker.postMessage(msg);
     });
   }
@@ -197,10 +209,14 @@ export class SimClient {
 
   /** Runs a scenario with traces. `cancel()` stops it at once. A `flows_alone` scenario's
    * simulations (one per flow) run in parallel across the pool, as `orbitcp run --threads`
-   * runs them, and the core joins their results into the bytes one run of it gives. */
-  run(scenario: string, onProgress?: (p: Progress) => void): { promise: Promise<RunResult>; cancel: () => void } {
+   * runs them, and the core joins their results into the bytes one run of it gives. With
+   * `onPartial`, a run that goes on for more than a second also reports its result so far, about
+   * twice a second, until the run ends (never after its result). */
+  run(scenario: string, onProgress?: (p: Progress) => void, onPartial?: (r: PartialResult) => void): { promise: Promise<RunResult>; cancel: () => void } {
     const report = progressReporter(onProgress);
     let cancelled = false;
+    /** Set once the run has its result (or failed): a partial result late from a worker is dropped. */
+    let ended = false;
     /** The workers in use: the first, or all of them once the simulations are spread. */
     let inUse = this.slots.slice(0, 1);
     const stopAll = () => {
@@ -212,12 +228,17 @@ export class SimClient {
     const promise = (async () => {
       const count = this.slots.length > 1 ? await this.simulationCount(scenario) : 1;
       if (cancelled) throw new CancelledError();
-      if (count <= 1) return this.runWhole(scenario, report);
+      const partial = onPartial && ((r: PartialResult) => !cancelled && !ended && onPartial(r));
+      if (count <= 1) return this.runWhole(scenario, report, partial);
       inUse = this.slots;
-      return this.runParts(scenario, count, () => cancelled, stopAll, report);
-    })().catch((e: Error) => {
-      throw cancelled ? new CancelledError() : e;
-    });
+      return this.runParts(scenario, count, () => cancelled, stopAll, report, partial);
+    })()
+      .finally(() => {
+        ended = true;
+      })
+      .catch((e: Error) => {
+        throw cancelled ? new CancelledError() : e;
+      });
     const cancel = () => {
       cancelled = true;
       stopAll();
@@ -239,48 +260,101 @@ export class SimClient {
   }
 
   /** The scenario as one run on the first worker. */
-  private async runWhole(scenario: string, report: Report): Promise<RunResult> {
-    const msg = await this.slots[0].request({ type: 'run', id: this.id(), scenario, withTraces: true }, (nowS, endS) =>
-      report(...runProgress(nowS, endS)),
+  private async runWhole(scenario: string, report: Report, onPartial?: (r: PartialResult) => void): Promise<RunResult> {
+    const msg = await this.slots[0].request(
+      { type: 'run', id: this.id(), scenario, withTraces: true, partials: !!onPartial },
+      {
+        onProgress: (nowS, endS) => report(...runProgress(nowS, endS)),
+        onPartial: onPartial && ((json) => onPartial(parseResult(json))),
+      },
     );
     if (msg.type !== 'result') throw new Error(`unexpected reply ${msg.type}`);
     return msg.result;
   }
 
   /** The scenario's `count` simulations queued over the pool, then joined by the core on the
-   * first worker. Progress is the sum over the simulations; the first that fails stops the
-   * others at once (their workers replaced) and fails the run with its own error. */
+   * first worker. Progress is the sum over the simulations, with each running one's time left
+   * from its own pace; the first that fails stops the others at once (their workers replaced)
+   * and fails the run with its own error. With `onPartial`, once every simulation has a result
+   * (so far, or its last), the core joins them as it joins the final ones, at most twice a
+   * second. */
   private async runParts(
     scenario: string,
     count: number,
     cancelled: () => boolean,
     stopAll: () => void,
     report: Report,
+    onPartial?: (r: PartialResult) => void,
   ): Promise<RunResult> {
     const parts: string[] = new Array<string>(count);
     const nowS = new Array<number>(count).fill(0);
     const endS = new Array<number>(count).fill(0);
     const done = new Array<boolean>(count).fill(false);
+    const startedAt = new Array<number>(count).fill(NaN);
     const names = flowNames(scenario, count);
+    let next = 0;
     const reportParts = () => {
       // A simulation not started yet counts with the longest known: they share the duration.
       const guess = Math.max(...endS);
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       const total = sum(endS.map((e) => e || guess));
-      report(total > 0 ? Math.min(1, sum(nowS) / total) : 0, partsLabel(names, nowS, endS, done));
+      const clock = performance.now();
+      const left = names.map((_, k) => (done[k] ? 0 : secondsLeft(endS[k] > 0 ? nowS[k] / endS[k] : 0, clock - startedAt[k])));
+      // Once every simulation has started, the run ends with its slowest; before that, the
+      // pool's pace over the whole run says it better.
+      const running = left.filter((_, k) => !done[k]);
+      const overall = next >= count && running.every((l) => l !== null) ? Math.max(0, ...(running as number[])) : undefined;
+      report(total > 0 ? Math.min(1, sum(nowS) / total) : 0, partsLabel(names, nowS, endS, done, left), overall);
     };
-    let next = 0;
+    /** The latest result of each simulation (so far, or final), for the partial results. */
+    const latest: (string | undefined)[] = Array.from({ length: count }, () => undefined);
+    let joining = false;
+    let joinAgain = false;
+    let lastJoin = -Infinity;
+    const joinPartial = async () => {
+      if (!onPartial || latest.some((j) => j === undefined)) return;
+      if (joining || performance.now() - lastJoin < PARTIAL_JOIN_EVERY_MS) {
+        joinAgain = joining;
+        return;
+      }
+      joining = true;
+      lastJoin = performance.now();
+      try {
+        const msg = await this.slots[0].request({ type: 'combine', id: this.id(), scenario, parts: latest as string[] });
+        // The charts span the time every flow has reached: the slowest running one's.
+        const reached = nowS.filter((_, k) => !done[k]);
+        if (msg.type === 'result') onPartial(reached.length ? { ...msg.result, summary: { ...msg.result.summary, end_s: Math.min(...reached) } } : msg.result);
+      } catch {
+        // A partial view that could not be joined (the run cancelled or failed) is simply not shown.
+      } finally {
+        joining = false;
+      }
+      if (joinAgain) {
+        joinAgain = false;
+        void joinPartial();
+      }
+    };
     let failed = false;
     const work = async (slot: WorkerSlot) => {
       while (!cancelled() && !failed && next < count) {
         const k = next++;
+        startedAt[k] = performance.now();
         let msg: FromWorker;
         try {
-          msg = await slot.request({ type: 'run', id: this.id(), scenario, part: k, withTraces: true }, (now, end) => {
-            nowS[k] = now;
-            endS[k] = end;
-            reportParts();
-          });
+          msg = await slot.request(
+            { type: 'run', id: this.id(), scenario, part: k, withTraces: true, partials: !!onPartial },
+            {
+              onProgress: (now, end) => {
+                nowS[k] = now;
+                endS[k] = end;
+                reportParts();
+              },
+              onPartial: (json) => {
+                latest[k] = json;
+                void joinPartial();
+              },
+            },
+          );
         } catch (e) {
           if (!cancelled() && !failed && !(e instanceof CancelledError)) {
             failed = true;
@@ -290,9 +364,11 @@ export class SimClient {
         }
         if (msg.type !== 'part') throw new Error(`unexpected reply ${msg.type}`);
         parts[k] = msg.json;
+        latest[k] = msg.json;
         done[k] = true;
         nowS[k] = endS[k];
         reportParts();
+        void joinPartial();
       }
     };
     const outcomes = await Promise.allSettled(this.slots.map(work));
@@ -343,7 +419,7 @@ export class SimClient {
           };
           let msg: FromWorker;
           try {
-            msg = await slot.request({ type: 'sweepRuns', id: this.id(), scenario, jobs: batch }, undefined, onRow);
+            msg = await slot.request({ type: 'sweepRuns', id: this.id(), scenario, jobs: batch }, { onRow });
           } catch (e) {
             if (cancelled || failed || e instanceof CancelledError) throw e;
             failed = true;
@@ -383,6 +459,9 @@ export class SimClient {
 
 type Report = ReturnType<typeof progressReporter>;
 
+/** Partial results of simulations run side by side are joined at most this often. */
+const PARTIAL_JOIN_EVERY_MS = 500;
+
 /** Simulated seconds as people write them: 120, not 120.00000000000001. */
 export function seconds(x: number): string {
   return Number(x.toPrecision(9)).toString();
@@ -393,13 +472,22 @@ function runProgress(nowS: number, endS: number): [fraction: number, label: stri
 }
 
 /** What a run of simulations that go on side by side (a scenario's flows run alone) says: how many
- * are done, and where each running one is, by its flow's name. */
-export function partsLabel(names: readonly string[], nowS: readonly number[], endS: readonly number[], done: readonly boolean[]): string {
+ * are done, and where each running one is, by its flow's name, with its time left when known. */
+export function partsLabel(
+  names: readonly string[],
+  nowS: readonly number[],
+  endS: readonly number[],
+  done: readonly boolean[],
+  leftS: readonly (number | null)[] = [],
+): string {
   const finished = done.filter(Boolean).length;
   const running = names
     .map((name, k) => ({ name, k }))
     .filter(({ k }) => !done[k] && nowS[k] > 0)
-    .map(({ name, k }) => `${name} at ${nowS[k].toFixed(0)} of ${seconds(endS[k])} s`);
+    .map(({ name, k }) => {
+      const left = leftS[k];
+      return `${name} at ${nowS[k].toFixed(0)} of ${seconds(endS[k])} s${left == null ? '' : ` (${timeLeftText(left)})`}`;
+    });
   return [`${finished} of ${names.length} flows done`, ...running].join('; ');
 }
 

@@ -48,4 +48,17 @@ describe('progressReporter', () => {
     expect(seen[0].timeLeft).toBeUndefined();
     expect(seen[1].timeLeft).toBe('about 18 s left');
   });
+
+  it('takes the time left from the caller when it knows better, and says none once done', () => {
+    let t = 0;
+    const seen: Progress[] = [];
+    const report = progressReporter((p) => seen.push(p), () => t);
+    t = 5_000;
+    report(0.5, 'half', 42);
+    t = 6_000;
+    report(0.6, 'more', null);
+    t = 7_000;
+    report(1, 'done', 42);
+    expect(seen.map((p) => p.timeLeft)).toEqual(['about 42 s left', undefined, undefined]);
+  });
 });

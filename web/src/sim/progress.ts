@@ -34,15 +34,15 @@ export function timeLeftText(seconds: number): string {
 
 /** A reporter that passes progress on to `onProgress` at most PROGRESS_REPORTS_PER_S times a
  * second (always the first report and a finished one), with the time left estimated from the
- * time since the reporter was made. */
+ * time since the reporter was made, unless the caller knows it better (`leftS`; null: not yet). */
 export function progressReporter(onProgress: ((p: Progress) => void) | undefined, now: () => number = () => performance.now()) {
   const start = now();
   let last = -Infinity;
-  return (fraction: number, label: string) => {
+  return (fraction: number, label: string, leftS?: number | null) => {
     const t = now();
     if (!onProgress || (fraction < 1 && t - last < 1000 / PROGRESS_REPORTS_PER_S)) return;
     last = t;
-    const left = secondsLeft(fraction, t - start);
+    const left = fraction >= 1 ? null : leftS !== undefined ? leftS : secondsLeft(fraction, t - start);
     onProgress(left === null ? { fraction, label } : { fraction, label, timeLeft: timeLeftText(left) });
   };
 }

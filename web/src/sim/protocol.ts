@@ -38,8 +38,10 @@ export interface PcapFile {
 
 export type ToWorker =
   /** With `part`, the run is that simulation of the scenario alone (`SteppedRun::part`; see
-   * `simulations`), and the reply is its result's JSON text (`part`), to be joined by `combine`. */
-  | { type: 'run'; id: number; scenario: string; seed?: string; part?: number; withTraces: boolean }
+   * `simulations`), and the reply is its result's JSON text (`part`), to be joined by `combine`.
+   * `partials`: while it runs, also reply with the result so far (`partial`), for the charts of a
+   * long run to fill in as it goes (worker.ts says how often). */
+  | { type: 'run'; id: number; scenario: string; seed?: string; part?: number; withTraces: boolean; partials?: boolean }
   /** Runs these jobs (indices in `expandSweep`'s order) of the sweep `scenario`, in order: a
    * `sweepRow` as each ends, then `sweepDone`. */
   | { type: 'sweepRuns'; id: number; scenario: string; jobs: number[] }
@@ -65,6 +67,10 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready'; coreVersion: string }
   | { type: 'progress'; id: number; nowS: number; endS: number }
+  /** A run's result so far, as the core writes it at its current event (its `end_s` is where
+   * the run has got to; the summary's goodputs count the whole duration, so only the traces
+   * mean anything yet): the JSON text, as a `part` reply is. */
+  | { type: 'partial'; id: number; json: string }
   | { type: 'result'; id: number; result: RunResult }
   | { type: 'summary'; id: number; summary: RunSummary }
   /** A sweep job's summary, one of a `sweepRuns` request's. */

@@ -14,6 +14,12 @@ const post = (msg: FromWorker, transfer: Transferable[] = []) => self.postMessag
 /** Events per slice: about 5-10 ms of work, so progress stays smooth. */
 const SLICE_EVENTS = 50_000;
 const PROGRESS_EVERY_MS = 50;
+/** A run asked for partial results sends its first after this long (a short run ends first)... */
+const PARTIAL_AFTER_MS = 1000;
+/** ...and then at most twice a second, and never more than a twentieth of the run's time: a
+ * result with its traces costs the LEO preset's INTCP flow about 10 ms to write. */
+const PARTIAL_EVERY_MS = 500;
+const PARTIAL_SHARE = 20;
 
 const ready = chainCore.then(({ core }) => post({ type: 'ready', coreVersion: core.core_version() }));
 
@@ -65,9 +71,13 @@ const yieldToEvents = () =>
 
 type Stepped = InstanceType<Loaded['core']['SteppedRun']>;
 
-/** Advances `sim` to its end in slices, reporting progress under `id` (none without). */
-async function advanceToEnd(sim: Stepped, id?: number) {
+/** Advances `sim` to its end in slices, reporting progress under `id` (none without), and with
+ * `partials` the result so far now and then. Taking a result reads the run without changing
+ * it, so the run ends the same either way (`runner/session.rs` tests it). */
+async function advanceToEnd(sim: Stepped, id?: number, partials = false) {
   let last = 0;
+  const started = performance.now();
+  let nextPartial = started + PARTIAL_AFTER_MS;
   for (let slice = 0; ; slice++) {
     if (slice === 1 && panicNextRun) {
       panicNextRun = false;
@@ -80,6 +90,11 @@ async function advanceToEnd(sim: Stepped, id?: number) {
       last = now;
     }
     if (done) return;
+    if (id !== undefined && partials && now >= nextPartial) {
+      post({ type: 'partial', id, json: sim.result(true) });
+      const cost = performance.now() - now;
+      nextPartial = now + Math.max(PARTIAL_EVERY_MS, cost * PARTIAL_SHARE);
+    }
     await yieldToEvents();
   }
 }
@@ -112,11 +127,11 @@ async function sweepRuns(loaded: Loaded, id: number, scenario: string, jobs: num
   post({ type: 'sweepDone', id });
 }
 
-async function run(loaded: Loaded, id: number, scenario: string, seed: string | undefined, part: number | undefined, withTraces: boolean) {
+async function run(loaded: Loaded, id: number, scenario: string, seed: string | undefined, part: number | undefined, withTraces: boolean, partials: boolean) {
   const { core } = loaded;
   const sim = part !== undefined ? core.SteppedRun.part(scenario, seed, part) : new core.SteppedRun(scenario, seed);
   try {
-    await advanceToEnd(sim, id);
+    await advanceToEnd(sim, id, partials);
     if (part !== undefined) {
       // Passed on as text: the client only hands it back to `combine`.
       post({ type: 'part', id, json: sim.result(withTraces) });
@@ -155,7 +170,7 @@ async function handle(msg: ToWorker) {
     const { core } = loaded;
     switch (msg.type) {
       case 'run':
-        await run(loaded, msg.id, msg.scenario, msg.seed, msg.part, msg.withTraces);
+        await run(loaded, msg.id, msg.scenario, msg.seed, msg.part, msg.withTraces, msg.partials ?? false);
         break;
       case 'sweepRuns':
         await sweepRuns(loaded, msg.id, msg.scenario, msg.jobs);
