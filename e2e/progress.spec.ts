@@ -66,3 +66,11 @@ test("the cost estimate is in plain words and within a factor of 2 of the run's 
   expect(estimated / ran).toBeGreaterThan(0.5);
   expect(estimated / ran).toBeLessThan(2);
 });
+
+test("a sweep's estimate shares its runs among the page's workers", async ({ page }) => {
+  // The CTCP Fig. 2 TCP sweep: 1540 short runs, spread over every worker the page has.
+  await open(page, '#preset=ctcp-fig2-tcp');
+  const workers = await page.evaluate(() => Math.min(8, Math.max(1, navigator.hardwareConcurrency || 2)));
+  test.skip(workers < 2, 'one worker shares nothing');
+  await expect(page.getByTestId('estimate')).toContainText(new RegExp(`over 1,540 runs, about \\d+ s in this browser on ${workers} workers\\.`));
+});

@@ -36,7 +36,7 @@ import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from './shortcuts';
 import { Landing } from './landing/Landing';
 import { landingCards } from './landing/cards';
 import { reduce as lessonReduce } from './lessons/state';
-import { aboutCount, aboutDuration } from './estimate';
+import { aboutCount, inThisBrowser } from './estimate';
 import { useMediaQuery } from './useMediaQuery';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
@@ -329,13 +329,13 @@ export function App() {
           {valid && estimate && (
             <p className="estimate" data-testid="estimate">
               Estimated cost: {aboutCount(estimate.events)} events{estimate.runs > 1 ? ` over ${estimate.runs.toLocaleString('en')} runs` : ''},{' '}
-              {aboutDuration(estimate.browser_seconds)} in this browser.
+              {inThisBrowser(estimate, state.workers)}.
             </p>
           )}
           {costPrompt && (
             <div className="notice" role="alertdialog" aria-labelledby="cost-prompt-text" data-testid="cost-prompt">
               <span id="cost-prompt-text">
-                {costPrompt.source === 'lesson' ? 'This lesson step was not started' : costPrompt.source === 'preset' ? 'This preset was not started' : 'This shared scenario was not started'}: it would take {aboutDuration(costPrompt.estimate.browser_seconds)} in this browser (
+                {costPrompt.source === 'lesson' ? 'This lesson step was not started' : costPrompt.source === 'preset' ? 'This preset was not started' : 'This shared scenario was not started'}: it would take {inThisBrowser(costPrompt.estimate, state.workers)} (
                 {aboutCount(costPrompt.estimate.events)} events{costPrompt.estimate.runs > 1 ? `, ${costPrompt.estimate.runs.toLocaleString('en')} runs` : ''}). Run it
                 anyway?
               </span>{' '}

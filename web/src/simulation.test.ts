@@ -6,11 +6,12 @@ import type { CostEstimate } from './sim/protocol';
 
 const fresh = (over: Partial<SimState> = {}): SimState => ({ ...initialSimState({ text: '{"name":"a"}', presetId: 'p', fromUrl: false }), ...over });
 const play = (s: SimState, ...actions: SimAction[]) => actions.reduce(simReducer, s);
-const estimate = (browser_seconds: number): CostEstimate => ({ events: 1000, runs: 1, browser_seconds }) as CostEstimate;
+const estimate = (browser_seconds: number, runs = 1, longest_run_seconds = browser_seconds / runs): CostEstimate =>
+  ({ events: 1000, runs, browser_seconds, longest_run_seconds }) as CostEstimate;
 const result = (flows: number, events: number, end_s = 10) => ({ summary: { flows: new Array(flows).fill({}), events, end_s } }) as unknown as RunResult;
 const rows = (n: number) => new Array(n).fill({}) as SweepRow[];
 /** A valid text whose core is ready. */
-const ready = () => play(fresh(), { type: 'ready', coreVersion: '1.0' }, { type: 'validated', text: '{"name":"a"}', errors: [], estimate: estimate(1) });
+const ready = () => play(fresh(), { type: 'ready', coreVersion: '1.0', workers: 2 }, { type: 'validated', text: '{"name":"a"}', errors: [], estimate: estimate(1) });
 
 describe('the scenario text and its validation', () => {
   it('an edit forgets the preset and waits for the core to validate the new text', () => {
@@ -173,7 +174,7 @@ describe('a shared link', () => {
     expect(derive(s).autoRunDue).toBe(false);
     s = play(s, { type: 'validated', text: '{"name":"a"}', errors: [], estimate: estimate(1) });
     expect(derive(s).autoRunDue).toBe(false);
-    s = play(s, { type: 'ready', coreVersion: '1.0' });
+    s = play(s, { type: 'ready', coreVersion: '1.0', workers: 2 });
     expect(derive(s).autoRunDue).toBe(true);
     s = play(s, { type: 'auto-run-decided', prompt: null });
     expect(derive(s).autoRunDue).toBe(false);
@@ -181,8 +182,11 @@ describe('a shared link', () => {
   });
 
   it('asks first when it would take longer than the threshold', () => {
-    expect(needsCostPrompt(estimate(COST_PROMPT_S + 1))).toBe(true);
-    expect(needsCostPrompt(estimate(COST_PROMPT_S))).toBe(false);
+    expect(needsCostPrompt(estimate(COST_PROMPT_S + 1), 1)).toBe(true);
+    expect(needsCostPrompt(estimate(COST_PROMPT_S), 1)).toBe(false);
+    // Runs shared among workers: a sweep of many short runs, but not one long flow among short ones.
+    expect(needsCostPrompt(estimate(1.5 * COST_PROMPT_S, 100), 2)).toBe(false);
+    expect(needsCostPrompt(estimate(1.5 * COST_PROMPT_S, 5, 1.2 * COST_PROMPT_S), 2)).toBe(true);
     const s = play(initialSimState({ text: 't', fromUrl: true }), { type: 'auto-run-decided', prompt: estimate(100) });
     expect(s.costPrompt).toEqual({ estimate: estimate(100), source: 'link' });
     expect(play(s, { type: 'cost-prompt-closed' }).costPrompt).toBeNull();

@@ -7,6 +7,7 @@
 // A run or sweep is a job with a number; events of any other job (the progress of a cancelled
 // run arriving late) are ignored, so a stale callback can never overwrite a newer run.
 
+import { wallSeconds } from './estimate';
 import type { Progress, SweepRow } from './sim/client';
 import type { CostEstimate, FieldError } from './sim/protocol';
 import type { RunResult } from './sim/results';
@@ -61,6 +62,8 @@ export interface SimState {
   validated: boolean;
   estimate: CostEstimate | null;
   coreVersion: string;
+  /** The simulator's workers (estimate.ts shares a scenario's runs among them). */
+  workers: number;
   phase: Phase;
   /** The last finished job's output: a run's result or a sweep's rows, never both. */
   result: RunResult | null;
@@ -93,7 +96,8 @@ export type SimAction =
   | { type: 'validation-failed'; text: string; path?: string; message: string }
   /** A sweep's CSV could not be written. */
   | { type: 'export-failed'; message: string }
-  | { type: 'ready'; coreVersion: string }
+  /** The simulator is up, with `workers` workers to share runs among. */
+  | { type: 'ready'; coreVersion: string; workers: number }
   | { type: 'started'; what: JobKind; job: number }
   | { type: 'progress'; job: number; progress: Progress }
   | { type: 'partial'; job: number; result: RunResult }
@@ -127,6 +131,7 @@ export function initialSimState(init: InitialScenario): SimState {
     validated: false,
     estimate: null,
     coreVersion: '',
+    workers: 1,
     phase: { kind: 'idle' },
     result: null,
     sweepRows: null,
@@ -198,7 +203,7 @@ export function simReducer(s: SimState, a: SimAction): SimState {
     case 'export-failed':
       return { ...s, notice: `The sweep's CSV could not be written: ${a.message}` };
     case 'ready':
-      return { ...s, coreVersion: a.coreVersion };
+      return { ...s, coreVersion: a.coreVersion, workers: a.workers };
     case 'started':
       if (s.phase.kind === 'running') return s;
       return { ...s, phase: { kind: 'running', what: a.what, job: a.job, progress: PROGRESS_START[a.what] }, lastJob: Math.max(s.lastJob, a.job), notice: null, status: '' };
@@ -283,6 +288,6 @@ export function runStateAttribute(phase: Phase): 'idle' | 'running' | 'done' {
 }
 
 /** Whether a shared link's or lesson step's scenario is too expensive to start unasked. */
-export function needsCostPrompt(estimate: CostEstimate): boolean {
-  return estimate.browser_seconds > COST_PROMPT_S;
+export function needsCostPrompt(estimate: CostEstimate, workers: number): boolean {
+  return wallSeconds(estimate, workers) > COST_PROMPT_S;
 }

@@ -71,7 +71,7 @@ export function useSimulation() {
     clientRef.current = client;
     client.onCrash = (message) => dispatch({ type: 'crashed', message });
     void client.ready().then((v) => {
-      dispatch({ type: 'ready', coreVersion: v });
+      dispatch({ type: 'ready', coreVersion: v, workers: client.size });
       document.body.dataset.ready = 'true';
     });
     return () => client.dispose();
@@ -149,10 +149,10 @@ export function useSimulation() {
   // a link can carry anything, and opening one must not take the tab away.
   useEffect(() => {
     if (!autoRunDue || !state.estimate) return;
-    const prompt = needsCostPrompt(state.estimate);
+    const prompt = needsCostPrompt(state.estimate, state.workers);
     dispatch({ type: 'auto-run-decided', prompt: prompt ? state.estimate : null });
     if (!prompt) start(hasSweep ? 'sweep' : 'run');
-  }, [autoRunDue, state.estimate, hasSweep, start]);
+  }, [autoRunDue, state.estimate, state.workers, hasSweep, start]);
 
   const actions = useMemo(
     () => ({

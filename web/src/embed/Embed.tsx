@@ -4,6 +4,7 @@
 // view fills the frame; the charts measure their width as on the full page.
 
 import { lazy, Suspense, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { inThisBrowser } from '../estimate';
 import { useSimulation } from '../useSimulation';
 import { runStateAttribute } from '../simulation';
 import { ResultCharts, type ChartId } from '../charts/ResultCharts';
@@ -119,7 +120,7 @@ export function Embed() {
       )}
       {costPrompt && (
         <div className="notice" role="alertdialog" aria-labelledby="embed-cost-text" data-testid="cost-prompt">
-          <span id="embed-cost-text">This scenario would take about {Math.max(1, Math.round(costPrompt.estimate.browser_seconds))} s in this browser. Run it anyway?</span>{' '}
+          <span id="embed-cost-text">This scenario would take {inThisBrowser(costPrompt.estimate, state.workers)}. Run it anyway?</span>{' '}
           <button type="button" data-testid="cost-run" onClick={() => actions.answerCostPrompt(true)}>
             Run it
           </button>{' '}

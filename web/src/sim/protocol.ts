@@ -26,6 +26,8 @@ export interface CostEstimate {
   runs: number;
   events: number;
   browser_seconds: number;
+  /** The costliest of the runs alone (estimate.ts: the page's wait on several workers). */
+  longest_run_seconds: number;
   /** The most memory one run may need, in bytes; validation refuses a scenario above 1 GB. */
   memory_bytes: number;
 }
