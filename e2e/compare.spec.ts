@@ -32,7 +32,7 @@ test('a pinned run is compared with the next one, in the charts and the summary'
   const name = (await page.getByTestId('summary').locator('caption').innerText()).split(':')[0];
   await page.getByTestId('pin-baseline').click();
   await expect(page.getByTestId('baseline-name')).toContainText(name);
-  await expect(page.getByTestId('pin-baseline')).toHaveAttribute('title', /link does not carry it/);
+  await expect(page.getByTestId('pin-baseline')).toHaveAttribute('title', /"Copy link with baseline" makes a link that carries it/);
   // Against itself there is nothing to compare yet.
   await expect(page.getByTestId('compare')).toHaveCount(0);
 
@@ -98,4 +98,39 @@ test("a baseline and a run whose windows differ a hundredfold share a log axis, 
   await cwnd.getByTestId('cwnd-log').uncheck();
   await expect(cwnd.getByTestId('cwnd-log')).not.toBeChecked();
   await expect(cwnd.getByTestId('cwnd-log-note')).toHaveCount(0);
+});
+
+test('a link can carry the baseline: it opens on the same comparison, and Clear takes the baseline out of the address bar', async ({ page, consoleErrors }) => {
+  await open(page, '#preset=default');
+  await runAndWait(page);
+  const baselineGoodput = (await page.getByTestId('goodput-0').innerText()).trim();
+  await page.getByTestId('pin-baseline').click();
+  // Pinned against itself, there is nothing to carry yet.
+  await expect(page.getByTestId('copy-link-baseline')).toHaveCount(0);
+  await page.getByTestId('editor-tab-json').click();
+  const text = await page.locator('#scenario-json').inputValue();
+  await page.locator('#scenario-json').fill(text.replace('"p": 0.01', '"p": 0.02'));
+  await runAndWait(page);
+  const goodput = (await page.getByTestId('goodput-0').innerText()).trim();
+  await page.getByTestId('copy-link-baseline').click();
+  await expect(page.getByTestId('status')).toHaveText(/Link (copied to the clipboard|is in the address bar)/);
+  const link = page.url();
+  expect(link).toMatch(/[#&]base=/);
+  // A plain "Copy link" drops it again.
+  await page.getByTestId('share').click();
+  expect(page.url()).not.toMatch(/[#&]base=/);
+
+  const other = await page.context().newPage();
+  await open(other, link.slice(link.indexOf('#')));
+  await expect(other.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 60_000 });
+  await expect(other.getByTestId('baseline-name')).toContainText('seed 1', { timeout: 60_000 });
+  await expect(other.getByTestId('compare-changes')).toHaveText('What changed from the baseline: link 2 loss: 1 % → 2 %.');
+  const row = other.getByTestId('compare-goodput').first();
+  await expect(row.getByTestId('compare-baseline')).toHaveText(baselineGoodput);
+  await expect(row.getByTestId('compare-current')).toHaveText(goodput);
+  await expect(other.getByTestId('chart-goodput').getByTestId('series-baseline')).toHaveCount(1);
+  await other.getByTestId('clear-baseline').click();
+  expect(other.url()).not.toMatch(/[#&]base=/);
+  await other.close();
+  expect(consoleErrors).toEqual([]);
 });

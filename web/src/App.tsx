@@ -22,6 +22,7 @@ import { useViewHighlight, type HighlightRequest } from './lessons/highlight';
 import { VIEWS, type View } from './lessons/format';
 import { useBaseline } from './compare/useBaseline';
 import { BaselineBar } from './compare/BaselineBar';
+import { useLinkedBaseline } from './compare/useLinkedBaseline';
 import { CompareTable } from './compare/CompareTable';
 import { isStale, ResultOrigin, type EditorChanges } from './compare/ResultOrigin';
 import { describeChanges, scenarioChanges, SPELLED_OUT } from './scenario/diff';
@@ -174,6 +175,8 @@ export function App() {
 
   // The pinned run the next runs are compared with (not against itself).
   const compare = useBaseline();
+  const linkedBaseline = useLinkedBaseline({ coreVersion, runAside: actions.runAside, pin: compare.pin, clear: compare.clear });
+  const baselineText = compare.baseline?.scenario ? JSON.stringify(compare.baseline.scenario, null, 2) : null;
   const against = compare.baseline && result && compare.baseline.result !== result ? compare.baseline : null;
 
   // What the editor holds against the scenario the result on screen came from.
@@ -364,6 +367,12 @@ export function App() {
           )}
           <Notice message={url.notice} onDismiss={url.dismissNotice} testid="url-notice" />
           <Notice message={notice} onDismiss={actions.dismissNotice} testid="notice" />
+          <Notice message={linkedBaseline.notice} onDismiss={linkedBaseline.dismissNotice} testid="baseline-notice" />
+          {linkedBaseline.running && (
+            <p className="status" data-testid="baseline-running">
+              Running the baseline this link carries, to compare with…
+            </p>
+          )}
           <p className="status" role="status" data-testid="status">
             {status}
           </p>
@@ -403,7 +412,14 @@ export function App() {
             )}
             {result && !sweepRows && !partial && (
               <>
-                <BaselineBar result={result} scenario={resultScenario} baseline={compare.baseline} onPin={compare.pin} onClear={compare.clear} />
+                <BaselineBar
+                  result={result}
+                  scenario={resultScenario}
+                  baseline={compare.baseline}
+                  onPin={compare.pin}
+                  onClear={linkedBaseline.clear}
+                  onCopyLink={baselineText === null ? undefined : () => void actions.share(url.shareUrl(baselineText))}
+                />
                 <SummaryTable summary={result.summary} scenario={resultScenario} />
                 {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} changes={baselineChanges} shared={!resultScenario?.flows_alone} />}
                 <ErrorBoundary resetKey={result}>

@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { CancelledError, CoreError, CrashError, SimClient, type SweepRow } from './sim/client';
 import type { PcapFile } from './sim/protocol';
+import type { RunResult } from './sim/results';
 import type { Scenario } from './scenario/types.gen';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { decodeScenario, SHARE_PARAM } from './share/share';
@@ -186,6 +187,12 @@ export function useSimulation() {
         }
       },
       crashTest: (when: 'now' | 'next-run' | 'oom') => void clientRef.current?.crash(when),
+      /** Runs a scenario beside the page's own job, leaving the page's state alone (a link's
+       * baseline); rejects with the core's message. */
+      runAside: (t: string): Promise<RunResult> => {
+        const client = clientRef.current;
+        return client ? client.run(t).promise : Promise.reject(new Error('the simulator is not up'));
+      },
       /** The last sweep's rows as CSV, written by the core (the bytes `orbitcp sweep` prints);
        * undefined without a client, and a failure becomes the page's notice. */
       /** The last run's packet capture (docs/pcap.md), the files `orbitcp run --pcap` writes;

@@ -5,7 +5,8 @@ import type { Scenario } from '../scenario/types.gen';
 import type { Baseline } from './useBaseline';
 import './compare.css';
 
-const PIN_TITLE = 'Keep this run to compare the next runs with: their charts draw it dashed and the summary shows the differences. The baseline stays in this tab; a copied link does not carry it.';
+const PIN_TITLE = 'Keep this run to compare the next runs with: their charts draw it dashed and the summary shows the differences. The baseline stays in this tab; "Copy link with baseline" makes a link that carries it.';
+const LINK_TITLE = 'Copy a link that opens this scenario and runs the baseline beside it, so the comparison opens as you see it';
 
 export function BaselineBar({
   result,
@@ -13,12 +14,15 @@ export function BaselineBar({
   baseline,
   onPin,
   onClear,
+  onCopyLink,
 }: {
   result: RunResult | null;
   scenario: Scenario | null;
   baseline: Baseline | null;
   onPin: (result: RunResult, scenario: Scenario | null) => void;
   onClear: () => void;
+  /** Copies a link carrying the baseline too; none when the baseline's scenario is unknown. */
+  onCopyLink?: () => void;
 }) {
   const pinned = !!baseline && !!result && baseline.result === result;
   return (
@@ -34,6 +38,11 @@ export function BaselineBar({
           <button type="button" className="quiet" onClick={onClear} data-testid="clear-baseline">
             Clear baseline
           </button>
+          {onCopyLink && !pinned && (
+            <button type="button" className="quiet" onClick={onCopyLink} title={LINK_TITLE} data-testid="copy-link-baseline">
+              Copy link with baseline
+            </button>
+          )}
         </>
       )}
     </div>

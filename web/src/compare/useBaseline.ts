@@ -1,5 +1,6 @@
 // The pinned baseline: a finished run kept in this tab to compare the next runs with, until it
-// is cleared. It is page state only, never in the URL: a link carries a scenario, not results.
+// is cleared. It is page state: a link may carry its scenario, never its results, and the page
+// then runs it again (useLinkedBaseline.ts).
 
 import { useCallback, useMemo, useState } from 'react';
 import type { RunResult } from '../sim/results';

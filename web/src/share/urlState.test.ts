@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeScenario } from './share';
-import { fragmentRun, historyMode, readFragment, resultIsOf, runsOnOpen, sameScreen, screenHash, versionNotice, type PageScreen } from './urlState';
+import { fragmentRun, historyMode, readFragment, resultIsOf, runsOnOpen, sameScreen, screenHash, versionNotice, readBaseline, withBaseline, type PageScreen } from './urlState';
 
 const TEXTS: Record<string, string> = { default: '{"name":"default"}', other: '{"name":"other"}' };
 const presets = { text: (id: string) => TEXTS[id], defaultId: 'default' };
@@ -98,5 +98,22 @@ describe('comparing and recording screens', () => {
     expect(versionNotice('0.1.0', '0.1.0')).toBeNull();
     expect(versionNotice(null, '0.1.0')).toBeNull();
     expect(versionNotice('0.0.9', '')).toBeNull();
+  });
+});
+
+describe('a baseline in the link', () => {
+  it('is written beside the other parameters, read back as its text, and dropped on request', () => {
+    const text = '{"version":1,"name":"baseline"}';
+    const hash = withBaseline('preset=default&run=1&v=0.1.0', text);
+    expect(hash.startsWith('preset=default&run=1&v=0.1.0&base=')).toBe(true);
+    expect(readBaseline(`#${hash}`)).toEqual({ ok: true, text });
+    expect(withBaseline(hash, null)).toBe('preset=default&run=1&v=0.1.0');
+    expect(readBaseline('#preset=default')).toBeNull();
+  });
+
+  it('that cannot be opened says so, naming the baseline', () => {
+    const r = readBaseline('#preset=default&base=nonsense');
+    expect(r?.ok).toBe(false);
+    expect(r && !r.ok && r.error).toMatch(/^This link's baseline could not be opened: /);
   });
 });

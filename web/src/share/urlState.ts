@@ -9,6 +9,8 @@
 //               are deterministic), asking first when it is costly
 //   v=VERSION   the core that made the link, written with `s=` or `run=1` (the parameters whose
 //               numbers a later core could change); a link from another core gets a notice
+//   base=PAYLOAD a pinned baseline's scenario (share.ts), written only by "Copy link with
+//               baseline": opening the link runs it and pins it before the comparison is drawn
 //
 // No scenario parameter means the default preset. A link with `s=` and no `v=` predates this
 // file: it runs by itself, as share links always did. The pure parts are here (urlState.test.ts);
@@ -19,6 +21,8 @@ import { decodeScenario, encodeScenario, SHARE_PARAM } from './share';
 export const PRESET_PARAM = 'preset';
 export const RUN_PARAM = 'run';
 export const VERSION_PARAM = 'v';
+/** The scenario of the baseline a link carries (compare/useLinkedBaseline.ts). */
+export const BASELINE_PARAM = 'base';
 /** The view an embedded page shows (embed/). */
 export const VIEW_PARAM = 'view';
 
@@ -61,6 +65,22 @@ export function readFragment(hash: string, presets: PresetLookup): FragmentScree
   const id = p.get(PRESET_PARAM) ?? presets.defaultId;
   const text = presets.text(id);
   return { scenario: text === undefined ? { ok: false, error: `There is no preset called "${id}".` } : { ok: true, text, presetId: id }, run, version };
+}
+
+/** The baseline scenario a fragment carries: none, its text, or why it cannot be opened. */
+export function readBaseline(hash: string): { ok: true; text: string } | { ok: false; error: string } | null {
+  const payload = paramsOf(hash).get(BASELINE_PARAM);
+  if (payload === null) return null;
+  const d = decodeScenario(payload);
+  return d.ok ? { ok: true, text: d.text } : { ok: false, error: `This link's baseline could not be opened: ${d.error}.` };
+}
+
+/** `hash` with the baseline's scenario `text` in it, or with none when `text` is null. */
+export function withBaseline(hash: string, text: string | null): string {
+  const p = paramsOf(hash);
+  if (text === null) p.delete(BASELINE_PARAM);
+  else p.set(BASELINE_PARAM, encodeScenario(text));
+  return p.toString().replace(/%2C/g, ',');
 }
 
 /** Whether the fragment says results are on screen (`run=1`), without reading its scenario. */

@@ -6,7 +6,19 @@
 // are useLessonUrl's; every write here keeps them.
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { fragmentRun, historyMode, readFragment, resultIsOf, runsOnOpen, sameScreen, screenHash, versionNotice, type PageScreen, type PresetLookup } from './urlState';
+import {
+  fragmentRun,
+  historyMode,
+  readFragment,
+  resultIsOf,
+  runsOnOpen,
+  sameScreen,
+  screenHash,
+  versionNotice,
+  withBaseline,
+  type PageScreen,
+  type PresetLookup,
+} from './urlState';
 
 /** Typing pauses this long before the address bar is rewritten. */
 const TYPING_DEBOUNCE_MS = 300;
@@ -32,8 +44,9 @@ export interface UrlState {
   /** A link made by another core, or a link whose scenario could not be opened on navigation. */
   notice: string | null;
   dismissNotice: () => void;
-  /** The link to this screen, with the scenario's text written out and the core's version. */
-  shareUrl: () => string;
+  /** The link to this screen, with the scenario's text written out and the core's version, and
+   * with `baseline` the scenario of the baseline to compare with (none: the link drops it). */
+  shareUrl: (baseline?: string | null) => string;
 }
 
 function write(hash: string, mode: 'push' | 'replace') {
@@ -135,10 +148,11 @@ export function useUrlState(input: UrlStateInput): UrlState {
     };
   }, []);
 
-  const shareUrl = useCallback(() => {
+  const shareUrl = useCallback((baseline: string | null = null) => {
     flush();
     const cur = latest.current;
-    const hash = screenHash(window.location.hash, { text: cur.text, presetId: cur.presetId, run: resultIsOf(cur.resultScenario, cur.text) }, cur.coreVersion, true);
+    const screen = screenHash(window.location.hash, { text: cur.text, presetId: cur.presetId, run: resultIsOf(cur.resultScenario, cur.text) }, cur.coreVersion, true);
+    const hash = withBaseline(screen, baseline);
     write(hash, 'replace');
     return window.location.href;
   }, [flush]);
