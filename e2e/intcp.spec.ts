@@ -206,3 +206,23 @@ test("the form shows an INTCP flow's content name and rate control, with the cor
   await expect(page.getByTestId('run')).toBeEnabled();
   expect(consoleErrors).toEqual([]);
 });
+
+test("the hop view's legend and its plots' titles never overlap, at any width", async ({ page }) => {
+  for (const [width, height] of [[1440, 900], [1024, 768], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await open(page, '#preset=intcp-handover-outages');
+    await runAndWait(page);
+    const hops = page.getByTestId('chart-hops');
+    const boxes = async (selector: string) =>
+      (await hops.locator(selector).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))).filter((b) => b.width > 0);
+    const legend = await boxes('.legend-text');
+    const titles = await boxes('.hop-plot-title');
+    expect(legend.length).toBeGreaterThan(3);
+    expect(titles.length).toBeGreaterThan(3);
+    for (const t of titles)
+      for (const l of legend) {
+        const overlap = t.left < l.right && l.left < t.right && t.top < l.bottom && l.top < t.bottom;
+        expect(overlap, `at ${width} px, the title at (${t.left}, ${t.top}) overlaps the legend's text at (${l.left}, ${l.top})`).toBe(false);
+      }
+  }
+});

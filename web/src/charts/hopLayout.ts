@@ -25,13 +25,16 @@ export const RTX_BAND = 9;
 export const NODE_PLOT_H = 58;
 const AXIS_H = 22;
 const ROW_GAP = 14;
+/** A small multiple's title sits above its plot (HopAxes.tsx: baseline 4 px up, 10.5 px type):
+ * the rates' titles need this much below the legend to stay clear of its last row. */
+export const PLOT_TITLE_H = 18;
 
 export type RowTops = { legendTop: number; rate: number; height: number } & Record<NodeSeries, number>;
 
 /** Where each row of small multiples starts, and the SVG's height. */
 export function rowTops(legendH: number): RowTops {
   const legendTop = STRIP_H;
-  const rate = legendTop + legendH + 10;
+  const rate = legendTop + legendH + PLOT_TITLE_H;
   const queue = rate + RATE_H + RTX_BAND + AXIS_H + ROW_GAP;
   const cache = queue + NODE_PLOT_H + AXIS_H + ROW_GAP;
   const held = cache + NODE_PLOT_H + AXIS_H + ROW_GAP;
