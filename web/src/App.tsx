@@ -7,6 +7,8 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
+import { LiveSliderContext } from './editor/slider';
+import { useLiveSlider } from './editor/useLiveSlider';
 import { downloadBytes, downloadText, pcapDownload, resultCsv, summaryJson } from './export/export';
 import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -14,7 +16,7 @@ import { Notice } from './Notice';
 import { FoldChartNumbersContext } from './charts/foldNumbers';
 import { ChartTimeContext, TimeCursorContext, usePageTime } from './timeCursor';
 import { useSimulation } from './useSimulation';
-import { runStateAttribute } from './simulation';
+import { runStateAttribute, type AutoRunSource } from './simulation';
 import { LessonPanel } from './lessons/LessonPanel';
 import { LESSONS } from './lessons/catalog';
 import { useLessonUrl } from './lessons/useLessonUrl';
@@ -42,6 +44,14 @@ import { useMediaQuery } from './useMediaQuery';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
+
+/** What the cost prompt says was held back, by who asked for the run. */
+const COST_PROMPT_SUBJECT: Record<AutoRunSource, string> = {
+  lesson: 'This lesson step',
+  preset: 'This preset',
+  link: 'This shared scenario',
+  slider: 'The run after your change',
+};
 
 // The charts and d3: a chunk of their own, fetched when a run starts (so it is there when the
 // result is), not with the page: the first load is what it takes to edit and start a run.
@@ -175,6 +185,18 @@ export function App() {
 
   // The pinned run the next runs are compared with (not against itself).
   const compare = useBaseline();
+  const runAfterSlide = useCallback(() => actions.runWhenValid('slider'), [actions]);
+  const live = useLiveSlider({
+    valid,
+    validated,
+    estimate,
+    workers: state.workers,
+    hasSweep,
+    phase,
+    result,
+    resultScenario,
+    runWhenValid: runAfterSlide,
+  });
   const linkedBaseline = useLinkedBaseline({ coreVersion, runAside: actions.runAside, pin: compare.pin, clear: compare.clear });
   const baselineText = compare.baseline?.scenario ? JSON.stringify(compare.baseline.scenario, null, 2) : null;
   const against = compare.baseline && result && compare.baseline.result !== result ? compare.baseline : null;
@@ -192,9 +214,9 @@ export function App() {
   // The charts' legend names the baseline by what it had that this run changed ("baseline: cc
   // cubic, link 2 loss 1 %"), not by the preset's name both runs share.
   const chartBaseline = useMemo(() => {
-    if (!against || baselineDiff.length === 0 || baselineDiff.length > SPELLED_OUT) return against;
+    if (!against || baselineDiff.length === 0 || baselineDiff.length > SPELLED_OUT) return against ?? live.previousRun;
     return { ...against, label: `baseline: ${baselineDiff.map((c) => `${c.label} ${c.from}`).join(', ')}` };
-  }, [against, baselineDiff]);
+  }, [against, baselineDiff, live.previousRun]);
 
   // The open lesson, and the scenario's presets, files and editor: on a phone with a lesson open,
   // the lesson comes first, then the run and its chart, and the scenario folds away below them.
@@ -235,7 +257,9 @@ export function App() {
         onDismiss={files.dismissMessage}
       />
       <FileDrop onScenario={files.openText} onElements={files.loadElements} onFail={files.fileFailed}>
-        <ScenarioEditor text={text} errors={errors} onChange={actions.edit} />
+        <LiveSliderContext.Provider value={live.slider}>
+          <ScenarioEditor text={text} errors={errors} onChange={actions.edit} />
+        </LiveSliderContext.Provider>
       </FileDrop>
     </>
   );
@@ -338,7 +362,7 @@ export function App() {
           {costPrompt && (
             <div className="notice" role="alertdialog" aria-labelledby="cost-prompt-text" data-testid="cost-prompt">
               <span id="cost-prompt-text">
-                {costPrompt.source === 'lesson' ? 'This lesson step was not started' : costPrompt.source === 'preset' ? 'This preset was not started' : 'This shared scenario was not started'}: it would take {inThisBrowser(costPrompt.estimate, state.workers)} (
+                {COST_PROMPT_SUBJECT[costPrompt.source]} was not started: it would take {inThisBrowser(costPrompt.estimate, state.workers)} (
                 {aboutCount(costPrompt.estimate.events)} events{costPrompt.estimate.runs > 1 ? `, ${costPrompt.estimate.runs.toLocaleString('en')} runs` : ''}). Run it
                 anyway?
               </span>{' '}

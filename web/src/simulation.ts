@@ -26,7 +26,9 @@ export type JobKind = 'run' | 'sweep';
 /** Who asked for a scenario to run by itself once it is valid: a shared link the page was
  * opened with, a lesson step's "Run this step", or a preset's card on the landing. Either way a
  * costly run is put to the user. */
-export type AutoRunSource = 'link' | 'lesson' | 'preset';
+/** Who asked for a run that starts once the text is valid (and the run before it has ended):
+ * a shared link, a lesson step, a preset's card, or a form slider moved (editor/slider.tsx). */
+export type AutoRunSource = 'link' | 'lesson' | 'preset' | 'slider';
 
 /** A run the page did not start because of its estimated cost, until the user decides. */
 export interface CostPrompt {

@@ -149,11 +149,13 @@ export function useSimulation() {
   // A shared link runs as soon as its scenario is known to be valid, unless it would take long:
   // a link can carry anything, and opening one must not take the tab away.
   useEffect(() => {
-    if (!autoRunDue || !state.estimate) return;
+    // A run asked for while another goes on (a slider moved again) starts once it has ended,
+    // with the text as it is then.
+    if (!autoRunDue || !state.estimate || running) return;
     const prompt = needsCostPrompt(state.estimate, state.workers);
     dispatch({ type: 'auto-run-decided', prompt: prompt ? state.estimate : null });
     if (!prompt) start(hasSweep ? 'sweep' : 'run');
-  }, [autoRunDue, state.estimate, state.workers, hasSweep, start]);
+  }, [autoRunDue, state.estimate, state.workers, running, hasSweep, start]);
 
   const actions = useMemo(
     () => ({

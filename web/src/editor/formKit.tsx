@@ -2,11 +2,12 @@
 // the errors assigned to each place (formErrors.ts), the field builders bound to both, and the
 // folded group for fields most scenarios leave at their defaults.
 
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { getAt, setAt } from '../scenario/jsonPath';
 import { CheckInput, NumberInput, SelectInput, type Option } from './fields';
 import type { FormErrors } from './formErrors';
 import type { Json, JsonObject } from './model';
+import { NumberSlider } from './slider';
 
 /** Edits a fresh parse of the scenario text in place; the editor writes it back. */
 export type Edit = (mutate: (root: JsonObject) => void) => void;
@@ -50,18 +51,20 @@ export function makeKit(scenario: JsonObject, errors: FormErrors, edit: Edit): K
     get,
     set,
     num: (path, label, o = {}) => (
-      <NumberInput
-        key={path}
-        label={label}
-        unit={o.unit}
-        hint={o.hint}
-        integer={o.integer}
-        placeholder={o.placeholder}
-        empty={o.empty ?? 'null'}
-        value={get(path)}
-        errors={errors.at(path)}
-        onChange={set(path)}
-      />
+      <Fragment key={path}>
+        <NumberInput
+          label={label}
+          unit={o.unit}
+          hint={o.hint}
+          integer={o.integer}
+          placeholder={o.placeholder}
+          empty={o.empty ?? 'null'}
+          value={get(path)}
+          errors={errors.at(path)}
+          onChange={set(path)}
+        />
+        <NumberSlider path={path} label={label} value={get(path)} onChange={set(path)} />
+      </Fragment>
     ),
     choose: (path, label, options, hint) => (
       <SelectInput key={path} label={label} hint={hint} value={get(path) ?? ''} options={options} errors={errors.at(path)} onChange={(v) => set(path)(v === '' ? undefined : v)} />
