@@ -96,3 +96,18 @@ test('the LEO preset shows arrival CDFs and jitter dashed, and the paper claims 
   }
   expect(consoleErrors).toEqual([]);
 });
+
+test("a preset's paper claims with a check are judged against the run, with the value measured", async ({ page }) => {
+  // The Hypatia Kuiper preset: NewReno's delay lifted well above propagation, Vegas's near it,
+  // and both flows stalled while no satellite reaches Saint Petersburg.
+  await open(page, '#preset=hypatia-kuiper-630');
+  await runAndWait(page);
+  const verdicts = page.getByTestId('claim-verdict');
+  await expect(verdicts).toHaveCount(3);
+  for (const text of await verdicts.allTextContents()) expect(text).toMatch(/^(Holds|Does not hold): measured [\d.,]+ ?(×|ms|Mbit\/s|%); the statement needs (at most|at least) [\d.,]+ ?(×|ms|Mbit\/s|%)\.$/);
+  const stall = page.getByTestId('chart-goodput').getByTestId('claim-verdict');
+  await expect(stall).toHaveText('Holds: measured 0 Mbit/s; the statement needs at most 0.01 Mbit/s.');
+  const newReno = page.getByTestId('chart-delay').getByTestId('paper-claim').first();
+  const lifted = Number(/measured ([\d.]+)×/.exec(await newReno.innerText())![1]);
+  expect(lifted).toBeGreaterThan(1);
+});

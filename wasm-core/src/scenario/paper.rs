@@ -41,6 +41,101 @@ pub struct PaperClaim {
     pub x: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub y: Option<f64>,
+    /// How the page judges the statement against a run (holds, or does not, with the measured
+    /// value); a statement without one is shown unjudged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<ClaimCheck>,
+}
+
+/// A measurable form of a paper's statement: `measure` of the claim's flow, against exactly one
+/// of `at_most`, `at_least` or `about` (within `tolerance`, a fraction of `about`).
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimCheck {
+    pub measure: ClaimMeasure,
+    /// `owd_quantile_ms`: the quantile, in (0, 1].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub q: Option<f64>,
+    /// `jitter_share_below`: the jitter in ms the share is counted below.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold_ms: Option<f64>,
+    /// `goodput_at_mbps`: the time in s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_most: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub about: Option<f64>,
+    /// With `about`: how far the measured value may be from it, as a fraction of it (0.25: ±25 %).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    /// The delay measures: use the delays at first arrival, before reordering (TCP and INTCP
+    /// flows; what a packet sniffer times), not at in-order delivery.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub at_arrival: bool,
+}
+
+/// What a claim's check measures in a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClaimMeasure {
+    /// The flow's one-way delay at quantile `q`, in ms.
+    OwdQuantileMs,
+    /// The flow's mean one-way delay over its smallest: how far queues lift it above the path's
+    /// propagation.
+    OwdMeanOverMin,
+    /// The share (0 to 1) of the flow's per-second jitter values below `threshold_ms`.
+    JitterShareBelow,
+    /// The flow's goodput over the highest goodput of the other flows whose transport is TCP.
+    GoodputOverTcp,
+    /// Goodput at `at_s` in Mbit/s: the flow's, or every flow's summed when the claim names none.
+    GoodputAtMbps,
+}
+
+impl ClaimMeasure {
+    /// The name the scenario format gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClaimMeasure::OwdQuantileMs => "owd_quantile_ms",
+            ClaimMeasure::OwdMeanOverMin => "owd_mean_over_min",
+            ClaimMeasure::JitterShareBelow => "jitter_share_below",
+            ClaimMeasure::GoodputOverTcp => "goodput_over_tcp",
+            ClaimMeasure::GoodputAtMbps => "goodput_at_mbps",
+        }
+    }
+}
+
+impl ClaimCheck {
+    /// What is wrong with the check, as (field, message), if anything.
+    pub fn problem(&self) -> Option<(&'static str, String)> {
+        let bounds = [self.at_most.is_some(), self.at_least.is_some(), self.about.is_some()];
+        if bounds.iter().filter(|&&b| b).count() != 1 {
+            return Some(("check", "needs exactly one of at_most, at_least and about".into()));
+        }
+        if self.tolerance.is_some() != self.about.is_some() {
+            return Some(("tolerance", "goes with about, and about needs it".into()));
+        }
+        if let Some(t) = self.tolerance.filter(|t| !(t.is_finite() && *t > 0.0)) {
+            return Some(("tolerance", format!("must be a fraction above 0, not {t}")));
+        }
+        let needs = |field: &'static str, v: Option<f64>, ok: fn(f64) -> bool, what: &str| match v {
+            Some(x) if ok(x) => None,
+            Some(x) => Some((field, format!("must be {what}, not {x}"))),
+            None => Some((field, format!("is needed by the measure {}", self.measure.name()))),
+        };
+        match self.measure {
+            ClaimMeasure::OwdQuantileMs => needs("q", self.q, |q| q > 0.0 && q <= 1.0, "a quantile in (0, 1]"),
+            ClaimMeasure::JitterShareBelow => {
+                needs("threshold_ms", self.threshold_ms, |t| t.is_finite() && t >= 0.0, "a delay of 0 ms or more")
+            }
+            ClaimMeasure::GoodputAtMbps => {
+                needs("at_s", self.at_s, |t| t.is_finite() && t >= 0.0, "a time of 0 s or more")
+            }
+            ClaimMeasure::OwdMeanOverMin | ClaimMeasure::GoodputOverTcp => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

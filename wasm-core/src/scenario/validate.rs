@@ -48,6 +48,13 @@ impl Scenario {
             }
         };
         p.check(!self.flows.is_empty(), || "flows".into(), || "needs at least one flow".into());
+        let claims = self.paper.as_ref().map_or(&[][..], |paper| &paper.claims[..]);
+        for (i, check) in claims.iter().enumerate().filter_map(|(i, c)| Some((i, c.check.as_ref()?))) {
+            if let Some((field, message)) = check.problem() {
+                let path = format!("paper.claims[{i}].check");
+                p.push(if field == "check" { path } else { format!("{path}.{field}") }, message);
+            }
+        }
         for (i, f) in self.flows.iter().enumerate() {
             let at = |f: &str| format!("flows[{i}].{f}");
             if let Some(b) = f.bytes() {
@@ -175,6 +182,27 @@ mod tests {
     fn a_probability_above_one_is_rejected_with_its_path() {
         let e = with("topology.links[0].loss", serde_json::json!({"model":"bernoulli","p":1.5})).unwrap_err();
         assert_eq!(e, "topology.links[0].loss.p: must be a probability between 0 and 1 (got 1.5)");
+    }
+
+    #[test]
+    fn a_paper_claims_check_needs_one_bound_and_its_measures_parameter() {
+        let claim = |check: Value| {
+            with("paper", serde_json::json!({"source":"s","claims":[{"chart":"delay","text":"t","check":check}]}))
+        };
+        assert!(claim(serde_json::json!({"measure":"owd_quantile_ms","q":0.8,"at_most":180})).is_ok());
+        assert!(claim(serde_json::json!({"measure":"goodput_over_tcp","about":2,"tolerance":0.25})).is_ok());
+        let e = claim(serde_json::json!({"measure":"owd_quantile_ms","at_most":180})).unwrap_err();
+        assert_eq!(e, "paper.claims[0].check.q: is needed by the measure owd_quantile_ms");
+        let e = claim(serde_json::json!({"measure":"owd_quantile_ms","q":1.5,"at_most":180})).unwrap_err();
+        assert_eq!(e, "paper.claims[0].check.q: must be a quantile in (0, 1], not 1.5");
+        let e = claim(serde_json::json!({"measure":"owd_mean_over_min","at_most":1.1,"at_least":1.0})).unwrap_err();
+        assert_eq!(e, "paper.claims[0].check: needs exactly one of at_most, at_least and about");
+        let e = claim(serde_json::json!({"measure":"owd_mean_over_min","about":1.1})).unwrap_err();
+        assert_eq!(e, "paper.claims[0].check.tolerance: goes with about, and about needs it");
+        let e = claim(serde_json::json!({"measure":"goodput_at_mbps","at_most":0.1})).unwrap_err();
+        assert_eq!(e, "paper.claims[0].check.at_s: is needed by the measure goodput_at_mbps");
+        let e = claim(serde_json::json!({"measure":"jitter_share_below","at_least":0.9,"threshold":100})).unwrap_err();
+        assert!(e.contains("threshold"), "{e}");
     }
 
     #[test]

@@ -117,7 +117,7 @@ export function DelayCdfChart({ result, scenario, name }: { result: RunResult; s
       title="One-way delay CDF"
       exportName={`${name}-owd-cdf`}
       summary={summary}
-      paper={<PaperClaims claims={claims} chart="delay_cdf" nameOf={nameOf} note={note} />}
+      paper={<PaperClaims claims={claims} chart="delay_cdf" nameOf={nameOf} result={result} note={note} />}
     >
       {(width) => (
         <TimeSeriesChart

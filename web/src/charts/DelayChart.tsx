@@ -74,7 +74,7 @@ export function DelayChart({ result, scenario, xDomain, name, baseline }: { resu
       title="Round-trip time and one-way delay"
       exportName={`${name}-delay`}
       summary={summary}
-      paper={<PaperClaims claims={claims} chart="delay" nameOf={nameOf} />}
+      paper={<PaperClaims claims={claims} chart="delay" nameOf={nameOf} result={result} />}
     >
       {(width) => <TimeSeriesChart title="delay" width={width} xLabel="time (s)" yLabel="delay (ms)" xDomain={xDomain} series={series} paper={marks} baseline={base} />}
     </ChartFrame>

@@ -85,7 +85,7 @@ export function GoodputChart({ result, scenario, xDomain, name, baseline }: { re
   );
 
   return (
-    <ChartFrame testid="chart-goodput" title="Goodput" exportName={`${name}-goodput`} summary={summary} paper={<PaperClaims claims={claims} chart="goodput" nameOf={nameOf} />}>
+    <ChartFrame testid="chart-goodput" title="Goodput" exportName={`${name}-goodput`} summary={summary} paper={<PaperClaims claims={claims} chart="goodput" nameOf={nameOf} result={result} />}>
       {(width) => <TimeSeriesChart title="goodput" width={width} xLabel="time (s)" yLabel="goodput (Mbit/s)" xDomain={xDomain} series={series} refs={refs} paper={marks} baseline={base} />}
     </ChartFrame>
   );

@@ -98,7 +98,7 @@ export function JitterChart({ result, scenario, xDomain, name }: { result: RunRe
   );
 
   return (
-    <ChartFrame testid="chart-jitter" title="Jitter" exportName={`${name}-jitter`} summary={summary} paper={<PaperClaims claims={claims} chart="jitter" nameOf={nameOf} />}>
+    <ChartFrame testid="chart-jitter" title="Jitter" exportName={`${name}-jitter`} summary={summary} paper={<PaperClaims claims={claims} chart="jitter" nameOf={nameOf} result={result} />}>
       {(width) => (
         <TimeSeriesChart
           title="jitter"

@@ -1,9 +1,15 @@
 // The paper's statements about a chart (a preset's `paper.claims`): listed under the chart,
 // labelled "Paper:", and where a statement names a point, drawn on the chart in the paper colour
 // (a point; a horizontal line when it gives only y, a vertical one when it gives only x). Marks
-// are numbered as the list is, so "paper 2" on the plot is the second statement below it.
+// are numbered as the list is, so "paper 2" on the plot is the second statement below it. A
+// statement with a check is judged against the run (claimVerdict.ts): holds or does not, with
+// the value measured; not while a lesson keeps the chart's numbers folded.
 
+import { useContext } from 'react';
 import type { ClaimChart, PaperClaim, Scenario } from '../scenario/types.gen';
+import type { RunResult } from '../sim/results';
+import { judgeClaim } from './claimVerdict';
+import { FoldChartNumbersContext } from './foldNumbers';
 import { fmt } from './palette';
 
 /** A statement of the paper about one chart, with its number in that chart's list (from 1). */
@@ -66,7 +72,21 @@ function markWords(m: ClaimMark | undefined, chart: ClaimChart): string {
 }
 
 /** The list of a chart's claims, under the chart; `note` (the preset's `paper.note`) once. */
-export function PaperClaims({ claims, chart, nameOf, note }: { claims: NumberedClaim[]; chart: ClaimChart; nameOf: (id: number) => string; note?: string | null }) {
+export function PaperClaims({
+  claims,
+  chart,
+  nameOf,
+  note,
+  result,
+}: {
+  claims: NumberedClaim[];
+  chart: ClaimChart;
+  nameOf: (id: number) => string;
+  note?: string | null;
+  /** The run to judge the claims against. */
+  result?: RunResult;
+}) {
+  const folded = useContext(FoldChartNumbersContext);
   if (!claims.length && !note) return null;
   const marks = claimMarks(claims, chart);
   return (
@@ -83,6 +103,7 @@ export function PaperClaims({ claims, chart, nameOf, note }: { claims: NumberedC
                   marks.find((m) => m.n === n),
                   chart,
                 )}
+                {result && !folded && <ClaimVerdict claim={claim} result={result} />}
               </li>
             ))}
           </ol>
@@ -94,5 +115,18 @@ export function PaperClaims({ claims, chart, nameOf, note }: { claims: NumberedC
         </p>
       )}
     </div>
+  );
+}
+
+function ClaimVerdict({ claim, result }: { claim: PaperClaim; result: RunResult }) {
+  const verdict = judgeClaim(claim, result);
+  if (!verdict) return null;
+  return (
+    <>
+      {' '}
+      <span className={verdict.holds ? 'claim-verdict claim-holds' : 'claim-verdict claim-fails'} data-testid="claim-verdict" data-holds={verdict.holds}>
+        {verdict.holds ? 'Holds' : 'Does not hold'}: {verdict.words}.
+      </span>
+    </>
   );
 }

@@ -489,6 +489,15 @@ export type HopCc = 'intcp' | 'reno';
  */
 export type ArqMode = 'stop-and-wait' | 'go-back-n' | 'selective-repeat';
 export type ClaimChart = 'delay_cdf' | 'delay' | 'jitter' | 'goodput';
+/**
+ * What a claim's check measures in a run.
+ */
+export type ClaimMeasure =
+  | 'owd_quantile_ms'
+  | 'owd_mean_over_min'
+  | 'jitter_share_below'
+  | 'goodput_over_tcp'
+  | 'goodput_at_mbps';
 
 export interface Scenario {
   /**
@@ -869,4 +878,37 @@ export interface PaperClaim {
    */
   x?: number | null;
   y?: number | null;
+  /**
+   * How the page judges the statement against a run (holds, or does not, with the measured value); a statement without one is shown unjudged.
+   */
+  check?: ClaimCheck | null;
+}
+/**
+ * A measurable form of a paper's statement: `measure` of the claim's flow, against exactly one of `at_most`, `at_least` or `about` (within `tolerance`, a fraction of `about`).
+ */
+export interface ClaimCheck {
+  measure: ClaimMeasure;
+  /**
+   * `owd_quantile_ms`: the quantile, in (0, 1].
+   */
+  q?: number | null;
+  /**
+   * `jitter_share_below`: the jitter in ms the share is counted below.
+   */
+  threshold_ms?: number | null;
+  /**
+   * `goodput_at_mbps`: the time in s.
+   */
+  at_s?: number | null;
+  at_most?: number | null;
+  at_least?: number | null;
+  about?: number | null;
+  /**
+   * With `about`: how far the measured value may be from it, as a fraction of it (0.25: ±25 %).
+   */
+  tolerance?: number | null;
+  /**
+   * The delay measures: use the delays at first arrival, before reordering (TCP and INTCP flows; what a packet sniffer times), not at in-order delivery.
+   */
+  at_arrival?: boolean;
 }
