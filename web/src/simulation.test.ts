@@ -46,9 +46,12 @@ describe('the scenario text and its validation', () => {
     expect(s.errors).toEqual([{ path: 'sweep.grid', message: 'too many runs' }]);
   });
 
-  it("a sweep CSV that could not be written becomes the page's notice", () => {
-    expect(play(fresh(), { type: 'export-failed', message: 'the worker crashed' }).notice).toBe(
+  it("an export that could not be made becomes the page's notice, naming the export", () => {
+    expect(play(fresh(), { type: 'export-failed', what: "The sweep's CSV", message: 'the worker crashed' }).notice).toBe(
       "The sweep's CSV could not be written: the worker crashed",
+    );
+    expect(play(fresh(), { type: 'export-failed', what: 'The packet capture', message: 'the worker crashed' }).notice).toBe(
+      'The packet capture could not be written: the worker crashed',
     );
   });
 

@@ -96,8 +96,8 @@ export type SimAction =
   /** The validation request itself failed (the worker, not the scenario). */
   /** The core refused to validate or estimate; `path` is the field it names ('' for none). */
   | { type: 'validation-failed'; text: string; path?: string; message: string }
-  /** A sweep's CSV could not be written. */
-  | { type: 'export-failed'; message: string }
+  /** An export could not be made: `what` names it ("The sweep's CSV", "The packet capture"). */
+  | { type: 'export-failed'; what: string; message: string }
   /** The simulator is up, with `workers` workers to share runs among. */
   | { type: 'ready'; coreVersion: string; workers: number }
   | { type: 'started'; what: JobKind; job: number }
@@ -203,7 +203,7 @@ export function simReducer(s: SimState, a: SimAction): SimState {
       if (a.text !== s.text) return s;
       return { ...s, errors: [{ path: a.path ?? '', message: a.message }], validated: false };
     case 'export-failed':
-      return { ...s, notice: `The sweep's CSV could not be written: ${a.message}` };
+      return { ...s, notice: `${a.what} could not be written: ${a.message}` };
     case 'ready':
       return { ...s, coreVersion: a.coreVersion, workers: a.workers };
     case 'started':

@@ -11,7 +11,7 @@ import type { Scenario } from './scenario/types.gen';
 import { DEFAULT_PRESET_ID, PRESETS, presetById, type Preset } from './scenario/presets';
 import { decodeScenario, SHARE_PARAM } from './share/share';
 import { withParams } from './share/fragment';
-import { runsOnOpen } from './share/urlState';
+import { PRESET_PARAM, runsOnOpen } from './share/urlState';
 import { hasGlobe } from './globe/source';
 import { DEFAULT_GLOBE_SPAN_S, derive, initialSimState, needsCostPrompt, simReducer, type AutoRunSource, type InitialScenario, type JobKind } from './simulation';
 
@@ -25,9 +25,6 @@ export function parseOrNull(text: string): Scenario | null {
     return null;
   }
 }
-
-/** The fragment parameter that names a preset to open: `#preset=default`. */
-const PRESET_PARAM = 'preset';
 
 /** Rewrites the current history entry's fragment parameters (keeping the others). */
 function replaceParams(params: Record<string, string | null>) {
@@ -195,23 +192,23 @@ export function useSimulation() {
         const client = clientRef.current;
         return client ? client.run(t).promise : Promise.reject(new Error('the simulator is not up'));
       },
-      /** The last sweep's rows as CSV, written by the core (the bytes `orbitcp sweep` prints);
-       * undefined without a client, and a failure becomes the page's notice. */
       /** The last run's packet capture (docs/pcap.md), the files `orbitcp run --pcap` writes;
        * undefined without a client, and a failure becomes the page's notice. */
       pcap: async (): Promise<{ files: PcapFile[]; missed: number } | undefined> => {
         try {
           return await clientRef.current?.pcap(runTextRef.current);
         } catch (e) {
-          dispatch({ type: 'export-failed', message: (e as Error).message });
+          dispatch({ type: 'export-failed', what: 'The packet capture', message: (e as Error).message });
           return undefined;
         }
       },
+      /** The last sweep's rows as CSV, written by the core (the bytes `orbitcp sweep` prints);
+       * undefined without a client, and a failure becomes the page's notice. */
       sweepCsv: async (rows: SweepRow[]): Promise<string | undefined> => {
         try {
           return await clientRef.current?.sweepCsv(sweepTextRef.current, rows);
         } catch (e) {
-          dispatch({ type: 'export-failed', message: (e as Error).message });
+          dispatch({ type: 'export-failed', what: "The sweep's CSV", message: (e as Error).message });
           return undefined;
         }
       },

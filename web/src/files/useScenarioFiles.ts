@@ -7,14 +7,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { downloadText } from '../export/export';
 import { presetById, type Preset } from '../scenario/presets';
 import { SHARE_PARAM } from '../share/share';
+import { PRESET_PARAM } from '../share/urlState';
 import { browserStorage, clearDraft, loadDraft, saveDraft, type Draft } from './draft';
 import { scenarioFileName, withElementSet } from './scenarioFile';
 
 /** Typing pauses this long before the draft is written. */
 const DRAFT_DEBOUNCE_MS = 400;
-
-/** The fragment parameter of a preset (useSimulation.ts opens it). */
-const PRESET_PARAM = 'preset';
 
 /** The page was opened with a scenario of its own: a shared one or a preset. */
 function urlHasScenario(): boolean {
