@@ -49,7 +49,7 @@ async function withCores(page: Page, cores: number) {
         const post = this.postMessage.bind(this) as (m: unknown, t?: Transferable[] | StructuredSerializeOptions) => void;
         this.postMessage = (m: unknown, t?: Transferable[] | StructuredSerializeOptions) => {
           const msg = m as { type?: string; part?: number };
-          if (msg.type === 'run' && msg.part !== undefined) parts.push([me, msg.part]);
+          if (msg.type === 'runPart' && msg.part !== undefined) parts.push([me, msg.part]);
           post(m, t);
         };
       }

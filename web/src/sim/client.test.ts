@@ -34,13 +34,12 @@ class FakeWorker {
       case 'simulations':
         this.reply({ type: 'simulations', id: msg.id, count: FakeWorker.simulations });
         return;
-      case 'run': {
-        if (msg.part === undefined) {
-          this.reply({ type: 'progress', id: msg.id, nowS: 4, endS: 4 });
-          if (msg.partials) this.reply({ type: 'partial', id: msg.id, json: '{"name":"so far"}' });
-          this.reply({ type: 'result', id: msg.id, result: result('whole') });
-          return;
-        }
+      case 'run':
+        this.reply({ type: 'progress', id: msg.id, nowS: 4, endS: 4 });
+        if (msg.partials) this.reply({ type: 'partial', id: msg.id, json: '{"name":"so far"}' });
+        this.reply({ type: 'result', id: msg.id, result: result('whole') });
+        return;
+      case 'runPart': {
         const how = FakeWorker.parts.get(msg.part) ?? 'finish';
         if (how === 'hang') return;
         if (how === 'fail') this.reply({ type: 'failed', id: msg.id, path: 'flows', message: `part ${msg.part} refused`, crashed: false });
@@ -65,6 +64,10 @@ class FakeWorker {
         }
         this.reply({ type: 'sweepDone', id: msg.id });
         return;
+      case 'estimate':
+        // Not what an estimate request is due: the client must refuse it.
+        this.reply({ type: 'csv', id: msg.id, csv: 'a,b' });
+        return;
       case 'combine':
         this.reply({ type: 'result', id: msg.id, result: result(`[${msg.parts.join(',')}]`) });
         return;
@@ -79,7 +82,7 @@ class FakeWorker {
 
   /** The parts of runs this worker was asked for. */
   parts(): number[] {
-    return this.received.flatMap((m) => (m.type === 'run' && m.part !== undefined ? [m.part] : []));
+    return this.received.flatMap((m) => (m.type === 'runPart' ? [m.part] : []));
   }
 }
 
@@ -99,6 +102,12 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+});
+
+describe('SimClient requests', () => {
+  it('refuse a reply of another type than the request is due, saying which', async () => {
+    await expect(new SimClient(1).estimate('{}')).rejects.toThrow('the worker answered csv where estimate was due');
+  });
 });
 
 describe('SimClient.run of flows alone', () => {
@@ -131,7 +140,7 @@ describe('SimClient.run of flows alone', () => {
 
   it('asks for results so far only when told where to send them, and parses a whole run\'s', async () => {
     await new SimClient(2).run('{}').promise;
-    expect(FakeWorker.all.flatMap((w) => w.received).some((m) => m.type === 'run' && m.partials)).toBe(false);
+    expect(FakeWorker.all.flatMap((w) => w.received).some((m) => (m.type === 'run' || m.type === 'runPart') && m.partials)).toBe(false);
     FakeWorker.simulations = 1;
     const seen: string[] = [];
     const r = await new SimClient(2).run('{}', undefined, (p) => seen.push(p.summary.name)).promise;

@@ -2,7 +2,7 @@
 // scenarios and sweeps on them, reports progress, cancels at once (by replacing the worker),
 // and replaces a worker whose core crashed, telling the UI what happened.
 
-import { assertNever, type CostEstimate, type FieldError, type FromWorker, type PcapFile, type SweepJob, type ToWorker } from './protocol';
+import { assertNever, REPLY_TYPE, type CostEstimate, type FieldError, type FromWorker, type PcapFile, type Replies, type SweepJob, type ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
 import type { ConstellationView } from './constellation';
 import { progressReporter, secondsLeft, timeLeftText, type Progress } from './progress';
@@ -33,6 +33,8 @@ export class CoreError extends Error {
 }
 
 type Pending = {
+  /** The reply that settles this request (protocol.ts `REPLY_TYPE`). */
+  settles: FromWorker['type'];
   resolve: (msg: FromWorker) => void;
   reject: (e: Error) => void;
   onProgress?: (nowS: number, endS: number) => void;
@@ -42,7 +44,7 @@ type Pending = {
   onPartial?: (json: string) => void;
 };
 
-type Handlers = Omit<Pending, 'resolve' | 'reject'>;
+type Handlers = Omit<Pending, 'settles' | 'resolve' | 'reject'>;
 
 /** A long run's result so far: its traces up to `end_s`, the time the run has reached. Its
  * summary counts the whole duration, so only the charts are drawn from it. */
@@ -52,7 +54,6 @@ class WorkerSlot {
   worker!: Worker;
   pending = new Map<number, Pending>();
   ready!: Promise<string>;
-  busy = false;
 
   constructor(private onCrash: (message: string) => void) {
     this.spawn();
@@ -87,7 +88,6 @@ class WorkerSlot {
           this.settle(msg.id, msg);
           return;
         case 'result':
-        case 'summary':
         case 'sweepDone':
         case 'part':
         case 'simulations':
@@ -118,6 +118,7 @@ class WorkerSlot {
     if (!p) return;
     this.pending.delete(id);
     if (msg.type === 'failed') p.reject(new CoreError({ path: msg.path, message: msg.message }));
+    else if (msg.type !== p.settles) p.reject(new Error(`the worker answered ${msg.type} where ${p.settles} was due`));
     else p.resolve(msg);
   }
 
@@ -128,13 +129,13 @@ class WorkerSlot {
 
   restart() {
     this.worker.terminate();
-    this.busy = false;
     this.spawn();
   }
 
-  request(msg: ToWorker, handlers: Handlers = {}): Promise<FromWorker> {
+  request<T extends ToWorker>(msg: T, handlers: Handlers = {}): Promise<Replies[T['type']]> {
     return new Promise((resolve, reject) => {
-      this.pending.set(msg.id, { resolve, reject, ...handlers });
+      const settles = REPLY_TYPE[msg.type];
+      this.pending.set(msg.id, { settles, resolve: resolve as (m: FromWorker) => void, reject, ...handlers });
       this.worker.postMessage(msg);
     });
   }
@@ -172,13 +173,12 @@ export class SimClient {
   /** Every problem with a scenario, each naming its path; empty when valid. */
   async validate(scenario: string): Promise<FieldError[]> {
     const msg = await this.slots[0].request({ type: 'validate', id: this.id(), scenario });
-    return msg.type === 'validated' ? msg.errors : [];
+    return msg.errors;
   }
 
   /** What the scenario will cost to run (events, and seconds in this browser). */
   async estimate(scenario: string): Promise<CostEstimate> {
     const msg = await this.slots[0].request({ type: 'estimate', id: this.id(), scenario });
-    if (msg.type !== 'estimate') throw new Error(`unexpected reply ${msg.type}`);
     return msg.estimate;
   }
 
@@ -186,7 +186,6 @@ export class SimClient {
    * globe. Rejects with the core's message when the scenario has none. */
   async view(scenario: string): Promise<ConstellationView> {
     const msg = await this.slots[0].request({ type: 'view', id: this.id(), scenario });
-    if (msg.type !== 'view') throw new Error(`unexpected reply ${msg.type}`);
     return msg.view;
   }
 
@@ -195,7 +194,6 @@ export class SimClient {
   async sweepCsv(scenario: string, rows: SweepRow[]): Promise<string> {
     const results = JSON.stringify(rows.map((r) => r.summary));
     const msg = await this.slots[0].request({ type: 'sweepCsv', id: this.id(), scenario, results });
-    if (msg.type !== 'csv') throw new Error(`unexpected reply ${msg.type}`);
     return msg.csv;
   }
 
@@ -203,7 +201,6 @@ export class SimClient {
    * writes for it. */
   async pcap(scenario: string): Promise<{ files: PcapFile[]; missed: number }> {
     const msg = await this.slots[0].request({ type: 'pcap', id: this.id(), scenario });
-    if (msg.type !== 'pcap') throw new Error(`unexpected reply ${msg.type}`);
     return { files: msg.files, missed: msg.missed };
   }
 
@@ -251,7 +248,6 @@ export class SimClient {
   private async simulationCount(scenario: string): Promise<number> {
     try {
       const msg = await this.slots[0].request({ type: 'simulations', id: this.id(), scenario });
-      if (msg.type !== 'simulations') throw new Error(`unexpected reply ${msg.type}`);
       return msg.count;
     } catch (e) {
       if (e instanceof CoreError) return 1;
@@ -262,13 +258,12 @@ export class SimClient {
   /** The scenario as one run on the first worker. */
   private async runWhole(scenario: string, report: Report, onPartial?: (r: PartialResult) => void): Promise<RunResult> {
     const msg = await this.slots[0].request(
-      { type: 'run', id: this.id(), scenario, withTraces: true, partials: !!onPartial },
+      { type: 'run', id: this.id(), scenario, partials: !!onPartial },
       {
         onProgress: (nowS, endS) => report(...runProgress(nowS, endS)),
         onPartial: onPartial && ((json) => onPartial(parseResult(json))),
       },
     );
-    if (msg.type !== 'result') throw new Error(`unexpected reply ${msg.type}`);
     return msg.result;
   }
 
@@ -334,50 +329,31 @@ export class SimClient {
         void joinPartial();
       }
     };
-    let failed = false;
-    const work = async (slot: WorkerSlot) => {
-      while (!cancelled() && !failed && next < count) {
-        const k = next++;
-        startedAt[k] = performance.now();
-        let msg: FromWorker;
-        try {
-          msg = await slot.request(
-            { type: 'run', id: this.id(), scenario, part: k, withTraces: true, partials: !!onPartial },
-            {
-              onProgress: (now, end) => {
-                nowS[k] = now;
-                endS[k] = end;
-                reportParts();
-              },
-              onPartial: (json) => {
-                latest[k] = json;
-                void joinPartial();
-              },
-            },
-          );
-        } catch (e) {
-          if (!cancelled() && !failed && !(e instanceof CancelledError)) {
-            failed = true;
-            stopAll();
-          }
-          throw e;
-        }
-        if (msg.type !== 'part') throw new Error(`unexpected reply ${msg.type}`);
-        parts[k] = msg.json;
-        latest[k] = msg.json;
-        done[k] = true;
-        nowS[k] = endS[k];
-        reportParts();
-        void joinPartial();
-      }
-    };
-    const outcomes = await Promise.allSettled(this.slots.map(work));
-    if (cancelled()) throw new CancelledError();
-    // The simulation that failed first, not the cancellations it caused.
-    const first = outcomes.find((o) => o.status === 'rejected' && !(o.reason instanceof CancelledError));
-    if (first?.status === 'rejected') throw first.reason as Error;
+    const take = () => (next < count ? next++ : null);
+    await runPool(this.slots, take, cancelled, stopAll, async (slot, k) => {
+      startedAt[k] = performance.now();
+      const msg = await slot.request(
+        { type: 'runPart', id: this.id(), scenario, part: k, partials: !!onPartial },
+        {
+          onProgress: (now, end) => {
+            nowS[k] = now;
+            endS[k] = end;
+            reportParts();
+          },
+          onPartial: (json) => {
+            latest[k] = json;
+            void joinPartial();
+          },
+        },
+      );
+      parts[k] = msg.json;
+      latest[k] = msg.json;
+      done[k] = true;
+      nowS[k] = endS[k];
+      reportParts();
+      void joinPartial();
+    });
     const msg = await this.slots[0].request({ type: 'combine', id: this.id(), scenario, parts });
-    if (msg.type !== 'result') throw new Error(`unexpected reply ${msg.type}`);
     return msg.result;
   }
 
@@ -391,7 +367,6 @@ export class SimClient {
   sweep(scenario: string, onProgress?: (p: Progress) => void): { promise: Promise<SweepRow[]>; cancel: () => void } {
     const report = progressReporter(onProgress);
     let cancelled = false;
-    let failed = false;
     const stopAll = () => {
       for (const s of this.slots) {
         s.fail(new CancelledError());
@@ -400,42 +375,40 @@ export class SimClient {
     };
     const promise = (async () => {
       const expand = await this.slots[0].request({ type: 'expandSweep', id: this.id(), scenario });
-      if (expand.type !== 'sweepJobs') throw new Error(`unexpected reply ${expand.type}`);
       const jobs = expand.jobs;
       const rows: SweepRow[] = new Array(jobs.length);
       let next = 0;
       let done = 0;
       report(0, `0 of ${jobs.length} runs`);
-      const work = async (slot: WorkerSlot) => {
-        while (!cancelled && !failed && next < jobs.length) {
-          const batch = Array.from({ length: batchSize(jobs.length - next, this.slots.length) }, (_, k) => next + k);
-          next += batch.length;
-          let received = 0;
-          const onRow = (i: number, summary: RunSummary) => {
-            rows[i] = { job: jobs[i], summary };
-            received++;
-            done++;
-            report(done / jobs.length, `${done} of ${jobs.length} runs`);
-          };
-          let msg: FromWorker;
-          try {
-            msg = await slot.request({ type: 'sweepRuns', id: this.id(), scenario, jobs: batch }, { onRow });
-          } catch (e) {
-            if (cancelled || failed || e instanceof CancelledError) throw e;
-            failed = true;
-            stopAll();
-            // The worker runs its batch in order: the job that failed is the first not reported.
-            const i = batch[Math.min(received, batch.length - 1)];
-            throw sweepJobError(e as Error, i, jobs.length, jobs[i]);
-          }
-          if (msg.type !== 'sweepDone') throw new Error(`unexpected reply ${msg.type}`);
-        }
+      /** A batch of jobs, and how many of them have reported their row. */
+      type Batch = { jobs: number[]; received: number };
+      const take = (): Batch | null => {
+        if (next >= jobs.length) return null;
+        const batch = Array.from({ length: batchSize(jobs.length - next, this.slots.length) }, (_, k) => next + k);
+        next += batch.length;
+        return { jobs: batch, received: 0 };
       };
-      const outcomes = await Promise.allSettled(this.slots.map(work));
-      if (cancelled) throw new CancelledError();
-      // The job that failed first, not the cancellations it caused.
-      const first = outcomes.find((o) => o.status === 'rejected' && !(o.reason instanceof CancelledError));
-      if (first?.status === 'rejected') throw first.reason as Error;
+      const onRowOf = (batch: Batch) => (i: number, summary: RunSummary) => {
+        rows[i] = { job: jobs[i], summary };
+        batch.received++;
+        done++;
+        report(done / jobs.length, `${done} of ${jobs.length} runs`);
+      };
+      // The worker runs its batch in order: the job that failed is the first not reported.
+      const failure = (e: Error, batch: Batch) => {
+        const i = batch.jobs[Math.min(batch.received, batch.jobs.length - 1)];
+        return sweepJobError(e, i, jobs.length, jobs[i]);
+      };
+      await runPool(
+        this.slots,
+        take,
+        () => cancelled,
+        stopAll,
+        async (slot, batch) => {
+          await slot.request({ type: 'sweepRuns', id: this.id(), scenario, jobs: batch.jobs }, { onRow: onRowOf(batch) });
+        },
+        failure,
+      );
       return rows;
     })();
     const cancel = () => {
@@ -458,6 +431,38 @@ export class SimClient {
 }
 
 type Report = ReturnType<typeof progressReporter>;
+
+/** The pool's loop, for a run's simulations and a sweep's batches alike: each worker takes the
+ * next task (`take`: null once none is left) and runs it, until none is left or `cancelled`.
+ * The first task that fails stops the others at once (`stopAll` replaces their workers) and
+ * fails the whole with its own error (as `failure` words it), not with the cancellations it
+ * caused. */
+async function runPool<T>(
+  slots: WorkerSlot[],
+  take: () => T | null,
+  cancelled: () => boolean,
+  stopAll: () => void,
+  run: (slot: WorkerSlot, task: T) => Promise<void>,
+  failure: (e: Error, task: T) => Error = (e) => e,
+): Promise<void> {
+  let failed = false;
+  const work = async (slot: WorkerSlot) => {
+    for (let task = take(); task !== null && !cancelled() && !failed; task = take()) {
+      try {
+        await run(slot, task);
+      } catch (e) {
+        if (cancelled() || failed || e instanceof CancelledError) throw e;
+        failed = true;
+        stopAll();
+        throw failure(e as Error, task);
+      }
+    }
+  };
+  const outcomes = await Promise.allSettled(slots.map(work));
+  if (cancelled()) throw new CancelledError();
+  const first = outcomes.find((o) => o.status === 'rejected' && !(o.reason instanceof CancelledError));
+  if (first?.status === 'rejected') throw first.reason as Error;
+}
 
 /** Partial results of simulations run side by side are joined at most this often. */
 const PARTIAL_JOIN_EVERY_MS = 500;

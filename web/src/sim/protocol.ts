@@ -1,5 +1,6 @@
 // The messages between the UI thread and a simulation worker: typed unions, handled with
-// exhaustive switches on both sides.
+// exhaustive switches on both sides, and each request typed with the reply that settles it
+// (`Replies`).
 
 import type { ConstellationView } from './constellation';
 import type { RunResult, RunSummary } from './results';
@@ -39,11 +40,13 @@ export interface PcapFile {
 }
 
 export type ToWorker =
-  /** With `part`, the run is that simulation of the scenario alone (`SteppedRun::part`; see
-   * `simulations`), and the reply is its result's JSON text (`part`), to be joined by `combine`.
-   * `partials`: while it runs, also reply with the result so far (`partial`), for the charts of a
-   * long run to fill in as it goes (worker.ts says how often). */
-  | { type: 'run'; id: number; scenario: string; seed?: string; part?: number; withTraces: boolean; partials?: boolean }
+  /** The scenario's run, with its traces. `partials`: while it runs, also reply with the result
+   * so far (`partial`), for the charts of a long run to fill in as it goes (worker.ts says how
+   * often). */
+  | { type: 'run'; id: number; scenario: string; seed?: string; partials?: boolean }
+  /** Simulation `part` of the scenario alone (`SteppedRun::part`; see `simulations`): the reply is
+   * its result's JSON text (`part`), to be joined by `combine`; `partials` as for `run`. */
+  | { type: 'runPart'; id: number; scenario: string; seed?: string; part: number; partials?: boolean }
   /** Runs these jobs (indices in `expandSweep`'s order) of the sweep `scenario`, in order: a
    * `sweepRow` as each ends, then `sweepDone`. */
   | { type: 'sweepRuns'; id: number; scenario: string; jobs: number[] }
@@ -74,7 +77,6 @@ export type FromWorker =
    * mean anything yet): the JSON text, as a `part` reply is. */
   | { type: 'partial'; id: number; json: string }
   | { type: 'result'; id: number; result: RunResult }
-  | { type: 'summary'; id: number; summary: RunSummary }
   /** A sweep job's summary, one of a `sweepRuns` request's. */
   | { type: 'sweepRow'; id: number; job: number; summary: RunSummary }
   | { type: 'sweepDone'; id: number }
@@ -94,6 +96,41 @@ export type FromWorker =
    * wrong there, as the core's `{path, message}` errors say it), or `crashed`: the core trapped
    * (a panic) and the worker must be replaced. */
   | { type: 'failed'; id: number; path: string; message: string; crashed: boolean };
+
+type Reply<T extends FromWorker['type']> = Extract<FromWorker, { type: T }>;
+
+/** The reply that settles each request; progress, sweep rows and partial results come before
+ * it, and any request may instead fail (`failed`). */
+export interface Replies {
+  run: Reply<'result'>;
+  runPart: Reply<'part'>;
+  sweepRuns: Reply<'sweepDone'>;
+  simulations: Reply<'simulations'>;
+  combine: Reply<'result'>;
+  estimate: Reply<'estimate'>;
+  validate: Reply<'validated'>;
+  expandSweep: Reply<'sweepJobs'>;
+  view: Reply<'view'>;
+  sweepCsv: Reply<'csv'>;
+  pcap: Reply<'pcap'>;
+  panic: Reply<'armed'>;
+}
+
+/** `Replies` at run time: the client refuses any other reply to a request, in one place. */
+export const REPLY_TYPE: { [K in ToWorker['type']]: Replies[K]['type'] } = {
+  run: 'result',
+  runPart: 'part',
+  sweepRuns: 'sweepDone',
+  simulations: 'simulations',
+  combine: 'result',
+  estimate: 'estimate',
+  validate: 'validated',
+  expandSweep: 'sweepJobs',
+  view: 'view',
+  sweepCsv: 'csv',
+  pcap: 'pcap',
+  panic: 'armed',
+};
 
 export function assertNever(x: never): never {
   throw new Error(`unhandled message: ${JSON.stringify(x)}`);

@@ -127,19 +127,18 @@ async function sweepRuns(loaded: Loaded, id: number, scenario: string, jobs: num
   post({ type: 'sweepDone', id });
 }
 
-async function run(loaded: Loaded, id: number, scenario: string, seed: string | undefined, part: number | undefined, withTraces: boolean, partials: boolean) {
+async function run(loaded: Loaded, id: number, scenario: string, seed: string | undefined, part: number | undefined, partials: boolean) {
   const { core } = loaded;
   const sim = part !== undefined ? core.SteppedRun.part(scenario, seed, part) : new core.SteppedRun(scenario, seed);
   try {
     await advanceToEnd(sim, id, partials);
     if (part !== undefined) {
       // Passed on as text: the client only hands it back to `combine`.
-      post({ type: 'part', id, json: sim.result(withTraces) });
+      post({ type: 'part', id, json: sim.result(true) });
       return;
     }
-    const result = parseResult(sim.result(withTraces));
-    if (withTraces) post({ type: 'result', id, result }, transferables(result));
-    else post({ type: 'summary', id, summary: result.summary });
+    const result = parseResult(sim.result(true));
+    post({ type: 'result', id, result }, transferables(result));
   } catch (e) {
     describe(e, loaded);
     throw e;
@@ -170,7 +169,10 @@ async function handle(msg: ToWorker) {
     const { core } = loaded;
     switch (msg.type) {
       case 'run':
-        await run(loaded, msg.id, msg.scenario, msg.seed, msg.part, msg.withTraces, msg.partials ?? false);
+        await run(loaded, msg.id, msg.scenario, msg.seed, undefined, msg.partials ?? false);
+        break;
+      case 'runPart':
+        await run(loaded, msg.id, msg.scenario, msg.seed, msg.part, msg.partials ?? false);
         break;
       case 'sweepRuns':
         await sweepRuns(loaded, msg.id, msg.scenario, msg.jobs);
