@@ -9,14 +9,14 @@ import { Gallery } from './editor/Gallery';
 import { ScenarioEditor } from './editor/ScenarioEditor';
 import { LiveSliderContext } from './editor/slider';
 import { useLiveSlider } from './editor/useLiveSlider';
-import { downloadBytes, downloadText, pcapDownload, resultCsv, summaryJson } from './export/export';
 import { SummaryTable } from './SummaryTable';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Notice } from './Notice';
+import { CostPrompt, EstimateLine, RunControls, RunProgress } from './RunControls';
 import { FoldChartNumbersContext } from './charts/foldNumbers';
 import { ChartTimeContext, TimeCursorContext, usePageTime } from './timeCursor';
 import { useSimulation } from './useSimulation';
-import { runStateAttribute, type AutoRunSource } from './simulation';
+import { runStateAttribute } from './simulation';
 import { LessonPanel } from './lessons/LessonPanel';
 import { LESSONS } from './lessons/catalog';
 import { useLessonUrl } from './lessons/useLessonUrl';
@@ -34,24 +34,14 @@ import { FileDrop } from './files/FileDrop';
 import { ConfirmReplace } from './files/ConfirmReplace';
 import { DraftNotice } from './files/DraftNotice';
 import { useUrlState } from './share/useUrlState';
-import { EmbedCode } from './embed/EmbedCode';
-import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from './shortcuts';
+import { useRunShortcuts } from './shortcuts';
 import { Landing } from './landing/Landing';
 import { landingCards } from './landing/cards';
 import { reduce as lessonReduce } from './lessons/state';
-import { aboutCount, inThisBrowser } from './estimate';
 import { useMediaQuery } from './useMediaQuery';
 
 // three.js, satellite.js and the world atlas: a separate chunk, fetched only for a scenario with a globe.
 const Globe = lazy(() => import('./globe/Globe'));
-
-/** What the cost prompt says was held back, by who asked for the run. */
-const COST_PROMPT_SUBJECT: Record<AutoRunSource, string> = {
-  lesson: 'This lesson step',
-  preset: 'This preset',
-  link: 'This shared scenario',
-  slider: 'The run after your change',
-};
 
 // The charts and d3: a chunk of their own, fetched when a run starts (so it is there when the
 // result is), not with the page: the first load is what it takes to edit and start a run.
@@ -88,7 +78,6 @@ export function App() {
 
   useRunShortcuts({ canRun: valid, running, run: actions.run, cancel: actions.cancel });
 
-  const base = (scenario?.name ?? 'orbitcp').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
 
   // The lessons: their place in the URL, and the view the current step points at.
   const lessons = useLessonUrl(STEP_COUNTS);
@@ -173,14 +162,6 @@ export function App() {
     onLessonRun();
     requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="step-title"]')?.focus());
   };
-  // A costly run put to the user: the question comes into view with its answer focused, wherever
-  // the page was scrolled (a card low on the landing, the form on a phone).
-  const costRunButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!costPrompt) return;
-    costRunButton.current?.scrollIntoView({ block: 'center' });
-    costRunButton.current?.focus({ preventScroll: true });
-  }, [costPrompt]);
   const showLanding = !result && !sweepRows && !running && lessons.state.lesson === null && state.autoRun === null && !costPrompt;
 
   // The pinned run the next runs are compared with (not against itself).
@@ -303,92 +284,23 @@ export function App() {
           )}
         </section>
         <section className="right" aria-label="Results" ref={resultsPane} tabIndex={-1}>
-          <div className="controls" role="group" aria-label="Run controls" id="run-controls" tabIndex={-1}>
-            <button type="button" onClick={actions.run} disabled={!valid || running} data-testid="run" title="Run (Ctrl+Enter or ⌘+Enter)" aria-keyshortcuts={RUN_KEYS}>
-              Run
-            </button>
-            {hasSweep && (
-              <button type="button" onClick={actions.runSweep} disabled={!valid || running} data-testid="run-sweep">
-                Run sweep
-              </button>
-            )}
-            <button type="button" onClick={actions.cancel} disabled={!running} data-testid="cancel" title="Cancel the run (Esc)" aria-keyshortcuts={CANCEL_KEYS}>
-              Cancel
-            </button>
-            <button type="button" onClick={() => void actions.share(url.shareUrl())} disabled={!scenario} data-testid="share">
-              Copy link
-            </button>
-            <EmbedCode text={text} scenarioName={scenario?.name ?? ''} coreVersion={coreVersion} disabled={!scenario} />
-            <button type="button" disabled={!result} onClick={() => result && downloadText(`${base}.json`, summaryJson(result.summary), 'application/json')}>
-              Export JSON
-            </button>
-            <button type="button" disabled={!result && !sweepRows} onClick={() => {
-              if (sweepRows) {
-                void actions.sweepCsv(sweepRows).then((csv) => csv !== undefined && downloadText(`${base}-sweep.csv`, csv, 'text/csv'));
-              } else if (result) downloadText(`${base}.csv`, resultCsv(result), 'text/csv');
-            }}>
-              Export CSV
-            </button>
-            <button type="button" disabled={!result || !!sweepRows} data-testid="download-pcap" title="Every packet of each link, for Wireshark (docs/pcap.md)" onClick={() => {
-              void actions.pcap().then((cap) => {
-                if (!cap || cap.files.length === 0) return;
-                const d = pcapDownload(base, cap.files);
-                downloadBytes(d.name, d.bytes, d.mime);
-              });
-            }}>
-              Download pcap
-            </button>
-            {DEBUG && (
-              <details className="crash-tests">
-                <summary>Crash tests</summary>
-                <button type="button" className="quiet" onClick={() => actions.crashTest('now')} data-testid="crash">
-                  Panic now
-                </button>
-                <button type="button" className="quiet" onClick={() => actions.crashTest('next-run')} data-testid="crash-next-run">
-                  Panic during the next run
-                </button>
-                <button type="button" className="quiet" onClick={() => actions.crashTest('oom')} data-testid="crash-oom">
-                  Run out of memory
-                </button>
-              </details>
-            )}
-          </div>
-          {valid && estimate && (
-            <p className="estimate" data-testid="estimate">
-              Estimated cost: {aboutCount(estimate.events)} events{estimate.runs > 1 ? ` over ${estimate.runs.toLocaleString('en')} runs` : ''},{' '}
-              {inThisBrowser(estimate, state.workers)}.
-            </p>
-          )}
-          {costPrompt && (
-            <div className="notice" role="alertdialog" aria-labelledby="cost-prompt-text" data-testid="cost-prompt">
-              <span id="cost-prompt-text">
-                {COST_PROMPT_SUBJECT[costPrompt.source]} was not started: it would take {inThisBrowser(costPrompt.estimate, state.workers)} (
-                {aboutCount(costPrompt.estimate.events)} events{costPrompt.estimate.runs > 1 ? `, ${costPrompt.estimate.runs.toLocaleString('en')} runs` : ''}). Run it
-                anyway?
-              </span>{' '}
-              <button
-                type="button"
-                data-testid="cost-run"
-                ref={costRunButton}
-                onClick={() => actions.answerCostPrompt(true)}
-              >
-                Run it
-              </button>{' '}
-              <button type="button" className="quiet" onClick={() => actions.answerCostPrompt(false)}>
-                Not now
-              </button>
-            </div>
-          )}
+          <RunControls
+            valid={valid}
+            running={running}
+            hasSweep={hasSweep}
+            actions={actions}
+            onShare={() => void actions.share(url.shareUrl())}
+            text={text}
+            scenario={scenario}
+            coreVersion={coreVersion}
+            result={result}
+            sweepRows={sweepRows}
+            debug={DEBUG}
+          />
+          {valid && estimate && <EstimateLine estimate={estimate} workers={state.workers} />}
+          {costPrompt && <CostPrompt prompt={costPrompt} workers={state.workers} onAnswer={actions.answerCostPrompt} />}
           {!valid && validated && <p className="hint">Fix the scenario's errors to run it.</p>}
-          {phase.kind === 'running' && (
-            <div className="progress" data-testid="progress">
-              <progress max={1} value={phase.progress.fraction} aria-label={phase.what === 'sweep' ? 'Sweep progress' : 'Simulated time'} />
-              <span>
-                {phase.progress.label}
-                {phase.progress.timeLeft && <span data-testid="time-left">, {phase.progress.timeLeft}</span>}
-              </span>
-            </div>
-          )}
+          {phase.kind === 'running' && <RunProgress phase={phase} />}
           <Notice message={url.notice} onDismiss={url.dismissNotice} testid="url-notice" />
           <Notice message={notice} onDismiss={actions.dismissNotice} testid="notice" />
           <Notice message={linkedBaseline.notice} onDismiss={linkedBaseline.dismissNotice} testid="baseline-notice" />
