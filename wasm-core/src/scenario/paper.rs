@@ -83,9 +83,10 @@ pub struct ClaimCheck {
 pub enum ClaimMeasure {
     /// The flow's one-way delay at quantile `q`, in ms.
     OwdQuantileMs,
-    /// The flow's mean one-way delay over its smallest: how far queues lift it above the path's
-    /// propagation.
-    OwdMeanOverMin,
+    /// The flow's mean one-way delay over the path's propagation delay: how far queues lift it.
+    /// The propagation is the route's one-way delay averaged over the run's routing steps on a
+    /// constellation (whose path moves), and the smallest delay measured on a chain.
+    OwdMeanOverPropagation,
     /// The share (0 to 1) of the flow's per-second jitter values below `threshold_ms`.
     JitterShareBelow,
     /// The flow's goodput over the highest goodput of the other flows whose transport is TCP.
@@ -99,7 +100,7 @@ impl ClaimMeasure {
     pub fn name(self) -> &'static str {
         match self {
             ClaimMeasure::OwdQuantileMs => "owd_quantile_ms",
-            ClaimMeasure::OwdMeanOverMin => "owd_mean_over_min",
+            ClaimMeasure::OwdMeanOverPropagation => "owd_mean_over_propagation",
             ClaimMeasure::JitterShareBelow => "jitter_share_below",
             ClaimMeasure::GoodputOverTcp => "goodput_over_tcp",
             ClaimMeasure::GoodputAtMbps => "goodput_at_mbps",
@@ -133,7 +134,7 @@ impl ClaimCheck {
             ClaimMeasure::GoodputAtMbps => {
                 needs("at_s", self.at_s, |t| t.is_finite() && t >= 0.0, "a time of 0 s or more")
             }
-            ClaimMeasure::OwdMeanOverMin | ClaimMeasure::GoodputOverTcp => None,
+            ClaimMeasure::OwdMeanOverPropagation | ClaimMeasure::GoodputOverTcp => None,
         }
     }
 }

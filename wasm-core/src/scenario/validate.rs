@@ -195,9 +195,10 @@ mod tests {
         assert_eq!(e, "paper.claims[0].check.q: is needed by the measure owd_quantile_ms");
         let e = claim(serde_json::json!({"measure":"owd_quantile_ms","q":1.5,"at_most":180})).unwrap_err();
         assert_eq!(e, "paper.claims[0].check.q: must be a quantile in (0, 1], not 1.5");
-        let e = claim(serde_json::json!({"measure":"owd_mean_over_min","at_most":1.1,"at_least":1.0})).unwrap_err();
+        let e =
+            claim(serde_json::json!({"measure":"owd_mean_over_propagation","at_most":1.1,"at_least":1.0})).unwrap_err();
         assert_eq!(e, "paper.claims[0].check: needs exactly one of at_most, at_least and about");
-        let e = claim(serde_json::json!({"measure":"owd_mean_over_min","about":1.1})).unwrap_err();
+        let e = claim(serde_json::json!({"measure":"owd_mean_over_propagation","about":1.1})).unwrap_err();
         assert_eq!(e, "paper.claims[0].check.tolerance: goes with about, and about needs it");
         let e = claim(serde_json::json!({"measure":"goodput_at_mbps","at_most":0.1})).unwrap_err();
         assert_eq!(e, "paper.claims[0].check.at_s: is needed by the measure goodput_at_mbps");

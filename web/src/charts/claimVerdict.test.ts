@@ -52,7 +52,10 @@ describe('a claim judged against a run', () => {
     expect(judgeClaim(claim({ measure: 'jitter_share_below', threshold_ms: 100, at_least: 0.9 }), run())).toMatchObject({ holds: false, measured: 0.75 });
     expect(judgeClaim(claim({ measure: 'jitter_share_below', threshold_ms: 100, at_least: 0.9, at_arrival: true }), run())?.holds).toBe(true);
     expect(judgeClaim(claim({ measure: 'goodput_over_tcp', at_least: 1.2 }), run())).toMatchObject({ holds: true, measured: 3 });
-    expect(judgeClaim(claim({ measure: 'owd_mean_over_min', at_least: 1.2 }), run())).toMatchObject({ holds: true, measured: 1.5 });
+    expect(judgeClaim(claim({ measure: 'owd_mean_over_propagation', at_least: 1.2 }), run())).toMatchObject({ holds: true, measured: 1.5 });
+    // Over a moving path, the route's propagation averaged over its steps, not the least delay.
+    const moving = { ...run(), path: { steps: { owd_ms: [50, null, 70] } } } as unknown as RunResult;
+    expect(judgeClaim(claim({ measure: 'owd_mean_over_propagation', at_most: 1.1 }), moving)).toMatchObject({ holds: false, measured: 2.5 });
   });
 
   it("reads goodput at a time from the bin that holds it, summed over the flows when none is named", () => {

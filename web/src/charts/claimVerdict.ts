@@ -29,9 +29,15 @@ function binAt(c: Columns, name: string, t: number): number {
   return c.t[i] <= t ? y[i] : NaN;
 }
 
+/** The mean of the numbers present (a routing step without a route has none). */
+function meanOf(values: readonly (number | null)[]): number {
+  const present = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  return present.length ? present.reduce((a, b) => a + b, 0) / present.length : NaN;
+}
+
 const UNITS: Record<ClaimCheck['measure'], string> = {
   owd_quantile_ms: 'ms',
-  owd_mean_over_min: '×',
+  owd_mean_over_propagation: '×',
   jitter_share_below: '',
   goodput_over_tcp: '×',
   goodput_at_mbps: 'Mbit/s',
@@ -53,10 +59,11 @@ export function measure(check: ClaimCheck, flow: number | null | undefined, resu
       const cdf = check.at_arrival ? traces?.owdArrivalCdfMs : traces?.owdCdfMs;
       return cdf ? quantile(cdf, check.q ?? NaN) : NaN;
     }
-    case 'owd_mean_over_min': {
+    case 'owd_mean_over_propagation': {
       const cdf = check.at_arrival ? traces?.owdArrivalCdfMs : traces?.owdCdfMs;
       const mean = (check.at_arrival ? summary?.owd_arrival_ms : summary?.owd_ms)?.mean;
-      return cdf && cdf.length > 0 && mean !== undefined && cdf[0] > 0 ? mean / cdf[0] : NaN;
+      const propagation = result.path ? meanOf(result.path.steps.owd_ms) : cdf && cdf.length > 0 ? cdf[0] : NaN;
+      return mean !== undefined && propagation > 0 ? mean / propagation : NaN;
     }
     case 'jitter_share_below': {
       const jitter = check.at_arrival ? traces?.jitterArrival : traces?.jitter;

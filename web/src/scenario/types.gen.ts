@@ -494,7 +494,7 @@ export type ClaimChart = 'delay_cdf' | 'delay' | 'jitter' | 'goodput';
  */
 export type ClaimMeasure =
   | 'owd_quantile_ms'
-  | 'owd_mean_over_min'
+  | 'owd_mean_over_propagation'
   | 'jitter_share_below'
   | 'goodput_over_tcp'
   | 'goodput_at_mbps';
