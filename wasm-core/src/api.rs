@@ -252,16 +252,7 @@ impl PcapFiles {
 #[wasm_bindgen]
 pub fn sweep_jobs(json: &str) -> Result<String, JsValue> {
     let plan = runner::SweepPlan::new(json).map_err(run_error)?;
-    let list: Vec<serde_json::Value> = (0..plan.len())
-        .map(|i| {
-            let (point, run) = (i / plan.runs() as usize, i as u32 % plan.runs());
-            serde_json::json!({
-                "point": plan.point(point).iter().map(|(p, v)| serde_json::json!([p, v])).collect::<Vec<_>>(),
-                "run": run,
-                "seed": plan.job_seed(i).to_string(),
-            })
-        })
-        .collect();
+    let list: Vec<runner::SweepJobRef> = (0..plan.len()).map(|i| plan.job_ref(i)).collect();
     serde_json::to_string(&list).map_err(output_error)
 }
 

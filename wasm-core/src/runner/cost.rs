@@ -28,7 +28,7 @@ const CONSTELLATION_RATE_MBPS: f64 = 40.0;
 /// Hops assumed for a constellation path: two ground links and the ISLs between.
 const CONSTELLATION_HOPS: f64 = 12.0;
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CostEstimate {
     /// Simulations: sweep jobs, times the flows with `flows_alone`.
     pub runs: u64,

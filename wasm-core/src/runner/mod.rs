@@ -33,7 +33,7 @@ pub use error::RunError;
 pub use pcap::{PcapCapture, PcapFile, DEFAULT_PCAP_LIMIT};
 pub use result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
 pub use session::{combine, combine_json, combine_values, simulation_count, simulations, Session};
-pub use sweep::{run_job, sweep_jobs, Shard, SweepJob, SweepPlan};
+pub use sweep::{run_job, sweep_jobs, Shard, SweepJob, SweepJobRef, SweepPlan};
 pub use sweep_csv::{sweep_csv, sweep_csv_json, SweepFlowRow, SweepRecord, SweepRunRow, SweepTable};
 pub use sweep_merge::{merge_sweep_csv, parse_sweep_csv, SweepShard};
 pub use traces::{CodingTrace, Columns, FlowTrace, HopTrace, LinkTrace, Traces};
@@ -223,6 +223,12 @@ struct CoreOutputs {
     run: RunResult,
     /// The globe's input (`orbit::view`).
     constellation_view: crate::orbit::view::ConstellationView,
+    /// A problem with a scenario (validation, and every refusal at the wasm boundary).
+    field_error: crate::scenario::FieldError,
+    /// What a scenario will cost (`cost::estimate`).
+    cost_estimate: cost::CostEstimate,
+    /// A sweep's job as the browser lists it (`sweep_jobs`).
+    sweep_job: SweepJobRef,
 }
 
 /// The JSON Schema of what the core reports (the run result with its traces and path

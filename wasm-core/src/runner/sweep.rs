@@ -12,6 +12,28 @@ use crate::scenario::{self, Scenario, ScenarioError};
 use crate::sim::rng::run_seed;
 use serde_json::Value;
 
+/// A sweep job as a front end lists it (`sweep_jobs` at the wasm boundary): its grid point's
+/// (path, value) pairs in grid order, its run at that point, and its seed as decimal text (a
+/// 64-bit seed does not fit a JavaScript number).
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct SweepJobRef {
+    pub point: Vec<(String, Value)>,
+    pub run: u32,
+    pub seed: String,
+}
+
+impl SweepPlan {
+    /// Job `index` as [`SweepJobRef`] lists it, without building its scenario.
+    pub fn job_ref(&self, index: usize) -> SweepJobRef {
+        let point = index / self.runs() as usize;
+        SweepJobRef {
+            point: self.point(point),
+            run: index as u32 % self.runs(),
+            seed: self.job_seed(index).to_string(),
+        }
+    }
+}
+
 /// One run of a sweep: a grid point, a run index, and the scenario for it.
 #[derive(Clone, Debug)]
 pub struct SweepJob {

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 /// One problem with a scenario: the path of the field (empty for the scenario as a whole) and
 /// what is wrong with it. The browser's editor places each beside the field with that path.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FieldError {
     pub path: String,
     pub message: String,

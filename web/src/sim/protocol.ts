@@ -4,34 +4,11 @@
 
 import type { ConstellationView } from './constellation';
 import type { RunResult, RunSummary } from './results';
+import type { CostEstimate, FieldError, SweepJobRef as SweepJob } from './results.gen';
 
-export interface SweepJob {
-  /** (path, value) per swept path, in grid order. */
-  point: [string, unknown][];
-  run: number;
-  /** Decimal text: seeds are 64-bit. */
-  seed: string;
-}
-
-/** One problem with a scenario, as the core reports it (`scenario::FieldError`): the field's
- * path (empty for the scenario as a whole) and what is wrong; a sweep point's problem also
- * carries the point. */
-export interface FieldError {
-  path: string;
-  message: string;
-  sweep_point?: [string, unknown][];
-}
-
-/** What a scenario will cost (the core's `runner::cost`). */
-export interface CostEstimate {
-  runs: number;
-  events: number;
-  browser_seconds: number;
-  /** The costliest of the runs alone (estimate.ts: the page's wait on several workers). */
-  longest_run_seconds: number;
-  /** The most memory one run may need, in bytes; validation refuses a scenario above 1 GB. */
-  memory_bytes: number;
-}
+/** A sweep's job, the scenario's problem and cost as the core writes them (generated from the Rust
+ * types: `runner::SweepJobRef`, `scenario::FieldError`, `runner::cost::CostEstimate`). */
+export type { CostEstimate, FieldError, SweepJobRef as SweepJob } from './results.gen';
 
 /** One link's capture: `link-K-nA-nB.pcap` and its bytes, as `orbitcp run --pcap` writes them. */
 export interface PcapFile {

@@ -59,6 +59,18 @@ export interface CoreOutputs {
    * The globe's input (`orbit::view`).
    */
   constellation_view: ConstellationView;
+  /**
+   * A problem with a scenario (validation, and every refusal at the wasm boundary).
+   */
+  field_error: FieldError;
+  /**
+   * What a scenario will cost (`cost::estimate`).
+   */
+  cost_estimate: CostEstimate;
+  /**
+   * A sweep's job as the browser lists it (`sweep_jobs`).
+   */
+  sweep_job: SweepJobRef;
 }
 /**
  * The result of one run.
@@ -475,4 +487,45 @@ export interface GroundView {
   lat_deg: number;
   lon_deg: number;
   role: GroundRole;
+}
+/**
+ * One problem with a scenario: the path of the field (empty for the scenario as a whole) and what is wrong with it. The browser's editor places each beside the field with that path.
+ */
+export interface FieldError {
+  path: string;
+  message: string;
+  /**
+   * For a problem of one sweep point: the point's (path, value) pairs.
+   */
+  sweep_point?: [string, unknown][] | null;
+}
+export interface CostEstimate {
+  /**
+   * Simulations: sweep jobs, times the flows with `flows_alone`.
+   */
+  runs: number;
+  /**
+   * Events over all runs.
+   */
+  events: number;
+  /**
+   * `events` at `BROWSER_EVENTS_PER_S`: the whole scenario on one worker.
+   */
+  browser_seconds: number;
+  /**
+   * The costliest of the `runs` alone, in the same seconds: with several workers the page waits for the longer of it and `browser_seconds` shared among them (the flows of the LEO preset take 3 s together, its INTCP flow alone 23 s).
+   */
+  longest_run_seconds: number;
+  /**
+   * The most memory one run may need, in bytes (`Scenario::memory_estimate`); validation refuses a scenario above `scenario::MAX_RUN_MEMORY_BYTES`.
+   */
+  memory_bytes: number;
+}
+/**
+ * A sweep job as a front end lists it (`sweep_jobs` at the wasm boundary): its grid point's (path, value) pairs in grid order, its run at that point, and its seed as decimal text (a 64-bit seed does not fit a JavaScript number).
+ */
+export interface SweepJobRef {
+  point: [string, unknown][];
+  run: number;
+  seed: string;
 }
