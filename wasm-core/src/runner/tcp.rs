@@ -57,6 +57,7 @@ impl Transport for TcpHandle {
             seed,
             frto: set.frto,
             undo: set.undo,
+            ns3_rules: set.ns3_rules,
         };
         let sender = TcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
         b.place(sender_id, from, Agent::TcpSender(Box::new(sender)), start);

@@ -112,6 +112,9 @@ pub struct TcpSettings {
     pub per_ack_growth: bool,
     pub frto: bool,
     pub undo: bool,
+    /// ns-3.37's loss recovery and timers (`TcpSocketBase`) instead of Linux's: the `ns3`
+    /// profile with DupThresh loss detection.
+    pub ns3_rules: bool,
 }
 
 impl TcpFlow {
@@ -119,6 +122,8 @@ impl TcpFlow {
     pub fn settings(&self) -> TcpSettings {
         let ns3 = self.profile == TcpProfile::Ns3;
         let rto_flavor = self.rto_flavor.unwrap_or(if ns3 { RtoFlavor::Rfc6298 } else { RtoFlavor::Linux });
+        let loss_detection =
+            self.loss_detection.unwrap_or(if ns3 { LossDetection::Dupack } else { LossDetection::Rack });
         TcpSettings {
             delayed_ack: self.delayed_ack.unwrap_or(ns3),
             // Linux TCP_DELACK_MIN; ns-3 DelAckTimeout.
@@ -130,16 +135,14 @@ impl TcpFlow {
                 RtoFlavor::Rfc6298 => 1000.0,
             }),
             recovery: self.recovery.unwrap_or(Recovery::Prr),
-            loss_detection: self.loss_detection.unwrap_or(if ns3 {
-                LossDetection::Dupack
-            } else {
-                LossDetection::Rack
-            }),
+            loss_detection,
             rcv_autotune: self.rcv_autotune.unwrap_or(!ns3 && self.rwnd_pkts.is_none()),
             per_ack_growth: ns3,
             // Linux: `tcp_frto = 2` and undo always on; ns-3 has neither.
             frto: self.frto.unwrap_or(!ns3),
             undo: self.undo.unwrap_or(!ns3),
+            // ns-3.37 has no RACK-TLP: a flow that asks for it recovers as Linux does.
+            ns3_rules: ns3 && loss_detection == LossDetection::Dupack,
         }
     }
 }

@@ -24,7 +24,7 @@ impl TcpSender {
     }
 
     /// Updates the scoreboard from an ACK's SACK blocks and cumulative ACK.
-    fn take_ack(&mut self, now: SimTime, ack_seg: u64, sack: &SackBlocks) -> AckDelta {
+    pub(super) fn take_ack(&mut self, now: SimTime, ack_seg: u64, sack: &SackBlocks) -> AckDelta {
         let mut d = AckDelta::default();
         let mss = self.cfg.mss as u64;
         let min_rtt = self.rtt.min_rtt.unwrap_or(SimDuration::ZERO);
@@ -73,6 +73,9 @@ impl TcpSender {
         if ack_seg < self.sb.una {
             return; // an old, reordered ACK
         }
+        if self.cfg.ns3_rules {
+            return self.on_ack_ns3(ctx, ack_seg, sack, wnd);
+        }
         self.snd_wnd = wnd;
         let prior_una = self.sb.una;
         let prior_in_flight = self.pipe();
@@ -114,7 +117,7 @@ impl TcpSender {
 
     /// NewReno bookkeeping (duplicate ACKs stand for segments that left the network) and the
     /// duplicate-ACK count of the DupThresh rule.
-    fn count_dupacks(&mut self, is_dupack: bool, cum_advanced: bool, newly_acked: u32) {
+    pub(super) fn count_dupacks(&mut self, is_dupack: bool, cum_advanced: bool, newly_acked: u32) {
         if !self.cfg.sack {
             if is_dupack {
                 let outstanding = (self.sb.nxt - self.sb.una) as u32;
@@ -130,7 +133,7 @@ impl TcpSender {
     }
 
     /// What the congestion control's per-ACK hooks are told about this ACK.
-    fn ack_sample(&self, now: SimTime, delta: &AckDelta, prior_una: u64, is_dupack: bool) -> AckSample {
+    pub(super) fn ack_sample(&self, now: SimTime, delta: &AckDelta, prior_una: u64, is_dupack: bool) -> AckSample {
         AckSample {
             now,
             acked: delta.newly_acked + delta.newly_sacked,
@@ -254,7 +257,7 @@ impl TcpSender {
 
     /// Sends what the window allows, audits it, re-arms the tail loss probe, and records the
     /// flow's end and its trace point.
-    fn send_after_ack(&mut self, ctx: &mut Ctx, pipe_before_sends: u32, forced_sends: u32) {
+    pub(super) fn send_after_ack(&mut self, ctx: &mut Ctx, pipe_before_sends: u32, forced_sends: u32) {
         let now = ctx.now;
         let sent_before = self.stats.sent_pkts;
         if self.send_new_only {

@@ -18,7 +18,7 @@ impl TcpSender {
         if seg.flags & SACKED != 0 {
             self.violation(format!("segment {s} retransmitted after the receiver SACKed it"));
         }
-        if seg.flags & RETRANSMITTED != 0 && seg.flags & RTO_LOST == 0 {
+        if seg.flags & RETRANSMITTED != 0 && seg.flags & RTO_LOST == 0 && !self.ns3.forcing_head {
             let min_rtt = self.rtt.min_rtt.unwrap_or(SimDuration::ZERO);
             let since = now - seg.last_sent;
             if since < min_rtt {

@@ -31,7 +31,8 @@
 //!
 //! The sender is split by what drives it: this file holds its state, the handshake and
 //! sending; `ack.rs` what an ACK does, step by step; `timers.rs` the RTO, tail loss probe,
-//! reordering and pacing timers; `audit.rs` the self-audit.
+//! reordering and pacing timers; `audit.rs` the self-audit; `ns3.rs` what an ACK and a timeout
+//! do in the `ns3` profile, ns-3.37's `TcpSocketBase` in place of Linux's machinery.
 //!
 //! Spurious reductions are undone as Linux does (`undo.rs`): F-RTO after a timeout, timestamps
 //! (Eifel) and D-SACK after any reduction; each congestion control's `undo_cwnd` sets the
@@ -41,6 +42,7 @@
 
 mod ack;
 mod audit;
+mod ns3;
 mod timers;
 mod undo;
 
@@ -117,6 +119,8 @@ pub struct TcpConfig {
     /// Undo of spurious reductions by timestamps (Eifel, RFC 3522) and D-SACK (RFC 3708), as
     /// Linux's `tcp_try_undo_*`.
     pub undo: bool,
+    /// ns-3.37's loss recovery and timers (`ns3.rs`) instead of Linux's: the `ns3` profile.
+    pub ns3_rules: bool,
 }
 
 /// The congestion state shown in traces: Open/Disorder split by slow start.
@@ -185,6 +189,8 @@ pub struct TcpSender {
     /// Undo state (Linux `undo_marker`, `undo_retrans`, `prior_ssthresh`, `retrans_stamp`,
     /// `frto`; see `undo.rs`).
     undo: undo::UndoState,
+    /// ns-3's recovery state, used only with `ns3_rules`.
+    ns3: ns3::Ns3State,
     /// Consecutive timeouts with no new data acknowledged (Linux `icsk_retransmits`).
     rto_retransmits: u32,
     /// The TSecr of the ACK being processed.
@@ -262,6 +268,7 @@ impl TcpSender {
             tlp_high_seq: None,
             tlp_retrans: false,
             undo: undo::UndoState::default(),
+            ns3: ns3::Ns3State::new(),
             rto_retransmits: 0,
             ts_echo: SimTime::ZERO,
             send_new_only: false,
@@ -418,6 +425,7 @@ impl TcpSender {
         }
         if matches!(self.state, CaState::Recovery) {
             self.prr.on_sent();
+            self.ns3.prr.on_sent();
         }
         self.stats.sent_pkts += 1;
         if retransmission {
@@ -446,8 +454,10 @@ impl TcpSender {
         });
         // Linux re-arms the timer when it retransmits the head (`tcp_xmit_retransmit_queue`):
         // otherwise a loss found about an RTO after the last ACK times out before its
-        // retransmission can be acknowledged.
-        if !self.rto_timer.is_armed() || (retransmission && s == self.sb.una) {
+        // retransmission can be acknowledged. ns-3 arms it only when it is not running
+        // (`SendDataPacket`).
+        let rearm = retransmission && s == self.sb.una && !self.cfg.ns3_rules;
+        if !self.rto_timer.is_armed() || rearm {
             self.arm_rto(ctx);
         }
         if !retransmission {

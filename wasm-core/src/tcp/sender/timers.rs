@@ -95,6 +95,9 @@ impl TcpSender {
             self.send_syn(ctx);
             return;
         }
+        if self.cfg.ns3_rules {
+            return self.on_rto_ns3(ctx);
+        }
         self.stats.timeouts += 1;
         // Linux `tcp_timeout_mark_lost`: with RACK, segments sent within the last RTT stay in
         // flight; the head is always marked.
