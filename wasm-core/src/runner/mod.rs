@@ -7,7 +7,7 @@
 //! `report.rs` turns a finished run into the [`RunResult`] (`result.rs`, with its time series
 //! in `traces.rs`). A [`Session`]
 //! (`session.rs`) steps the runs of one scenario; `sweep.rs` enumerates a sweep's runs and
-//! `cost.rs` estimates what a run costs.
+//! `cost.rs` estimates what a run costs; `view.rs` builds the constellation the globe shows.
 
 mod arq;
 mod chain;
@@ -29,6 +29,8 @@ mod sweep_merge;
 mod tcp;
 mod traces;
 mod transport;
+#[cfg(feature = "orbits")]
+mod view;
 pub use error::RunError;
 pub use pcap::{PcapCapture, PcapFile, DEFAULT_PCAP_LIMIT};
 pub use result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
@@ -37,6 +39,8 @@ pub use sweep::{run_job, sweep_jobs, Shard, SweepJob, SweepPlan};
 pub use sweep_csv::{sweep_csv, sweep_csv_json, SweepFlowRow, SweepRecord, SweepRunRow, SweepTable};
 pub use sweep_merge::{merge_sweep_csv, parse_sweep_csv, SweepShard};
 pub use traces::{CodingTrace, Columns, FlowTrace, HopTrace, LinkTrace, Traces};
+#[cfg(feature = "orbits")]
+pub use view::built_from_scenario_json;
 
 use crate::content::Content;
 use crate::scenario::{self, Chain, Flow, Scenario, Topology};
