@@ -65,7 +65,7 @@ fn result_json(r: &runner::RunResult) -> Result<String, JsValue> {
 /// "sweep_point"?}]` (`scenario::FieldError`), empty when it is valid.
 #[wasm_bindgen]
 pub fn validate_scenario(json: &str) -> Result<String, JsValue> {
-    let problems = runner::check_json(json).err().map(|e| e.0).unwrap_or_default();
+    let problems = runner::validate_json(json).err().map(|e| e.0).unwrap_or_default();
     serde_json::to_string(&problems).map_err(output_error)
 }
 

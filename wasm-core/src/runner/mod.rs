@@ -191,16 +191,10 @@ pub fn run_json(scenario_json: &str, with_traces: bool) -> Result<String, RunErr
     serde_json::to_string(&r).map_err(|e| RunError::Output(e.to_string()))
 }
 
-/// Checks a scenario, its sweep points included; the error lists every problem, each naming
-/// its path.
+/// Checks a scenario, its sweep points included; the error lists every problem, each a
+/// [`scenario::FieldError`] naming its path (what the browser's editor places beside each field).
 pub fn validate_json(scenario_json: &str) -> Result<(), scenario::ScenarioError> {
-    check_json(scenario_json)
-}
-
-/// Like [`validate_json`], with every problem as a [`scenario::FieldError`] (what the browser's
-/// editor places beside each field).
-pub fn check_json(scenario_json: &str) -> Result<(), scenario::ScenarioError> {
-    let sc = scenario::check(scenario_json)?;
+    let sc = scenario::parse(scenario_json)?;
     if sc.sweep.is_some() {
         let plan = SweepPlan::new(scenario_json).map_err(|e| match e {
             RunError::Scenario(e) => e,
