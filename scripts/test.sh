@@ -111,8 +111,10 @@ step_lint() {
 }
 
 step_imports() {
-  # The one-way import rule: no module imports one that imports it back (ARCHITECTURE.md).
+  # The one-way import rule: imports run down the core's layers, and no module imports one that
+  # imports it back (ARCHITECTURE.md). Then the checker itself, against fixture trees.
   node scripts/check-imports.mjs
+  node --test scripts/tests/*.test.mjs
 }
 
 step_sizes() {

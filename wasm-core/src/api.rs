@@ -65,7 +65,7 @@ fn result_json(r: &runner::RunResult) -> Result<String, JsValue> {
 /// "sweep_point"?}]` (`scenario::FieldError`), empty when it is valid.
 #[wasm_bindgen]
 pub fn validate_scenario(json: &str) -> Result<String, JsValue> {
-    let problems = runner::check_json(json).err().map(|e| e.0).unwrap_or_default();
+    let problems = runner::validate_json(json).err().map(|e| e.0).unwrap_or_default();
     serde_json::to_string(&problems).map_err(output_error)
 }
 
@@ -310,7 +310,7 @@ pub fn needs_orbit_code(json: &str) -> bool {
 #[cfg(feature = "orbits")]
 #[wasm_bindgen]
 pub fn constellation_view(scenario_json: &str) -> Result<String, JsValue> {
-    let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(scenario_error)?;
+    let built = crate::runner::built_from_scenario_json(scenario_json).map_err(scenario_error)?;
     serde_json::to_string(&crate::orbit::view::constellation_view(&built)).map_err(output_error)
 }
 
@@ -320,7 +320,7 @@ pub fn constellation_view(scenario_json: &str) -> Result<String, JsValue> {
 #[cfg(feature = "orbits")]
 #[wasm_bindgen]
 pub fn constellation_positions(scenario_json: &str, times_json: &str) -> Result<String, JsValue> {
-    let built = crate::orbit::view::built_from_scenario_json(scenario_json).map_err(scenario_error)?;
+    let built = crate::runner::built_from_scenario_json(scenario_json).map_err(scenario_error)?;
     let times: Vec<f64> = serde_json::from_str(times_json)
         .map_err(|e| js_error(&[FieldError::new("times", format!("not a JSON array of seconds: {e}"))]))?;
     let per_time: Vec<Vec<Option<f64>>> = times

@@ -133,7 +133,7 @@ proptest! {
 
     #[test]
     fn the_express_path_gives_the_hop_by_hop_result_bit_for_bit(s in scenario()) {
-        let Ok(sc) = scenario::check_value(s.clone()) else { return Ok(()) };
+        let Ok(sc) = scenario::from_value(s.clone()) else { return Ok(()) };
         let (fast, slow) = (run(&sc, true), run(&sc, false));
         prop_assert!(fast.events <= slow.events, "{} events with the express path, {} without", fast.events, slow.events);
         if let Err(d) = same_result(&fast, &slow) {
@@ -153,7 +153,7 @@ fn beijing_new_york(cc: &str, duration_s: u32) -> scenario::Scenario {
     v["flows"] = json!([flow]);
     v["flows_alone"] = false.into();
     v["duration_s"] = duration_s.into();
-    scenario::check_value(v).unwrap()
+    scenario::from_value(v).unwrap()
 }
 
 #[test]

@@ -21,7 +21,7 @@ pub mod rlnc;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd_wasm;
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod simd_x86;
+mod simd_x86;
 // The wasm boundary proper is api.rs; these measuring exports are built only for benchmarks.
 #[cfg(all(target_arch = "wasm32", feature = "wasm-bench"))]
 pub mod wasm_bench;

@@ -8,8 +8,9 @@
 //! overlapping vector (computed before the body, see "Tails" below); only buffers shorter than
 //! one 16-byte vector use the portable product row.
 //!
-//! This is one of the two modules allowed to use `unsafe` (lib.rs denies it elsewhere). There are
-//! two kinds of unsafe operation here, each explained where it occurs:
+//! This is one of the three modules allowed to use `unsafe` (lib.rs denies it elsewhere; the
+//! others are `simd_wasm.rs` and `content/words_x86.rs`). There are two kinds of unsafe operation
+//! here, each explained where it occurs:
 //! * calling a `#[target_feature]` function, which is sound only on a CPU with that feature: the
 //!   `*_checked` entry points take a [`Detected`] token, which `gf256` builds only after
 //!   `is_x86_feature_detected!` said yes, and assert that it names the right kernel;
@@ -29,31 +30,6 @@ use super::kernel::{portable, Detected, DotJob, Kernel, DOT_BATCH, DOT_DSTS, MUL
 
 // ---------------------------------------------------------------------------------------------
 // Checked entry points (safe to call from anywhere).
-
-/// The content digest's word sum (`content::words::tagged_word_sum`) compiled for AVX-512 (a 64-bit
-/// vector multiply) or AVX2 (four 64-bit lanes, where SSE2 has two), or None on a CPU with
-/// neither. Integer arithmetic only, so every build equals the portable sum exactly.
-pub(crate) fn tagged_word_sum_wide_checked(key: u64, first: u64, end: u64) -> Option<u64> {
-    if std::is_x86_feature_detected!("avx512dq") && std::is_x86_feature_detected!("avx512vl") {
-        // Safe because AVX-512 F (implied by DQ), DQ and VL were just detected on this CPU.
-        return Some(unsafe { tagged_word_sum_avx512(key, first, end) });
-    }
-    if std::is_x86_feature_detected!("avx2") {
-        // Safe because `is_x86_feature_detected!("avx2")` just returned true on this CPU.
-        return Some(unsafe { tagged_word_sum_avx2(key, first, end) });
-    }
-    None
-}
-
-#[target_feature(enable = "avx512f,avx512dq,avx512vl")]
-fn tagged_word_sum_avx512(key: u64, first: u64, end: u64) -> u64 {
-    crate::content::words::tagged_word_sum(key, first, end)
-}
-
-#[target_feature(enable = "avx2")]
-fn tagged_word_sum_avx2(key: u64, first: u64, end: u64) -> u64 {
-    crate::content::words::tagged_word_sum(key, first, end)
-}
 
 pub(crate) fn mul_add_ssse3_checked(k: Detected, tbl: &[u8; 32], row: &[u8; 256], dst: &mut [u8], src: &[u8]) {
     assert!(matches!(k.kernel(), Kernel::Ssse3 | Kernel::Avx2), "SSSE3 kernel without SSSE3 detection");

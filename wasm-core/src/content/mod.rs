@@ -13,14 +13,16 @@ pub struct Content {
     key: u64,
 }
 
-pub(crate) mod words;
+mod words;
+#[cfg(target_arch = "x86_64")]
+mod words_x86;
 
 use words::{tagged, tagged_word_sum, word};
 
 /// Wrapping integer sums are exact, so the wider vector builds of the loop give the same digest.
 fn tagged_word_sum_dispatch(key: u64, first: u64, end: u64) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if let Some(sum) = crate::coding::simd_x86::tagged_word_sum_wide_checked(key, first, end) {
+    if let Some(sum) = words_x86::tagged_word_sum_wide_checked(key, first, end) {
         return sum;
     }
     tagged_word_sum(key, first, end)

@@ -1,6 +1,5 @@
 //! The words of flow content and their position-tagged sum, the bulk of a digest: apart from
-//! `content`, so that `coding::simd_x86` can compile the same loop for wider vectors without the
-//! two modules importing each other.
+//! `content`'s digests, so that `words_x86` compiles this same loop for wider vectors.
 
 const WORD_MUL: u64 = 0x9E37_79B9_7F4A_7C15; // 2^64 / golden ratio: an odd, well-mixing multiplier
 const POSITION_STEP: u64 = 0xD6E8_FEB8_6659_FD93; // odd: word j is tagged with j·STEP before summing
@@ -18,7 +17,7 @@ pub(crate) fn word(key: u64, j: u64) -> u64 {
 }
 
 /// The sum of words `[first, end)`, each tagged with its position: the bulk of a digest. Always
-/// inlined, so that the copies in `coding::simd_x86` are this very loop compiled for AVX2 and AVX-512.
+/// inlined, so that the copies in `words_x86` are this very loop compiled for AVX2 and AVX-512.
 #[inline(always)]
 pub(crate) fn tagged_word_sum(key: u64, first: u64, end: u64) -> u64 {
     let mut sum = 0u64;

@@ -14,7 +14,6 @@ use super::config::Built;
 use super::elements::{ElementSource, Orbit};
 use super::geometry::EARTH_ROTATION_RAD_S;
 use super::route::Router;
-use crate::scenario::{FieldError, ScenarioError, Topology};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -196,27 +195,10 @@ fn iso_utc(t: sgp4::chrono::NaiveDateTime) -> String {
     )
 }
 
-/// The constellation of a scenario given as JSON text (validated like any scenario), built for
-/// its `duration_s`; an error if the scenario's topology is not a constellation.
-pub fn built_from_scenario_json(text: &str) -> Result<Built, ScenarioError> {
-    let sc = crate::scenario::parse(text)?;
-    let one = |path: &str, message: String| ScenarioError(vec![FieldError::new(path, message)]);
-    match &sc.topology {
-        Topology::Constellation(t) => {
-            t.build(sc.duration_s).map_err(|e| ScenarioError(vec![crate::scenario::topology_error(e)]))
-        }
-        Topology::Chain(c) => match &c.place {
-            Some(place) => {
-                place.as_constellation().build(sc.duration_s).map_err(|e| one("topology.place", e.to_string()))
-            }
-            None => Err(one("topology", "a chain without a place has nothing to show on the globe".into())),
-        },
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::built_from_scenario_json;
 
     /// The view of a scenario with this constellation topology (without its `kind`).
     fn view_of(topology: &str) -> serde_json::Value {

@@ -87,7 +87,7 @@ impl FlowReport for ArqHandle {
         }
     }
 
-    fn traces(&self, run: &Run, _f: usize) -> TraceParts {
+    fn traces(&self, run: &Run) -> TraceParts {
         let (s, _) = self.agents(&run.sim);
         TraceParts { sender: Columns::new(&s.trace, ARQ_SENDER_TRACE_COLUMNS), coding: None, hops: None }
     }

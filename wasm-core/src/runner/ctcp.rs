@@ -172,7 +172,7 @@ impl FlowReport for CtcpHandle {
         }
     }
 
-    fn traces(&self, run: &Run, _f: usize) -> TraceParts {
+    fn traces(&self, run: &Run) -> TraceParts {
         let (s, r) = self.agents(&run.sim);
         TraceParts {
             sender: Columns::new(&s.trace, CTCP_SENDER_TRACE_COLUMNS),

@@ -96,7 +96,7 @@ impl FlowReport for IntcpHandle {
         }
     }
 
-    fn traces(&self, run: &Run, _f: usize) -> TraceParts {
+    fn traces(&self, run: &Run) -> TraceParts {
         let hops = self
             .nodes(&run.sim)
             .iter()

@@ -7,7 +7,7 @@
 //! `report.rs` turns a finished run into the [`RunResult`] (`result.rs`, with its time series
 //! in `traces.rs`). A [`Session`]
 //! (`session.rs`) steps the runs of one scenario; `sweep.rs` enumerates a sweep's runs and
-//! `cost.rs` estimates what a run costs.
+//! `cost.rs` estimates what a run costs; `view.rs` builds the constellation the globe shows.
 
 mod arq;
 mod chain;
@@ -29,6 +29,8 @@ mod sweep_merge;
 mod tcp;
 mod traces;
 mod transport;
+#[cfg(feature = "orbits")]
+mod view;
 pub use error::RunError;
 pub use pcap::{PcapCapture, PcapFile, DEFAULT_PCAP_LIMIT};
 pub use result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
@@ -37,6 +39,8 @@ pub use sweep::{run_job, sweep_jobs, Shard, SweepJob, SweepJobRef, SweepPlan};
 pub use sweep_csv::{sweep_csv, sweep_csv_json, SweepFlowRow, SweepRecord, SweepRunRow, SweepTable};
 pub use sweep_merge::{merge_sweep_csv, parse_sweep_csv, SweepShard};
 pub use traces::{CodingTrace, Columns, FlowTrace, HopTrace, LinkTrace, Traces};
+#[cfg(feature = "orbits")]
+pub use view::built_from_scenario_json;
 
 use crate::content::Content;
 use crate::scenario::{self, Chain, Flow, Scenario, Topology};
@@ -187,16 +191,10 @@ pub fn run_json(scenario_json: &str, with_traces: bool) -> Result<String, RunErr
     serde_json::to_string(&r).map_err(|e| RunError::Output(e.to_string()))
 }
 
-/// Checks a scenario, its sweep points included; the error lists every problem, each naming
-/// its path.
+/// Checks a scenario, its sweep points included; the error lists every problem, each a
+/// [`scenario::FieldError`] naming its path (what the browser's editor places beside each field).
 pub fn validate_json(scenario_json: &str) -> Result<(), scenario::ScenarioError> {
-    check_json(scenario_json)
-}
-
-/// Like [`validate_json`], with every problem as a [`scenario::FieldError`] (what the browser's
-/// editor places beside each field).
-pub fn check_json(scenario_json: &str) -> Result<(), scenario::ScenarioError> {
-    let sc = scenario::check(scenario_json)?;
+    let sc = scenario::parse(scenario_json)?;
     if sc.sweep.is_some() {
         let plan = SweepPlan::new(scenario_json).map_err(|e| match e {
             RunError::Scenario(e) => e,

@@ -161,7 +161,7 @@ impl Run {
                 let gv: Vec<f64> = bins.iter().map(|&b| b as f64 * 8.0 / width / 1e6).collect();
                 let delays = &delivery.log.delays;
                 let (jt, jv) = delays.jitter_series().into_iter().unzip();
-                let TraceParts { sender, coding, hops } = handle.traces(self, f);
+                let TraceParts { sender, coding, hops } = handle.traces(self);
                 FlowTrace {
                     id: f as u32,
                     sender,

@@ -146,7 +146,7 @@ impl SweepPlan {
             scenario::set_path(&mut v, path, val.clone())
                 .map_err(|e| ScenarioError::one(&format!("sweep.grid.\"{path}\""), e.to_string()))?;
         }
-        scenario::check_value(v).map_err(|mut e| {
+        scenario::from_value(v).map_err(|mut e| {
             for f in &mut e.0 {
                 f.sweep_point = Some(point.clone());
             }
@@ -314,11 +314,11 @@ mod tests {
     fn every_problem_of_a_scenario_is_a_field_error_with_its_path() {
         let bad =
             GRID.replace(r#""rate_mbps":10"#, r#""rate_mbps":-1"#).replace(r#""duration_s":10"#, r#""duration_s":0"#);
-        let e = crate::scenario::check(&bad).unwrap_err();
+        let e = crate::scenario::parse(&bad).unwrap_err();
         let paths: Vec<&str> = e.0.iter().map(|f| f.path.as_str()).collect();
         assert!(paths.contains(&"duration_s") && paths.contains(&"topology.links[0].rate_mbps"), "{paths:?}");
         assert!(e.0.iter().all(|f| f.sweep_point.is_none() && !f.message.starts_with(&f.path)));
-        let json = crate::scenario::check("{").unwrap_err();
+        let json = crate::scenario::parse("{").unwrap_err();
         assert_eq!((json.0[0].path.as_str(), json.to_string().starts_with("scenario: invalid JSON")), ("", true));
     }
 
@@ -358,7 +358,7 @@ mod tests {
     fn a_sweep_point_with_an_array_for_an_object_is_refused_with_its_path() {
         let bad =
             GRID.replace(r#""topology.links[0].delay_ms":[1,2]"#, r#""topology.links[0].loss":[["bernoulli",0.5]]"#);
-        let e = crate::runner::check_json(&bad).unwrap_err();
+        let e = crate::runner::validate_json(&bad).unwrap_err();
         let f = &e.0[0];
         assert_eq!(
             (f.path.as_str(), f.message.as_str()),

@@ -119,7 +119,7 @@ impl FlowReport for TcpHandle {
         }
     }
 
-    fn traces(&self, run: &Run, _f: usize) -> TraceParts {
+    fn traces(&self, run: &Run) -> TraceParts {
         let (s, _) = self.agents(&run.sim);
         TraceParts { sender: Columns::new(&s.trace, SENDER_TRACE_COLUMNS), coding: None, hops: None }
     }

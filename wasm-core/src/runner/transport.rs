@@ -126,7 +126,7 @@ pub(super) trait FlowReport {
     /// The agents at the two ends: (the one that sends the data, the one that receives it).
     fn ends(&self) -> (AgentId, AgentId);
     fn figures(&self, run: &Run, f: usize, end: SimTime) -> Figures;
-    fn traces(&self, run: &Run, f: usize) -> TraceParts;
+    fn traces(&self, run: &Run) -> TraceParts;
 }
 
 /// A transport, as the runner builds and reports it.

@@ -47,7 +47,7 @@ pub use link::{
 };
 pub use memory::{MemoryEstimate, MAX_FLOWS, MAX_RUN_MEMORY_BYTES};
 pub use paper::{ClaimChart, PaperClaim, PaperPoint, PaperReference};
-pub use parse::{check, check_value, from_value, parse, parse_timeline, read_json};
+pub use parse::{from_value, parse, parse_timeline, read_json};
 pub use sweep::Sweep;
 pub use tcp_flow::{TcpFlow, TcpProfile, TcpSettings};
 pub use topology::{Chain, ChainPlace, Topology};

@@ -4,9 +4,12 @@
 use super::{Scenario, ScenarioError};
 use serde_json::Value;
 
-/// Parses and validates a scenario. The error lists every problem found, one per line.
+/// Parses and validates a scenario. The error lists every problem found, each a [`FieldError`]
+/// naming its path (shown one per line).
+///
+/// [`FieldError`]: super::FieldError
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
-    check(json)
+    from_value(read_json(json)?)
 }
 
 /// Like [`parse`], for a path timeline alone (`orbitcp route`): a constellation may have up to
@@ -22,24 +25,14 @@ pub fn parse_timeline(json: &str) -> Result<Scenario, ScenarioError> {
     }
 }
 
-/// Like [`parse`], from an already parsed JSON value.
-pub fn from_value(value: Value) -> Result<Scenario, ScenarioError> {
-    check_value(value)
-}
-
-/// Like [`parse`], with every problem as a [`FieldError`].
-pub fn check(json: &str) -> Result<Scenario, ScenarioError> {
-    check_value(read_json(json)?)
-}
-
 /// Scenario text as a JSON value, strictly ([`super::strict_json`]): duplicate keys and numbers
 /// JSON cannot hold are refused with their path, a byte-order mark is skipped.
 pub fn read_json(json: &str) -> Result<Value, ScenarioError> {
     super::strict_json::parse_json(json).map_err(|e| ScenarioError(vec![e]))
 }
 
-/// Like [`check`], from an already parsed JSON value.
-pub fn check_value(value: Value) -> Result<Scenario, ScenarioError> {
+/// Like [`parse`], from an already parsed JSON value.
+pub fn from_value(value: Value) -> Result<Scenario, ScenarioError> {
     let sc = deserialize(value)?;
     let problems = sc.problems();
     if problems.is_empty() {

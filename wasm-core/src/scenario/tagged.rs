@@ -5,8 +5,8 @@
 //! from the buffer: every type inside a flow or a topology was then compiled a second time for
 //! that buffer (about 190 KB of the browser's wasm), and an error inside lost its path. Here the
 //! variant's type is read from the value by the same path-tracking deserializer that
-//! [`super::check_value`] uses, so it is compiled once, and an error carries its path inside the
-//! variant in its message, which `check_value` joins to the enum's own path ([`split_nested`]).
+//! [`super::from_value`] uses, so it is compiled once, and an error carries its path inside the
+//! variant in its message, which `from_value` joins to the enum's own path ([`split_nested`]).
 
 use serde::de::{DeserializeOwned, Error};
 use serde_json::Value;

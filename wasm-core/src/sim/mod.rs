@@ -4,6 +4,6 @@ pub mod queue;
 pub mod rng;
 pub mod time;
 
-pub use queue::{EventId, EventQueue};
+pub use queue::EventQueue;
 pub use rng::{Rng, Stream};
 pub use time::{SimDuration, SimTime};

@@ -1,4 +1,4 @@
-//! The event queue: a total order by `(time, seq)` with FIFO ties and lazy cancellation.
+//! The event queue: a total order by `(time, seq)` with FIFO ties.
 //!
 //! The same ordering as ns-3's scheduler and smoltcp's netsim: two events at the same instant run
 //! in the order they were scheduled, so a run never depends on heap internals.
@@ -6,10 +6,6 @@
 use super::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-
-/// A handle to a scheduled event, used to cancel it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct EventId(u64);
 
 /// An event and its `(time, seq)` as one number, so that ordering two entries is one comparison.
 struct Entry<E> {
@@ -44,13 +40,11 @@ impl<E> Ord for Entry<E> {
     }
 }
 
-/// Min-priority queue of events.
+/// Min-priority queue of events. Nothing is ever taken out but by `pop`: a timer that should no
+/// longer fire is left to run and found stale by its owner (`engine::LazyTimer`).
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
     next_seq: u64,
-    /// Sequence numbers of cancelled events still in the heap (tombstones). Kept sorted small:
-    /// cancellation is rare in the hot path because timers are re-armed lazily.
-    cancelled: Vec<u64>,
     popped: u64,
     /// A running digest of every popped (time, seq): equal digests mean the same events ran in
     /// the same order at the same times.
@@ -65,51 +59,29 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(1024), next_seq: 0, cancelled: Vec::new(), popped: 0, digest: 0 }
+        EventQueue { heap: BinaryHeap::with_capacity(1024), next_seq: 0, popped: 0, digest: 0 }
     }
 
-    pub fn schedule(&mut self, time: SimTime, event: E) -> EventId {
+    pub fn schedule(&mut self, time: SimTime, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.heap.push(Entry { key: ((time.0 as u128) << 64) | seq as u128, event });
-        EventId(seq)
     }
 
-    /// Cancels an event; popping skips it. Cancelling an event that already ran does nothing.
-    pub fn cancel(&mut self, id: EventId) {
-        if id.0 < self.next_seq && !self.cancelled.contains(&id.0) {
-            self.cancelled.push(id.0);
-        }
-    }
-
-    /// Time of the next live event.
-    pub fn peek_time(&mut self) -> Option<SimTime> {
-        self.drop_cancelled_head();
+    /// Time of the next event.
+    pub fn peek_time(&self) -> Option<SimTime> {
         self.heap.peek().map(|e| SimTime(e.time()))
     }
 
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        self.drop_cancelled_head();
         let e = self.heap.pop()?;
         self.popped += 1;
         self.digest = super::rng::mix64(self.digest ^ e.time()).wrapping_add(e.seq());
         Some((SimTime(e.time()), e.event))
     }
 
-    fn drop_cancelled_head(&mut self) {
-        while !self.cancelled.is_empty() {
-            let Some(head) = self.heap.peek() else { break };
-            if let Some(i) = self.cancelled.iter().position(|&s| s == head.seq()) {
-                self.cancelled.swap_remove(i);
-                self.heap.pop();
-            } else {
-                break;
-            }
-        }
-    }
-
     pub fn len(&self) -> usize {
-        self.heap.len() - self.cancelled.len()
+        self.heap.len()
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -161,29 +133,5 @@ mod tests {
             assert_eq!(Some((t.0, s)), reference.pop_first());
         }
         assert!(reference.is_empty());
-    }
-
-    #[test]
-    fn cancelled_events_never_run() {
-        let mut q = EventQueue::new();
-        let a = q.schedule(SimTime(1), 1);
-        q.schedule(SimTime(2), 2);
-        let c = q.schedule(SimTime(3), 3);
-        q.cancel(a);
-        q.cancel(c);
-        assert_eq!(q.len(), 1);
-        assert_eq!(q.pop(), Some((SimTime(2), 2)));
-        assert_eq!(q.pop(), None);
-    }
-
-    #[test]
-    fn cancelling_an_event_twice_is_harmless() {
-        let mut q = EventQueue::new();
-        let a = q.schedule(SimTime(1), 1);
-        q.schedule(SimTime(1), 2);
-        q.cancel(a);
-        q.cancel(a);
-        assert_eq!(q.pop(), Some((SimTime(1), 2)));
-        assert!(q.is_empty());
     }
 }
