@@ -1,7 +1,9 @@
 // The sweep chart's metric and error-bar choices, checked against the core's aggregate table
 // (`orbitcp sweep --aggregate`), and a sweep over whole flows (no numeric x axis).
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeScenario } from '../web/src/share/share';
 import { expect, open, test } from './fixtures';
 
@@ -73,4 +75,23 @@ test('a sweep over whole flows tabulates them by name, without a React error', a
   await expect(filter).toHaveCount(1);
   expect(await filter.locator('option').allInnerTexts()).toContain('tcp cubic');
   expect(consoleErrors).toEqual([]);
+});
+
+test("a sweep point with no value says so: completion times where no run finished", async ({ page }) => {
+  // The default preset's 20 MB download at 1 % and at 30 % loss: at 30 % it never finishes in 600 s.
+  const sc = JSON.parse(readFileSync(`${root}scenarios/default.json`, 'utf8'));
+  sc.sweep = { grid: { 'topology.links[1].loss.p': [0.01, 0.3] }, runs: 2 };
+  const file = join(mkdtempSync(join(tmpdir(), 'orbitcp-e2e-missing-')), 'sweep.json');
+  writeFileSync(file, JSON.stringify(sc));
+  // The core's table agrees: no completion time at 30 %, one at 1 %.
+  const native = coreAggregate(file);
+  expect(native.find((r) => r['topology.links[1].loss.p'] === '0.3')!.completion_s_mean).toBe('');
+  expect(Number(native.find((r) => r['topology.links[1].loss.p'] === '0.01')!.completion_s_mean)).toBeGreaterThan(0);
+  await open(page, `#s=${encodeScenario(JSON.stringify(sc))}`);
+  await page.getByTestId('run-sweep').click();
+  await expect(page.getByTestId('results')).toHaveAttribute('data-run-state', 'done', { timeout: 110_000 });
+  const chart = page.getByTestId('chart-sweep');
+  await expect(chart.getByTestId('sweep-missing')).toHaveCount(0);
+  await chart.getByTestId('sweep-metric').selectOption('completion_s');
+  await expect(chart.getByTestId('sweep-missing')).toHaveText(/^No point where no run finished its transfer within the run’s time: .* at link 2 loss 30 %\.$/);
 });

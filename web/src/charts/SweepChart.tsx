@@ -17,6 +17,7 @@ import {
   GOODPUT,
   mathisMbps,
   metricLabel,
+  missingPoints,
   reportedMetrics,
   seriesBy,
   shortPath,
@@ -32,7 +33,7 @@ import { capitalize, SPREAD_NAME, spreadOf, SweepSummary, type Spread } from './
 import { Legend, layoutLegend, type LegendItem } from './Legend';
 import { NO_EXPORT } from './exportChart';
 import { colorOf, fmt, PAPER_COLOR } from './palette';
-import { changeLabel, unitOf } from '../scenario/diff';
+import { changeLabel, changeValue, pointWords, unitOf } from '../scenario/diff';
 import { pathSegments } from '../scenario/jsonPath';
 import './charts.css';
 import { chainLinks } from '../scenario/topology';
@@ -179,6 +180,7 @@ export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Sce
       exportName={`${(scenario?.name ?? 'sweep').slice(0, 40)}-sweep`}
       wide
       summary={<SweepSummary infos={visible} xPath={xPath} stats={stats} paper={visiblePaper} metric={metric} spread={spread} />}
+      paper={<MissingPoints series={visible.map((i) => i.s)} xPath={xPath} metric={metric} flowCount={scenario?.flows?.length ?? 1} />}
       controls={
         <>
           {metrics.length > 1 && (
@@ -490,5 +492,24 @@ function SweepPlot({ width, infos, xPath, logX, plotX, zeroAt, mathis, paper, le
         </div>
       )}
     </div>
+  );
+}
+
+/** "link 2 loss 16 %, 18 %, 20 %": the path named once, then each value with its unit. */
+function xWords(xPath: string, xs: number[], flowCount: number): string {
+  const key = /([A-Za-z_]+)[^A-Za-z_]*$/.exec(xPath)?.[1] ?? '';
+  return [pointWords(xPath, xs[0], flowCount), ...xs.slice(1).map((x) => changeValue(key, x))].join(', ');
+}
+
+/** Says where a series has no point and why, instead of leaving a silent gap in its line. */
+function MissingPoints({ series, xPath, metric, flowCount }: { series: Series[]; xPath: string | undefined; metric: SweepMetric; flowCount: number }) {
+  const missing = missingPoints(series);
+  if (!xPath || missing.length === 0) return null;
+  const why = metric.key === 'completion_s' ? 'no run finished its transfer within the run’s time' : `no run reported its ${metric.name}`;
+  return (
+    <p className="sweep-missing" data-testid="sweep-missing">
+      No point where {why}:{' '}
+      {missing.map((m) => `${m.label} at ${xWords(xPath, m.xs, flowCount)}`).join('; ')}.
+    </p>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, defaultXPath, mathisMbps, meanStd, seriesBy, shortPath, valueLabel } from './sweep';
+import { aggregate, defaultXPath, mathisMbps, meanStd, missingPoints, seriesBy, shortPath, valueLabel } from './sweep';
 import type { SweepRow } from './client';
 import type { RunSummary } from './results';
 
@@ -55,5 +55,16 @@ describe('sweep aggregation', () => {
     expect(mathisMbps(1460, 0.6, 1e-4)).toBeCloseTo(2.38, 2);
     expect(mathisMbps(1460, 0.6, 1e-3)).toBeCloseTo(0.754, 2);
     expect(mathisMbps(1460, 0.6, 0)).toBe(Infinity);
+  });
+});
+
+describe('missing points', () => {
+  it('name each series with the x values where no run reported the metric', () => {
+    const point = (x: number, runs: number) => ({ x, mean: runs ? 1 : NaN, std: 0, ci95: NaN, runs });
+    const series = [
+      { label: 'cc reno', cc: 'reno', points: [point(0.01, 2), point(0.2, 0), point(0.3, 0)] },
+      { label: 'cc cubic', cc: 'cubic', points: [point(0.01, 2), point(0.2, 1)] },
+    ];
+    expect(missingPoints(series)).toEqual([{ label: 'cc reno', xs: [0.2, 0.3] }]);
   });
 });

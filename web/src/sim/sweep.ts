@@ -159,3 +159,9 @@ export function mathisMbps(mssBytes: number, rttS: number, p: number): number {
   if (p <= 0 || rttS <= 0) return Infinity;
   return ((mssBytes * 8) / rttS) * Math.sqrt(1.5 / p) / 1e6;
 }
+
+/** Where a series has no value (no run of that point reported the metric: for the completion
+ * time, none finished its transfer within the run's time): its label and those x values. */
+export function missingPoints(series: readonly Series[]): { label: string; xs: number[] }[] {
+  return series.map((s) => ({ label: s.label, xs: s.points.filter((p) => p.runs === 0).map((p) => p.x) })).filter((m) => m.xs.length > 0);
+}
