@@ -75,6 +75,11 @@ export function useSimulation() {
     return () => client.dispose();
   }, []);
 
+  /** What the validation below reads when its answer comes: whether a slider's run waits on it,
+   * and the estimate of the text before. */
+  const pendingRun = useRef({ autoRun: state.autoRun, estimate: state.estimate });
+  pendingRun.current = { autoRun: state.autoRun, estimate: state.estimate };
+
   // Validate in the core (debounced), so the editor shows the same errors the CLI would.
   useEffect(() => {
     const handle = setTimeout(() => {
@@ -82,7 +87,13 @@ export function useSimulation() {
       if (!client) return;
       client
         .validate(text)
-        .then(async (errors) => dispatch({ type: 'validated', text, errors, estimate: errors.length === 0 ? await client.estimate(text) : null }))
+        .then(async (errors) => {
+          // A slider's run goes on the estimate of the text before: the new estimate is a pilot
+          // run, which for a scenario cheap enough to have sliders is as long as the run itself.
+          const before = pendingRun.current;
+          if (errors.length === 0 && before.autoRun === 'slider' && before.estimate) dispatch({ type: 'validated', text, errors, estimate: before.estimate });
+          dispatch({ type: 'validated', text, errors, estimate: errors.length === 0 ? await client.estimate(text) : null });
+        })
         // The core's refusal names its field, so the editor places it like a validation problem.
         .catch((e: Error) =>
           dispatch({ type: 'validation-failed', text, ...(e instanceof CoreError ? e.problem : { path: '', message: e.message }) }),
