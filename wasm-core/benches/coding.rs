@@ -8,7 +8,7 @@
 //! (k·L) combined into one coded packet; decoding counts the block bytes (k·L) recovered per block.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use orbitcp_core::coding::{default_field, Decoder, Encoder, Kernel};
+use orbitcp_core::coding::{default_field, Decoder, DotJob, Encoder, Kernel};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -72,7 +72,12 @@ fn region(c: &mut Criterion) {
     g.throughput(Throughput::Bytes((4 * n * L) as u64));
     for k in Kernel::available() {
         g.bench_function(BenchmarkId::new("fused", k.name()), |b| {
-            b.iter(|| f.dot_prod_rows_with(k, black_box(&mut dst), L, &src, L, &rows, &coeffs))
+            b.iter(|| {
+                f.dot_prod_rows_with(
+                    k,
+                    DotJob { dst: black_box(&mut dst), width: L, src: &src, stride: L, rows: &rows, coeffs: &coeffs },
+                )
+            })
         });
     }
     g.finish();

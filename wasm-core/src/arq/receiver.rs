@@ -24,6 +24,24 @@ struct Held {
     first_sent: SimTime,
 }
 
+/// What an ARQ receiver is built from.
+pub struct ArqReceiverConfig {
+    pub flow: u32,
+    /// Where the ACKs go: the sender's node and agent.
+    pub peer_node: NodeId,
+    pub peer_agent: AgentId,
+    pub content: Content,
+    pub mode: ArqMode,
+    /// Selective repeat holds packets up to this far ahead of the next one expected.
+    pub window_pkts: u32,
+    pub mss: u32,
+    /// The flow's size; `None` for a flow that never ends.
+    pub bytes: Option<u64>,
+    pub owd_trace: Trace<1>,
+    /// The width of a goodput bin.
+    pub bin_width: SimDuration,
+}
+
 pub struct ArqReceiver {
     flow: u32,
     peer_node: NodeId,
@@ -45,19 +63,19 @@ pub struct ArqReceiver {
 }
 
 impl ArqReceiver {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        flow: u32,
-        peer_node: NodeId,
-        peer_agent: AgentId,
-        content: Content,
-        mode: ArqMode,
-        window_pkts: u32,
-        mss: u32,
-        bytes: Option<u64>,
-        owd_trace: Trace<1>,
-        bin_width: SimDuration,
-    ) -> ArqReceiver {
+    pub fn new(cfg: ArqReceiverConfig) -> ArqReceiver {
+        let ArqReceiverConfig {
+            flow,
+            peer_node,
+            peer_agent,
+            content,
+            mode,
+            window_pkts,
+            mss,
+            bytes,
+            owd_trace,
+            bin_width,
+        } = cfg;
         ArqReceiver {
             flow,
             peer_node,

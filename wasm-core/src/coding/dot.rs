@@ -23,31 +23,13 @@ impl Field {
     /// on the fastest available kernel. Rows may repeat; a zero coefficient contributes nothing.
     /// Panics if `dst.len()` is not a multiple of `width`, if `coeffs` is not destinations × `n`,
     /// or if a source row reaches past `src`.
-    pub fn dot_prod_rows(
-        &self,
-        dst: &mut [u8],
-        width: usize,
-        src: &[u8],
-        stride: usize,
-        rows: &[usize],
-        coeffs: &[u8],
-    ) {
-        self.dot_with_detected(Detected::best(), DotJob { dst, width, src, stride, rows, coeffs });
+    pub fn dot_prod_rows(&self, job: DotJob) {
+        self.dot_with_detected(Detected::best(), job);
     }
 
     /// [`Field::dot_prod_rows`] on a chosen kernel. Panics if `kernel` is not available here.
-    #[allow(clippy::too_many_arguments)]
-    pub fn dot_prod_rows_with(
-        &self,
-        kernel: Kernel,
-        dst: &mut [u8],
-        width: usize,
-        src: &[u8],
-        stride: usize,
-        rows: &[usize],
-        coeffs: &[u8],
-    ) {
-        self.dot_with_detected(Detected::check(kernel), DotJob { dst, width, src, stride, rows, coeffs });
+    pub fn dot_prod_rows_with(&self, kernel: Kernel, job: DotJob) {
+        self.dot_with_detected(Detected::check(kernel), job);
     }
 
     fn dot_with_detected(&self, k: Detected, job: DotJob) {
@@ -171,7 +153,7 @@ mod tests {
                 let want = oracle(f, d_count, width, &src, stride, &rows, &coeffs);
                 for k in Kernel::available() {
                     let mut dst: Vec<u8> = (0..d_count * width).map(|_| next()).collect();
-                    f.dot_prod_rows_with(k, &mut dst, width, &src, stride, &rows, &coeffs);
+                    f.dot_prod_rows_with(k, DotJob { dst: &mut dst, width, src: &src, stride, rows: &rows, coeffs: &coeffs });
                     prop_assert_eq!(&dst, &want, "{:?} {:?}", p, k);
                 }
             }
@@ -196,7 +178,10 @@ mod tests {
                     for width in 0..=260 {
                         let want = oracle(f, d_count, width, &src, stride, &rows, cs);
                         let mut dst = vec![0xEEu8; d_count * width];
-                        f.dot_prod_rows_with(k, &mut dst, width, &src, stride, &rows, cs);
+                        f.dot_prod_rows_with(
+                            k,
+                            DotJob { dst: &mut dst, width, src: &src, stride, rows: &rows, coeffs: cs },
+                        );
                         assert_eq!(dst, want, "{k:?} d={d_count} n={n} width={width}");
                     }
                 }
@@ -217,13 +202,19 @@ mod tests {
             let rows: Vec<usize> = (0..n).map(|t| (t * 37) % 128).collect();
             let coeffs: Vec<u8> = (0..d_count * n).map(|_| next()).collect();
             let mut want = vec![0u8; d_count * width];
-            f.dot_prod_rows_with(Kernel::Portable, &mut want, width, &src, width, &rows, &coeffs);
+            f.dot_prod_rows_with(
+                Kernel::Portable,
+                DotJob { dst: &mut want, width, src: &src, stride: width, rows: &rows, coeffs: &coeffs },
+            );
             if n <= 4 {
                 assert_eq!(want, oracle(f, d_count, width, &src, width, &rows, &coeffs));
             }
             for k in Kernel::available() {
                 let mut dst = vec![0u8; d_count * width];
-                f.dot_prod_rows_with(k, &mut dst, width, &src, width, &rows, &coeffs);
+                f.dot_prod_rows_with(
+                    k,
+                    DotJob { dst: &mut dst, width, src: &src, stride: width, rows: &rows, coeffs: &coeffs },
+                );
                 assert!(dst == want, "{k:?} n={n}");
             }
         }
@@ -238,14 +229,10 @@ mod tests {
                 for d_count in [1usize, 4, 5] {
                     let mut buf = vec![0xAAu8; d_count * width + 64];
                     let coeffs = vec![0x37u8; d_count * 3];
+                    let dst = &mut buf[32..32 + d_count * width];
                     f.dot_prod_rows_with(
                         k,
-                        &mut buf[32..32 + d_count * width],
-                        width,
-                        &src,
-                        width,
-                        &[0, 1, 2],
-                        &coeffs,
+                        DotJob { dst, width, src: &src, stride: width, rows: &[0, 1, 2], coeffs: &coeffs },
                     );
                     assert!(buf[..32].iter().all(|&b| b == 0xAA), "{k:?} width {width}: wrote before");
                     assert!(buf[32 + d_count * width..].iter().all(|&b| b == 0xAA), "{k:?} width {width}: wrote after");
@@ -257,7 +244,14 @@ mod tests {
     #[test]
     fn no_sources_gives_zero_rows() {
         let mut dst = vec![7u8; 3 * 40];
-        default_field().dot_prod_rows(&mut dst, 40, &[], 40, &[], &[]);
+        default_field().dot_prod_rows(DotJob {
+            dst: &mut dst,
+            width: 40,
+            src: &[],
+            stride: 40,
+            rows: &[],
+            coeffs: &[],
+        });
         assert!(dst.iter().all(|&b| b == 0));
     }
 
@@ -265,13 +259,27 @@ mod tests {
     #[should_panic(expected = "reaches past src")]
     fn a_source_row_past_the_matrix_is_refused() {
         let mut dst = vec![0u8; 10];
-        default_field().dot_prod_rows(&mut dst, 10, &[0u8; 25], 10, &[2], &[1]);
+        default_field().dot_prod_rows(DotJob {
+            dst: &mut dst,
+            width: 10,
+            src: &[0u8; 25],
+            stride: 10,
+            rows: &[2],
+            coeffs: &[1],
+        });
     }
 
     #[test]
     #[should_panic(expected = "one coefficient per destination and source")]
     fn a_short_coefficient_matrix_is_refused() {
         let mut dst = vec![0u8; 20];
-        default_field().dot_prod_rows(&mut dst, 10, &[0u8; 20], 10, &[0, 1], &[1, 2, 3]);
+        default_field().dot_prod_rows(DotJob {
+            dst: &mut dst,
+            width: 10,
+            src: &[0u8; 20],
+            stride: 10,
+            rows: &[0, 1],
+            coeffs: &[1, 2, 3],
+        });
     }
 }

@@ -117,10 +117,12 @@ pub(crate) const DOT_DSTS: usize = 4;
 #[cfg_attr(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))), allow(dead_code))]
 pub(crate) const DOT_BATCH: usize = 64;
 
-/// The arguments of a kernel: `dst` holds `dst.len() / width` destination rows of `width` bytes
-/// (the SIMD kernels compute them [`DOT_DSTS`] at a time); source row `rows[t]` is `src[rows[t]·stride ..][..width]`; `coeffs` is the
-/// destinations × sources matrix, row-major. [`Field::dot_prod_rows`] checks all of this.
-pub(crate) struct DotJob<'a> {
+/// A multi-destination dot product, as [`Field::dot_prod_rows`] takes it and a kernel computes it:
+/// `dst` holds `dst.len() / width` destination rows of `width` bytes (the SIMD kernels compute
+/// them [`DOT_DSTS`] at a time); source row `rows[t]` is `src[rows[t]·stride ..][..width]`;
+/// `coeffs` is the destinations × sources matrix, row-major. [`Field::dot_prod_rows`] checks all
+/// of this.
+pub struct DotJob<'a> {
     pub dst: &'a mut [u8],
     pub width: usize,
     pub src: &'a [u8],

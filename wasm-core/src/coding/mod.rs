@@ -27,4 +27,5 @@ mod simd_x86;
 pub mod wasm_bench;
 
 pub use gf256::{default_field, field, Field, Kernel, Polynomial};
+pub use kernel::DotJob;
 pub use rlnc::{coefficients, Decoder, Encoder, Reception};

@@ -39,7 +39,7 @@
 //! is one encoder and one decoder, which share the coefficient generator.
 
 use super::gf256::Field;
-use super::kernel::MULTI_GROUP;
+use super::kernel::{DotJob, MULTI_GROUP};
 
 /// splitmix64's increment (Steele, Lea, Flood 2014): 2⁶⁴/φ, odd.
 const SPLITMIX_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -491,7 +491,14 @@ impl Decoder {
             // A last strip narrower than a vector joins the one before it.
             let sw = if l - col < base + 32 { l - col } else { base };
             let out = &mut self.strip[..m * sw];
-            self.field.dot_prod_rows(out, sw, &self.payload[col..], l, &self.cols[..nc], &self.matrix[..m * nc]);
+            self.field.dot_prod_rows(DotJob {
+                dst: out,
+                width: sw,
+                src: &self.payload[col..],
+                stride: l,
+                rows: &self.cols[..nc],
+                coeffs: &self.matrix[..m * nc],
+            });
             for (o, &r) in out.chunks_exact(sw).zip(&self.pending[..m]) {
                 self.payload[r * l + col..][..sw].copy_from_slice(o);
             }

@@ -5,6 +5,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::gf256::{default_field, Kernel};
+use super::kernel::DotJob;
 use super::rlnc::{Decoder, Encoder};
 
 /// Deterministic filler bytes (xorshift64).
@@ -76,8 +77,13 @@ pub fn gf_region_self_check(max_len: usize) -> u32 {
         for d in 1..=6 {
             let (mut a, mut b) = (vec![0u8; d * len], vec![0u8; d * len]);
             let rows = [0, 1, 0];
-            f.dot_prod_rows_with(best, &mut a, len, &both, max_len.max(1), &rows, &mat[..3 * d]);
-            f.dot_prod_rows_with(Kernel::Portable, &mut b, len, &both, max_len.max(1), &rows, &mat[..3 * d]);
+            let stride = max_len.max(1);
+            let coeffs = &mat[..3 * d];
+            f.dot_prod_rows_with(best, DotJob { dst: &mut a, width: len, src: &both, stride, rows: &rows, coeffs });
+            f.dot_prod_rows_with(
+                Kernel::Portable,
+                DotJob { dst: &mut b, width: len, src: &both, stride, rows: &rows, coeffs },
+            );
             bad += (a != b) as u32;
         }
     }

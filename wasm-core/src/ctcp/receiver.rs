@@ -43,6 +43,26 @@ pub struct CodingStats {
     pub decode_latency: DelayStats,
 }
 
+/// What a CTCP receiver is built from.
+pub struct CtcpReceiverConfig {
+    pub flow: u32,
+    /// Where the ACKs go: the sender's node and agent.
+    pub peer_node: NodeId,
+    pub peer_agent: AgentId,
+    pub content: Content,
+    pub layout: Layout,
+    /// Blocks the receiver accepts ahead of the lowest undecoded one.
+    pub max_blocks: u32,
+    /// Decode real payload bytes (false: rank-only, as the sender's `CtcpConfig::payload`).
+    pub payload: bool,
+    /// The run's seed, from which each block's coefficients are drawn as the sender draws them.
+    pub run_seed: u64,
+    /// Points kept by each of the receiver's traces.
+    pub trace_points: usize,
+    /// The width of a goodput bin.
+    pub bin_width: SimDuration,
+}
+
 pub struct CtcpReceiver {
     pub flow: u32,
     peer_node: NodeId,
@@ -69,19 +89,19 @@ pub struct CtcpReceiver {
 }
 
 impl CtcpReceiver {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        flow: u32,
-        peer_node: NodeId,
-        peer_agent: AgentId,
-        content: Content,
-        layout: Layout,
-        max_blocks: u32,
-        payload: bool,
-        run_seed: u64,
-        trace_points: usize,
-        bin_width: SimDuration,
-    ) -> CtcpReceiver {
+    pub fn new(cfg: CtcpReceiverConfig) -> CtcpReceiver {
+        let CtcpReceiverConfig {
+            flow,
+            peer_node,
+            peer_agent,
+            content,
+            layout,
+            max_blocks,
+            payload,
+            run_seed,
+            trace_points,
+            bin_width,
+        } = cfg;
         CtcpReceiver {
             flow,
             peer_node,

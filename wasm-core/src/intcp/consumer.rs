@@ -52,11 +52,29 @@ pub struct ConsumerStats {
     pub useless: u64,
 }
 
+/// What an INTCP consumer is built from.
+pub struct ConsumerConfig {
+    pub flow: u32,
+    pub mss: u32,
+    /// The flow's size; `None` for a flow that never ends.
+    pub bytes: Option<u64>,
+    /// Later packets that confirm a last-hop SeqHole lost (`holes.rs`).
+    pub hole_threshold: u32,
+    /// The responder's target send-buffer length (`CcParams::target_buffer_bytes`): the
+    /// request credit before the first RTT sample (§5.8).
+    pub target_buffer_bytes: f64,
+    pub content: Content,
+    /// Over time: the `CONSUMER_TRACE_COLUMNS`.
+    pub trace: Trace<8>,
+    pub owd_trace: Trace<1>,
+    /// The width of a goodput bin.
+    pub bin_width: SimDuration,
+}
+
 pub struct Consumer {
     pub flow: u32,
     mss: u32,
     bytes: Option<u64>,
-    hole_threshold: u32,
     content: Content,
     next_new: u64,
     int_buf: BTreeMap<u64, Entry>,
@@ -81,24 +99,23 @@ pub struct Consumer {
 }
 
 impl Consumer {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        flow: u32,
-        mss: u32,
-        bytes: Option<u64>,
-        hole_threshold: u32,
-        target_buffer_bytes: f64,
-        content: Content,
-        trace: Trace<8>,
-        owd_trace: Trace<1>,
-        bin_width: SimDuration,
-    ) -> Consumer {
+    pub fn new(cfg: ConsumerConfig) -> Consumer {
+        let ConsumerConfig {
+            flow,
+            mss,
+            bytes,
+            hole_threshold,
+            target_buffer_bytes,
+            content,
+            trace,
+            owd_trace,
+            bin_width,
+        } = cfg;
         Consumer {
             responder_reads_ahead: false,
             flow,
             mss,
             bytes,
-            hole_threshold,
             content,
             next_new: 0,
             int_buf: BTreeMap::new(),
@@ -112,7 +129,7 @@ impl Consumer {
             rtt: SmoothedRtt::new(RFC6298_GAIN).with_floor(SRTT_FLOOR),
             rto: RTO_DEF,
             conseq_timeout: 0,
-            holes: HoleDetector::default(),
+            holes: HoleDetector::new(mss, hole_threshold),
             rcv: BTreeMap::new(),
             rcv_nxt: 0,
             delivery: Delivery::new(flow, bytes, DeliveryLog::new(owd_trace, bin_width)),
@@ -255,14 +272,13 @@ impl Consumer {
         }
     }
 
-    /// A DATA segment from the last hop. Returns (via `rerequest`) the byte ranges of confirmed
-    /// last-hop SeqHoles, to be requested at once without credit (§7.1).
-    #[allow(clippy::too_many_arguments)]
     /// The upstream neighbour changed (a moving route): its hop sequence numbers start afresh.
     pub fn new_upstream(&mut self) {
-        self.holes = HoleDetector::default();
+        self.holes = self.holes.restarted();
     }
 
+    /// A DATA segment from the last hop. Returns (via `rerequest`) the byte ranges of confirmed
+    /// last-hop SeqHoles, to be requested at once without credit (§7.1).
     pub fn on_data(
         &mut self,
         now: SimTime,
@@ -282,7 +298,7 @@ impl Consumer {
             self.rmt_sndq_rest = wnd as f64 * self.mss as f64;
         }
         let first = rerequest.len();
-        self.holes.on_data(now, sn, seg.start, seg.end, self.mss, self.hole_threshold, rerequest);
+        self.holes.on_data(now, sn, seg.start, seg.end, rerequest);
         for &(a, b) in &rerequest[first..] {
             let keys: Vec<u64> =
                 self.int_buf.range(..b).rev().take_while(|(_, e)| e.end > a).map(|(&k, _)| k).collect();

@@ -24,8 +24,11 @@ struct Hole {
     count: u32,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct HoleDetector {
+    mss: u32,
+    /// Later packets that confirm a hole lost.
+    threshold: u32,
     /// Next expected sn, and one past the highest byte seen.
     right: Option<(u64, u64)>,
     /// Packets lost on this hop (skipped sn) since the last packet that advanced the byte
@@ -38,18 +41,27 @@ pub struct HoleDetector {
 }
 
 impl HoleDetector {
-    /// Feeds one DATA segment; appends confirmed-lost byte ranges to `lost`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn on_data(
-        &mut self,
-        now: SimTime,
-        sn: u64,
-        start: u64,
-        end: u64,
-        mss: u32,
-        threshold: u32,
-        lost: &mut Vec<(u64, u64)>,
-    ) {
+    pub fn new(mss: u32, threshold: u32) -> HoleDetector {
+        HoleDetector {
+            mss,
+            threshold,
+            right: None,
+            unexplained: 0,
+            last_update: SimTime::ZERO,
+            holes: Vec::new(),
+            detected: 0,
+        }
+    }
+
+    /// A detector with the same MSS and threshold that has seen nothing (for a new upstream
+    /// neighbour, whose sequence numbers start afresh).
+    pub fn restarted(&self) -> HoleDetector {
+        HoleDetector::new(self.mss, self.threshold)
+    }
+
+    /// Feeds one DATA segment, bytes `[start, end)`; appends confirmed-lost byte ranges to `lost`.
+    pub fn on_data(&mut self, now: SimTime, sn: u64, start: u64, end: u64, lost: &mut Vec<(u64, u64)>) {
+        let (mss, threshold) = (self.mss, self.threshold);
         if self.right.is_some() && now.saturating_since(self.last_update) > SNHOLE_TIMEOUT {
             self.right = None;
             self.unexplained = 0;
@@ -133,74 +145,74 @@ mod tests {
 
     #[test]
     fn a_hole_is_confirmed_after_three_later_packets() {
-        let mut d = HoleDetector::default();
+        let mut d = HoleDetector::new(100, 3);
         let mut lost = Vec::new();
-        d.on_data(t(0), 0, 0, 100, 100, 3, &mut lost);
+        d.on_data(t(0), 0, 0, 100, &mut lost);
         // sn 1 (bytes 100..200) is lost.
-        d.on_data(t(1), 2, 200, 300, 100, 3, &mut lost);
-        d.on_data(t(2), 3, 300, 400, 100, 3, &mut lost);
+        d.on_data(t(1), 2, 200, 300, &mut lost);
+        d.on_data(t(2), 3, 300, 400, &mut lost);
         assert!(lost.is_empty());
-        d.on_data(t(3), 4, 400, 500, 100, 3, &mut lost);
+        d.on_data(t(3), 4, 400, 500, &mut lost);
         assert_eq!(lost, vec![(100, 200)]);
     }
 
     #[test]
     fn a_late_packet_fills_its_hole() {
-        let mut d = HoleDetector::default();
+        let mut d = HoleDetector::new(100, 3);
         let mut lost = Vec::new();
-        d.on_data(t(0), 0, 0, 100, 100, 3, &mut lost);
-        d.on_data(t(1), 2, 200, 300, 100, 3, &mut lost);
-        d.on_data(t(2), 1, 100, 200, 100, 3, &mut lost);
-        d.on_data(t(3), 3, 300, 400, 100, 3, &mut lost);
-        d.on_data(t(4), 4, 400, 500, 100, 3, &mut lost);
+        d.on_data(t(0), 0, 0, 100, &mut lost);
+        d.on_data(t(1), 2, 200, 300, &mut lost);
+        d.on_data(t(2), 1, 100, 200, &mut lost);
+        d.on_data(t(3), 3, 300, 400, &mut lost);
+        d.on_data(t(4), 4, 400, 500, &mut lost);
         assert!(lost.is_empty());
         assert_eq!(d.pending(), 0);
     }
 
     #[test]
     fn a_loss_followed_by_a_resent_segment_still_opens_its_hole() {
-        let mut d = HoleDetector::default();
+        let mut d = HoleDetector::new(100, 3);
         let mut lost = Vec::new();
-        d.on_data(t(0), 0, 0, 100, 100, 3, &mut lost);
-        d.on_data(t(1), 1, 100, 200, 100, 3, &mut lost);
+        d.on_data(t(0), 0, 0, 100, &mut lost);
+        d.on_data(t(1), 1, 100, 200, &mut lost);
         // sn 2 (bytes 200..300) is lost; sn 3 re-sends old bytes 0..100 (a hop recovery).
-        d.on_data(t(2), 3, 0, 100, 100, 3, &mut lost);
+        d.on_data(t(2), 3, 0, 100, &mut lost);
         for k in 4..7 {
-            d.on_data(t(k), k, (k - 2) * 100 + 100, (k - 2) * 100 + 200, 100, 3, &mut lost);
+            d.on_data(t(k), k, (k - 2) * 100 + 100, (k - 2) * 100 + 200, &mut lost);
         }
         assert_eq!(lost, vec![(200, 300)]);
     }
 
     #[test]
     fn a_gap_lost_upstream_is_not_requested_on_this_hop_even_after_a_lost_resend() {
-        let mut d = HoleDetector::default();
+        let mut d = HoleDetector::new(100, 3);
         let mut lost = Vec::new();
-        d.on_data(t(0), 0, 0, 100, 100, 3, &mut lost);
+        d.on_data(t(0), 0, 0, 100, &mut lost);
         // sn 1 (a re-sent old segment) is lost; sn 2 carries the next new bytes.
-        d.on_data(t(1), 2, 100, 200, 100, 3, &mut lost);
+        d.on_data(t(1), 2, 100, 200, &mut lost);
         // Bytes 200..300 were lost upstream: no sn is missing here.
         for k in 3..7 {
-            d.on_data(t(k), k, k * 100, k * 100 + 100, 100, 3, &mut lost);
+            d.on_data(t(k), k, k * 100, k * 100 + 100, &mut lost);
         }
         assert!(lost.is_empty());
     }
 
     #[test]
     fn an_abnormal_hole_and_an_old_one_are_not_requested() {
-        let mut d = HoleDetector::default();
+        let mut d = HoleDetector::new(100, 3);
         let mut lost = Vec::new();
-        d.on_data(t(0), 0, 0, 100, 100, 3, &mut lost);
+        d.on_data(t(0), 0, 0, 100, &mut lost);
         // One sn missing but 500 bytes skipped: abnormal.
-        d.on_data(t(1), 2, 600, 700, 100, 3, &mut lost);
+        d.on_data(t(1), 2, 600, 700, &mut lost);
         for k in 3..6 {
-            d.on_data(t(k), k, k * 100 + 400, k * 100 + 500, 100, 3, &mut lost);
+            d.on_data(t(k), k, k * 100 + 400, k * 100 + 500, &mut lost);
         }
         assert!(lost.is_empty());
         // A hole, then 2 s of silence: the state resets.
-        d.on_data(t(10), 7, 1200, 1300, 100, 3, &mut lost);
-        d.on_data(t(3000), 8, 1300, 1400, 100, 3, &mut lost);
-        d.on_data(t(3001), 9, 1400, 1500, 100, 3, &mut lost);
-        d.on_data(t(3002), 10, 1500, 1600, 100, 3, &mut lost);
+        d.on_data(t(10), 7, 1200, 1300, &mut lost);
+        d.on_data(t(3000), 8, 1300, 1400, &mut lost);
+        d.on_data(t(3001), 9, 1400, 1500, &mut lost);
+        d.on_data(t(3002), 10, 1500, 1600, &mut lost);
         assert!(lost.is_empty());
     }
 }

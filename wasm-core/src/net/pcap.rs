@@ -295,11 +295,14 @@ fn udp_datagram(out: &mut Vec<u8>, pkt: &Packet, flow: &FlowWire, src: [u8; 4], 
             }
         }
         Body::IntcpInterest { sn, start, end, rate, ts } => {
-            intcp_header(&mut h, INTCP_INTEREST, *rate, *ts, *sn, 0, *start, *end);
+            IntcpHeader { cmd: INTCP_INTEREST, wnd_or_rate: *rate, ts: *ts, sn: *sn, len: 0, start: *start, end: *end }
+                .write(&mut h);
         }
         Body::IntcpData { sn, start, end, ts, wnd, ahead, .. } => {
             let cmd = if *ahead { INTCP_DATA_AHEAD } else { INTCP_DATA };
-            intcp_header(&mut h, cmd, *wnd as u16, *ts, *sn, (end - start) as u32, *start, *end);
+            let len = (end - start) as u32;
+            IntcpHeader { cmd, wnd_or_rate: *wnd as u16, ts: *ts, sn: *sn, len, start: *start, end: *end }
+                .write(&mut h);
         }
         Body::ArqData { n, ts, .. } => {
             h.extend_from_slice(&[ARQ_DATA, 0]);
@@ -334,16 +337,27 @@ fn udp_datagram(out: &mut Vec<u8>, pkt: &Packet, flow: &FlowWire, src: [u8; 4], 
 }
 
 /// The 23-byte INTCP header: the layout of the authors' INTCP code (docs/intcp-protocol.md
-/// §2.3), with the model's field widths (docs/pcap.md §4.2).
-#[allow(clippy::too_many_arguments)]
-fn intcp_header(h: &mut Vec<u8>, cmd: u8, wnd_or_rate: u16, ts: SimTime, sn: u64, len: u32, start: u64, end: u64) {
-    h.push(cmd);
-    h.extend_from_slice(&wnd_or_rate.to_be_bytes());
-    h.extend_from_slice(&ts_us(ts).to_be_bytes());
-    h.extend_from_slice(&(sn as u32).to_be_bytes());
-    h.extend_from_slice(&len.to_be_bytes());
-    h.extend_from_slice(&(start as u32).to_be_bytes());
-    h.extend_from_slice(&(end as u32).to_be_bytes());
+/// §2.3), with the model's field widths (docs/pcap.md §4.2), in its order on the wire.
+struct IntcpHeader {
+    cmd: u8,
+    wnd_or_rate: u16,
+    ts: SimTime,
+    sn: u64,
+    len: u32,
+    start: u64,
+    end: u64,
+}
+
+impl IntcpHeader {
+    fn write(&self, h: &mut Vec<u8>) {
+        h.push(self.cmd);
+        h.extend_from_slice(&self.wnd_or_rate.to_be_bytes());
+        h.extend_from_slice(&ts_us(self.ts).to_be_bytes());
+        h.extend_from_slice(&(self.sn as u32).to_be_bytes());
+        h.extend_from_slice(&self.len.to_be_bytes());
+        h.extend_from_slice(&(self.start as u32).to_be_bytes());
+        h.extend_from_slice(&(self.end as u32).to_be_bytes());
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use super::result::WireSummary;
 use super::traces::Columns;
 use super::transport::{sender_and_receiver, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
-use crate::arq::receiver::ArqReceiver;
+use crate::arq::receiver::{ArqReceiver, ArqReceiverConfig};
 use crate::arq::sender::{ArqConfig, ArqSender, ARQ_SENDER_TRACE_COLUMNS};
 use crate::delivery::Delivery;
 use crate::metrics::Trace;
@@ -41,18 +41,18 @@ impl Transport for ArqHandle {
         };
         let sender = ArqSender::new(f, to, receiver_id, content, cfg, Trace::with_interval(points, interval));
         b.place(sender_id, from, Agent::ArqSender(Box::new(sender)), start);
-        let receiver = ArqReceiver::new(
-            f,
-            from,
-            sender_id,
+        let receiver = ArqReceiver::new(ArqReceiverConfig {
+            flow: f,
+            peer_node: from,
+            peer_agent: sender_id,
             content,
-            a.mode,
-            a.window(),
-            a.mss_bytes,
-            a.bytes,
-            Trace::with_interval(points, interval),
+            mode: a.mode,
+            window_pkts: a.window(),
+            mss: a.mss_bytes,
+            bytes: a.bytes,
+            owd_trace: Trace::with_interval(points, interval),
             bin_width,
-        );
+        });
         b.place(receiver_id, to, Agent::ArqReceiver(Box::new(receiver)), None);
         ArqHandle { sender: sender_id, receiver: receiver_id }
     }

@@ -7,7 +7,7 @@ use super::traces::{CodingTrace, Columns};
 use super::transport::{sender_and_receiver, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::ctcp::cc::{CcRules, Increase};
-use crate::ctcp::receiver::CtcpReceiver;
+use crate::ctcp::receiver::{CtcpReceiver, CtcpReceiverConfig};
 use crate::ctcp::sender::{CtcpConfig, CtcpSender, Feedback, Redundancy, CTCP_SENDER_TRACE_COLUMNS};
 use crate::ctcp::{Layout, ACK_BYTES, PER_BLOCK_ACK_BYTES};
 use crate::delivery::Delivery;
@@ -113,18 +113,18 @@ impl Transport for CtcpHandle {
         };
         let sender = CtcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
         b.place(sender_id, from, Agent::CtcpSender(Box::new(sender)), start);
-        let receiver = CtcpReceiver::new(
-            f,
-            from,
-            sender_id,
+        let receiver = CtcpReceiver::new(CtcpReceiverConfig {
+            flow: f,
+            peer_node: from,
+            peer_agent: sender_id,
             content,
             layout,
-            c.max_blocks,
-            c.coding == CodingMode::Full,
-            seed,
-            points,
+            max_blocks: c.max_blocks,
+            payload: c.coding == CodingMode::Full,
+            run_seed: seed,
+            trace_points: points,
             bin_width,
-        )
+        })
         .with_ack_bytes(match c.feedback {
             CtcpFeedback::PerBlock => PER_BLOCK_ACK_BYTES,
             CtcpFeedback::LowestBlock => ACK_BYTES,

@@ -6,8 +6,8 @@ use super::traces::{Columns, HopTrace};
 use super::transport::{Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::delivery::Delivery;
-use crate::intcp::consumer::{Consumer, CONSUMER_TRACE_COLUMNS};
-use crate::intcp::midnode::{IntcpNode, MovingPeers, NodeContent, Peer, Role, HOP_TRACE_COLUMNS};
+use crate::intcp::consumer::{Consumer, ConsumerConfig, CONSUMER_TRACE_COLUMNS};
+use crate::intcp::midnode::{IntcpNode, IntcpNodeConfig, MovingPeers, NodeContent, Peer, Role, HOP_TRACE_COLUMNS};
 use crate::intcp::rate::{CcParams, HopController};
 use crate::intcp::IntcpConfig;
 use crate::metrics::Trace;
@@ -181,17 +181,17 @@ impl Transport for IntcpHandle {
             let up = (i > 0).then(|| peer(i - 1));
             let down = (i + 1 < n).then(|| peer(i + 1));
             let consumer = (role == Role::Consumer).then(|| {
-                Box::new(Consumer::new(
-                    f,
-                    c.mss_bytes,
-                    c.bytes,
-                    c.hole_threshold_pkts,
-                    cfg.cc.target_buffer_bytes,
+                Box::new(Consumer::new(ConsumerConfig {
+                    flow: f,
+                    mss: c.mss_bytes,
+                    bytes: c.bytes,
+                    hole_threshold: c.hole_threshold_pkts,
+                    target_buffer_bytes: cfg.cc.target_buffer_bytes,
                     content,
-                    Trace::with_interval(points, interval),
-                    Trace::with_interval(points, interval),
+                    trace: Trace::with_interval(points, interval),
+                    owd_trace: Trace::with_interval(points, interval),
                     bin_width,
-                ))
+                }))
             });
             let cache_bytes = c.node_cache_bytes.get(&node.to_string()).copied().unwrap_or(c.cache_bytes);
             let store = match &c.name {
@@ -210,7 +210,8 @@ impl Transport for IntcpHandle {
                     scenario::HopCc::Reno => HopController::Reno,
                 };
             }
-            let mut agent = IntcpNode::new(cfg, f, role, node, up, down, content, consumer, store);
+            let mut agent =
+                IntcpNode::new(IntcpNodeConfig { intcp: cfg, flow: f, role, node, up, down, content, consumer, store });
             if c.name.is_some() {
                 agent = agent.aggregating_interests();
             }

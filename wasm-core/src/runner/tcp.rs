@@ -14,7 +14,7 @@ use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, Simulation};
 use crate::tcp::autotune::RcvWindow;
 use crate::tcp::congestion::CcOptions;
-use crate::tcp::receiver::{TcpReceiver, WindowPolicy};
+use crate::tcp::receiver::{TcpReceiver, TcpReceiverConfig, WindowPolicy};
 use crate::tcp::sender::{TcpConfig, TcpSender, SENDER_TRACE_COLUMNS};
 
 pub(super) struct TcpHandle {
@@ -67,16 +67,16 @@ impl Transport for TcpHandle {
             None if set.rcv_autotune => WindowPolicy::Autotune(RcvWindow::new(t.mss_bytes)),
             None => WindowPolicy::Unlimited,
         };
-        let receiver = TcpReceiver::new(
-            f,
-            from,
-            sender_id,
+        let receiver = TcpReceiver::new(TcpReceiverConfig {
+            flow: f,
+            peer_node: from,
+            peer_agent: sender_id,
             content,
-            t.bytes,
-            delack,
-            Trace::with_interval(points, interval),
+            expected_bytes: t.bytes,
+            delayed_ack: delack,
+            owd_trace: Trace::with_interval(points, interval),
             bin_width,
-        )
+        })
         .with_window(window);
         b.place(receiver_id, to, Agent::TcpReceiver(Box::new(receiver)), None);
         TcpHandle { sender: sender_id, receiver: receiver_id }

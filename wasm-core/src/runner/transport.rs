@@ -140,20 +140,20 @@ pub(super) trait Transport: FlowReport + Sized {
 mod tests {
     use super::*;
     use crate::net::Network;
-    use crate::tcp::receiver::TcpReceiver;
+    use crate::tcp::receiver::{TcpReceiver, TcpReceiverConfig};
 
     fn receiver(peer: AgentId) -> Agent {
         let log = crate::metrics::Trace::new(2);
-        Agent::TcpReceiver(Box::new(TcpReceiver::new(
-            0,
-            0,
-            peer,
-            Content::new(1, 0),
-            None,
-            None,
-            log,
-            SimDuration::from_millis(1000),
-        )))
+        Agent::TcpReceiver(Box::new(TcpReceiver::new(TcpReceiverConfig {
+            flow: 0,
+            peer_node: 0,
+            peer_agent: peer,
+            content: Content::new(1, 0),
+            expected_bytes: None,
+            delayed_ack: None,
+            owd_trace: log,
+            bin_width: SimDuration::from_millis(1000),
+        })))
     }
 
     #[test]

@@ -48,6 +48,23 @@ struct OutOfOrder {
     first_sent: SimTime,
 }
 
+/// What a TCP receiver is built from.
+pub struct TcpReceiverConfig {
+    pub flow: u32,
+    /// Where the ACKs go: the sender's node and agent (`TcpReceiver::set_peer` can set them
+    /// later, once the sender exists).
+    pub peer_node: NodeId,
+    pub peer_agent: AgentId,
+    pub content: Content,
+    /// The flow's size; `None` for a flow that never ends.
+    pub expected_bytes: Option<u64>,
+    /// The delayed-ACK timer; `None` acknowledges every segment at once.
+    pub delayed_ack: Option<SimDuration>,
+    pub owd_trace: Trace<1>,
+    /// The width of a goodput bin.
+    pub bin_width: SimDuration,
+}
+
 pub struct TcpReceiver {
     pub flow: u32,
     peer_node: NodeId,
@@ -79,17 +96,17 @@ pub struct TcpReceiver {
 }
 
 impl TcpReceiver {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        flow: u32,
-        peer_node: NodeId,
-        peer_agent: AgentId,
-        content: Content,
-        expected_bytes: Option<u64>,
-        delayed_ack: Option<SimDuration>,
-        owd_trace: Trace<1>,
-        bin_width: SimDuration,
-    ) -> TcpReceiver {
+    pub fn new(cfg: TcpReceiverConfig) -> TcpReceiver {
+        let TcpReceiverConfig {
+            flow,
+            peer_node,
+            peer_agent,
+            content,
+            expected_bytes,
+            delayed_ack,
+            owd_trace,
+            bin_width,
+        } = cfg;
         TcpReceiver {
             flow,
             peer_node,

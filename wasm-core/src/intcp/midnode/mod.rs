@@ -92,6 +92,23 @@ pub struct NodeStats {
     pub max_queue_bytes: u64,
 }
 
+/// What an INTCP node's agent is built from.
+pub struct IntcpNodeConfig {
+    /// The flow's configuration, with this node's hop controller.
+    pub intcp: IntcpConfig,
+    pub flow: u32,
+    pub role: Role,
+    pub node: NodeId,
+    /// The neighbours on a fixed path: towards the producer, and towards the consumer.
+    pub up: Option<Peer>,
+    pub down: Option<Peer>,
+    pub content: Content,
+    /// The consumer's end-to-end state, on the consumer's node only.
+    pub consumer: Option<Box<Consumer>>,
+    /// The node's cache and pending interests: a slot of the node's state (see `IntcpNode::store`).
+    pub store: Option<NodeSlot>,
+}
+
 pub struct IntcpNode {
     cfg: IntcpConfig,
     pub flow: u32,
@@ -142,18 +159,9 @@ pub struct IntcpNode {
 }
 
 impl IntcpNode {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        cfg: IntcpConfig,
-        flow: u32,
-        role: Role,
-        node: NodeId,
-        up: Option<Peer>,
-        down: Option<Peer>,
-        content: Content,
-        consumer: Option<Box<Consumer>>,
-        store: Option<NodeSlot>,
-    ) -> IntcpNode {
+    pub fn new(setup: IntcpNodeConfig) -> IntcpNode {
+        let IntcpNodeConfig { intcp: cfg, flow, role, node, up, down, content, consumer, store } = setup;
+        let holes = HoleDetector::new(cfg.mss, cfg.hole_threshold);
         let ra = (role == Role::Midnode && store.is_some() && cfg.hold_budget_bytes > 0).then(|| {
             let ra = ReadAhead::new(
                 cfg.mss,
@@ -186,7 +194,7 @@ impl IntcpNode {
             snd_queue: VecDeque::new(),
             snd_queue_bytes: 0,
             data_sn: 0,
-            holes: HoleDetector::default(),
+            holes,
             int_sn: 0,
             store,
             consumer,
@@ -297,7 +305,7 @@ impl IntcpNode {
                 let from = self.up(ctx).map(|p| p.node);
                 if matches!(self.peers, Peers::Moving(_)) && from != self.data_from {
                     self.data_from = from;
-                    self.holes = HoleDetector::default();
+                    self.holes = self.holes.restarted();
                     if let Some(c) = &mut self.consumer {
                         c.new_upstream();
                     }
@@ -323,7 +331,7 @@ impl IntcpNode {
                     self.record_rtx(now, lost.len() as u64);
                 } else {
                     if self.cfg.cache {
-                        self.holes.on_data(now, sn, start, end, self.cfg.mss, self.cfg.hole_threshold, &mut lost);
+                        self.holes.on_data(now, sn, start, end, &mut lost);
                     }
                     if let Some(store) = self.store(ctx) {
                         store.cache.insert(seg);
