@@ -41,7 +41,7 @@ fn every_timeout_sets_ssthresh_again_from_what_is_in_flight() {
 
 #[test]
 fn prr_sends_only_the_fast_retransmit_while_the_flight_is_above_ssthresh() {
-    // ns-3.37's TcpPrrRecovery takes delivered × ssthresh in 32 bits, which wraps once a few
+    // ns-3.44's TcpPrrRecovery takes delivered × ssthresh in 32 bits, which wraps once a few
     // segments are delivered at an ssthresh of hundreds: on the lossless dumbbell its cwnd
     // trace follows the flight down to ssthresh with no segment sent (tools/ns3/dumbbell.cc,
     // 2026-11-28). The wrapped product still releases up to about 1.6 segments in all.

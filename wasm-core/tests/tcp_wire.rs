@@ -220,7 +220,7 @@ fn the_ns3_profile_takes_ns3_defaults_and_each_stays_settable() {
     assert_eq!((ns3.recovery, ns3.loss_detection), (Recovery::Prr, LossDetection::Dupack));
     assert!(!ns3.rcv_autotune && ns3.per_ack_growth);
     assert!(!ns3.frto && !ns3.undo, "ns-3's TcpSocketBase has neither F-RTO nor undo");
-    assert!(ns3.ns3_rules, "ns-3.37's recovery and timers");
+    assert!(ns3.ns3_rules, "ns-3.44's recovery and timers");
     let linux = settings(common::tcp("reno", None));
     assert!(!linux.delayed_ack && linux.delack_ms == 40.0);
     assert_eq!((linux.rto_flavor, linux.rto_min_ms), (RtoFlavor::Linux, 200.0));
@@ -232,7 +232,7 @@ fn the_ns3_profile_takes_ns3_defaults_and_each_stays_settable() {
                                  "loss_detection": "rack", "recovery": "rfc6675" }));
     assert!(!mixed.delayed_ack);
     assert_eq!((mixed.recovery, mixed.loss_detection), (Recovery::Rfc6675, LossDetection::Rack));
-    assert!(!mixed.ns3_rules, "ns-3.37 has no RACK-TLP: asking for it brings Linux's recovery");
+    assert!(!mixed.ns3_rules, "ns-3.44 has no RACK-TLP: asking for it brings Linux's recovery");
 }
 
 #[test]

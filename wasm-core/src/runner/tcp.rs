@@ -9,7 +9,7 @@ use crate::delivery::Delivery;
 use crate::metrics::Trace;
 use crate::net::AgentId;
 use crate::rto::RtoFlavor;
-use crate::scenario::TcpFlow;
+use crate::scenario::{TcpFlow, TcpProfile};
 use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, Simulation};
 use crate::tcp::autotune::RcvWindow;
@@ -38,7 +38,7 @@ impl Transport for TcpHandle {
         let set = t.settings();
         let cfg = TcpConfig {
             cc: t.cc,
-            cc_options: CcOptions { hystart: t.hystart },
+            cc_options: CcOptions { hystart: t.hystart, ns3: t.profile == TcpProfile::Ns3 },
             mss: t.mss_bytes,
             initial_cwnd: t.initial_cwnd_pkts,
             initial_ssthresh: t.initial_ssthresh_pkts,

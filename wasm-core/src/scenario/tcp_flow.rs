@@ -112,7 +112,7 @@ pub struct TcpSettings {
     pub per_ack_growth: bool,
     pub frto: bool,
     pub undo: bool,
-    /// ns-3.37's loss recovery and timers (`TcpSocketBase`) instead of Linux's: the `ns3`
+    /// ns-3.44's loss recovery and timers (`TcpSocketBase`) instead of Linux's: the `ns3`
     /// profile with DupThresh loss detection.
     pub ns3_rules: bool,
 }
@@ -141,7 +141,7 @@ impl TcpFlow {
             // Linux: `tcp_frto = 2` and undo always on; ns-3 has neither.
             frto: self.frto.unwrap_or(!ns3),
             undo: self.undo.unwrap_or(!ns3),
-            // ns-3.37 has no RACK-TLP: a flow that asks for it recovers as Linux does.
+            // ns-3.44 has no RACK-TLP: a flow that asks for it recovers as Linux does.
             ns3_rules: ns3 && loss_detection == LossDetection::Dupack,
         }
     }

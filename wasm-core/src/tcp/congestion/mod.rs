@@ -27,6 +27,7 @@ use serde::{Deserialize, Serialize};
 pub mod bbr;
 pub mod bic;
 pub mod cubic;
+pub mod cubic_ns3;
 pub mod highspeed;
 pub mod htcp;
 pub mod hybla;
@@ -266,6 +267,8 @@ impl CcKind {
 pub enum Cc {
     Reno(reno::Reno),
     Cubic(cubic::Cubic),
+    /// CUBIC as ns-3's `TcpCubic` writes it, for flows of the `ns3` profile.
+    CubicNs3(cubic_ns3::CubicNs3),
     Hybla(hybla::Hybla),
     Htcp(htcp::Htcp),
     Veno(veno::Veno),
@@ -282,11 +285,14 @@ pub enum Cc {
 pub struct CcOptions {
     /// CUBIC's HyStart (kernel module parameter `hystart`).
     pub hystart: bool,
+    /// ns-3's own module where it differs from Linux's (the `ns3` profile): CUBIC is then
+    /// `TcpCubic` (`cubic_ns3.rs`).
+    pub ns3: bool,
 }
 
 impl Default for CcOptions {
     fn default() -> Self {
-        CcOptions { hystart: true }
+        CcOptions { hystart: true, ns3: false }
     }
 }
 
@@ -300,6 +306,7 @@ impl Cc {
     pub fn with_options(kind: CcKind, opts: CcOptions, rng: Rng) -> Cc {
         match kind {
             CcKind::Reno => Cc::Reno(reno::Reno),
+            CcKind::Cubic if opts.ns3 => Cc::CubicNs3(cubic_ns3::CubicNs3::with_hystart(opts.hystart)),
             CcKind::Cubic => Cc::Cubic(cubic::Cubic::with_hystart(opts.hystart)),
             CcKind::Hybla => Cc::Hybla(hybla::Hybla::default()),
             CcKind::Htcp => Cc::Htcp(htcp::Htcp::default()),
@@ -317,6 +324,7 @@ impl Cc {
         match self {
             Cc::Reno(c) => c,
             Cc::Cubic(c) => c,
+            Cc::CubicNs3(c) => c,
             Cc::Hybla(c) => c,
             Cc::Htcp(c) => c,
             Cc::Veno(c) => c,

@@ -32,7 +32,7 @@
 //! The sender is split by what drives it: this file holds its state, the handshake and
 //! sending; `ack.rs` what an ACK does, step by step; `timers.rs` the RTO, tail loss probe,
 //! reordering and pacing timers; `audit.rs` the self-audit; `ns3.rs` what an ACK and a timeout
-//! do in the `ns3` profile, ns-3.37's `TcpSocketBase` in place of Linux's machinery.
+//! do in the `ns3` profile, ns-3.44's `TcpSocketBase` in place of Linux's machinery.
 //!
 //! Spurious reductions are undone as Linux does (`undo.rs`): F-RTO after a timeout, timestamps
 //! (Eifel) and D-SACK after any reduction; each congestion control's `undo_cwnd` sets the
@@ -119,7 +119,7 @@ pub struct TcpConfig {
     /// Undo of spurious reductions by timestamps (Eifel, RFC 3522) and D-SACK (RFC 3708), as
     /// Linux's `tcp_try_undo_*`.
     pub undo: bool,
-    /// ns-3.37's loss recovery and timers (`ns3.rs`) instead of Linux's: the `ns3` profile.
+    /// ns-3.44's loss recovery and timers (`ns3.rs`) instead of Linux's: the `ns3` profile.
     pub ns3_rules: bool,
 }
 

@@ -1,8 +1,8 @@
-//! The `ns3` profile's loss recovery and timers: ns-3.37's `TcpSocketBase` (`ReceivedAck`,
+//! The `ns3` profile's loss recovery and timers: ns-3.44's `TcpSocketBase` (`ReceivedAck`,
 //! `ProcessAck`, `DupAck`, `EnterRecovery`, `NewAck`, `DoRetransmit`, `ReTxTimeout`,
 //! `EstimateRtt`), its `TcpTxBuffer` scoreboard and its recovery modules, `TcpPrrRecovery` (the
 //! default of `TcpL4Protocol::RecoveryType`) and `TcpClassicRecovery` (`recovery: "rfc6675"`).
-//! No RACK, tail loss probe, F-RTO or undo: ns-3.37 has none of them. docs/tcp.md, "The ns3
+//! No RACK, tail loss probe, F-RTO or undo: ns-3.44 has none of them. docs/tcp.md, "The ns3
 //! profile and ns-3 itself", lists each rule beside the ns-3 function it follows and what
 //! still differs.
 //!
@@ -35,17 +35,17 @@ pub(super) struct Ns3State {
     pub prr: Ns3Prr,
 }
 
-/// `TcpPrrRecovery` with its default reduction bound (SSRB), in segments.
+/// `TcpPrrRecovery` as ns-3.43 and later have it (RFC 6937bis-08: PRR-CRB, PRR-SSRB once a
+/// retransmission is cumulatively ACKed), counted in bytes as ns-3 counts them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Ns3Prr {
-    /// `m_prrDelivered`, `m_prrOut`.
-    delivered: u64,
-    out: u64,
-    /// `m_recoveryFlightSize`: everything outstanding when recovery began (`UnAckDataCount`),
-    /// SACKed and lost segments included.
-    flight_size: u64,
+    /// `m_prrDelivered`, `m_prrOut`, bytes.
+    delivered: u32,
+    out: u32,
+    /// `m_recoveryFlightSize`: the bytes in flight (RFC 6675 pipe) when recovery began.
+    flight_size: u32,
+    mss: u32,
 }
-
 impl Ns3State {
     pub fn new() -> Ns3State {
         Ns3State { first_partial_ack: true, ..Ns3State::default() }
@@ -53,48 +53,67 @@ impl Ns3State {
 }
 
 impl Ns3Prr {
-    /// `TcpPrrRecovery::EnterRecovery` (which then runs `DoRecovery` once).
-    fn enter(unacked: u64) -> Ns3Prr {
-        Ns3Prr { delivered: 0, out: 0, flight_size: unacked.max(1) }
+    /// `TcpPrrRecovery::EnterRecovery` (which then runs `DoRecovery` once as for a duplicate ACK).
+    fn enter(pipe_segments: u32, mss: u32) -> Ns3Prr {
+        Ns3Prr { delivered: 0, out: 0, flight_size: pipe_segments.wrapping_mul(mss), mss }
     }
 
     /// `TcpPrrRecovery::UpdateBytesSent`: every segment sent in Recovery.
     pub fn on_sent(&mut self) {
-        self.out += 1;
+        self.out = self.out.wrapping_add(self.mss);
     }
 
-    /// `TcpPrrRecovery::DoRecovery`: the new cwnd, in segments of `mss` bytes.
+    /// `TcpPrrRecovery::DoRecovery(tcb, deliveredBytes, isDupAck)`: the new cwnd in segments,
+    /// or `None` when the ACK delivered nothing and cwnd stays as it is.
     ///
-    /// ns-3 works in bytes and computes the proportional part as
-    /// `ceil(m_prrDelivered * m_ssThresh * 1.0 / m_recoveryFlightSize)`: the first product is
-    /// taken in 32 bits and wraps once it passes 4 GiB (a few segments delivered with an
-    /// ssthresh of hundreds), so with large windows the proportional part releases almost
-    /// nothing and the flight falls to ssthresh before anything but the fast retransmit goes
-    /// out. ns-3.37's cwnd trace on tools/ns3/dumbbell.cc shows exactly that; the product is
-    /// kept as ns-3 has it. ns-3 then sends only whole segments, so the byte count is rounded
-    /// down to segments. ns-3 lets `m_cWnd` wrap when the count is more negative than the
-    /// flight; here it stays at 1.
-    fn do_recovery(&mut self, delivered: u32, in_flight: u32, ssthresh: u32, retrans_acked: bool, mss: u32) -> u32 {
-        self.delivered += delivered as u64;
-        let m = mss as i64;
-        let (in_flight, ssthresh) = (in_flight as i64, ssthresh as i64);
-        let mut send_bytes = if in_flight > ssthresh {
-            let product = ((self.delivered * mss as u64) as u32).wrapping_mul((ssthresh * m) as u32);
-            let target = (product as f64 / (self.flight_size as f64 * mss as f64)).ceil() as i64;
-            target - self.out as i64 * m
+    /// Kept in ns-3's integer types, where they decide what is sent:
+    /// - a duplicate ACK counts one more segment delivered while `m_prrDelivered` is below the
+    ///   recovery flight size (RFC 6937bis's estimate for connections without SACK, which ns-3
+    ///   also applies with SACK);
+    /// - the proportional part is `ceil(m_prrDelivered * m_ssThresh * 1.0 / m_recoveryFlightSize)`,
+    ///   whose first product is taken in 32 bits and wraps past 4 GiB (a few segments delivered
+    ///   with an ssthresh of hundreds), so that with large windows it releases almost nothing;
+    /// - below ssthresh the limit is `std::max(m_prrDelivered - m_prrOut, deliveredBytes)` in
+    ///   unsigned 32 bits, so when more went out than was delivered the difference wraps, wins
+    ///   the max and comes back negative as an `int`.
+    ///
+    /// ns-3 then sends only whole segments, so the byte count is rounded down to segments. ns-3
+    /// lets `m_cWnd` wrap when the count is more negative than the flight; here it stays at 1.
+    fn do_recovery(
+        &mut self,
+        delivered_segments: u32,
+        is_dupack: bool,
+        in_flight_segments: u32,
+        ssthresh_segments: u32,
+        retrans_acked: bool,
+    ) -> Option<u32> {
+        let mss = self.mss;
+        let mut delivered = delivered_segments.wrapping_mul(mss);
+        if is_dupack && self.delivered < self.flight_size {
+            delivered = delivered.wrapping_add(mss);
+        }
+        if delivered == 0 {
+            return None;
+        }
+        self.delivered = self.delivered.wrapping_add(delivered);
+        let in_flight = in_flight_segments.wrapping_mul(mss);
+        let ssthresh = ssthresh_segments.wrapping_mul(mss);
+        let mut send_bytes: i64 = if in_flight > ssthresh {
+            let product = self.delivered.wrapping_mul(ssthresh);
+            let target = (product as f64 / self.flight_size.max(1) as f64).ceil() as i64;
+            target - self.out as i64
         } else {
-            let limit = if retrans_acked {
-                (self.delivered as i64 - self.out as i64).max(delivered as i64) + 1
-            } else {
-                delivered as i64
-            };
-            limit.min(ssthresh - in_flight) * m
+            let mut limit = self.delivered.wrapping_sub(self.out).max(delivered) as i32;
+            if retrans_acked {
+                limit = limit.wrapping_add(mss as i32);
+            }
+            limit.min(ssthresh.wrapping_sub(in_flight) as i32) as i64
         };
         // "Force a fast retransmit upon entering fast recovery".
         if self.out == 0 {
-            send_bytes = send_bytes.max(m);
+            send_bytes = send_bytes.max(mss as i64);
         }
-        (in_flight + send_bytes.div_euclid(m)).max(1) as u32
+        Some((in_flight_segments as i64 + send_bytes.div_euclid(mss as i64)).max(1) as u32)
     }
 }
 
@@ -203,7 +222,7 @@ impl TcpSender {
         }
         match self.state {
             CaState::Recovery => {
-                self.ns3_do_recovery(delivered, retrans_acked);
+                self.ns3_do_recovery(delivered, true, retrans_acked);
                 0
             }
             _ => {
@@ -241,8 +260,8 @@ impl TcpSender {
         if !self.cc.has_cong_control() {
             match self.cfg.recovery {
                 Recovery::Prr => {
-                    self.ns3.prr = Ns3Prr::enter(self.sb.nxt - una);
-                    self.ns3_do_recovery(delivered, retrans_acked);
+                    self.ns3.prr = Ns3Prr::enter(self.pipe(), self.cfg.mss);
+                    self.ns3_do_recovery(delivered, true, retrans_acked);
                 }
                 Recovery::Rfc6675 => self.w.cwnd = self.w.ssthresh,
             }
@@ -255,11 +274,14 @@ impl TcpSender {
 
     /// The recovery module's per-ACK step (`DoRecovery`); `TcpClassicRecovery` only inflates a
     /// traced copy of cwnd, so it changes nothing that is sent.
-    fn ns3_do_recovery(&mut self, delivered: u32, retrans_acked: bool) {
+    fn ns3_do_recovery(&mut self, delivered: u32, is_dupack: bool, retrans_acked: bool) {
         if self.cfg.recovery == Recovery::Prr && !self.cc.has_cong_control() {
             let in_flight = self.pipe();
-            let mss = self.cfg.mss;
-            self.w.cwnd = self.ns3.prr.do_recovery(delivered, in_flight, self.w.ssthresh, retrans_acked, mss);
+            if let Some(cwnd) =
+                self.ns3.prr.do_recovery(delivered, is_dupack, in_flight, self.w.ssthresh, retrans_acked)
+            {
+                self.w.cwnd = cwnd;
+            }
         }
     }
 
@@ -272,7 +294,7 @@ impl TcpSender {
             self.sb.mark_lost(una);
         }
         if delivered >= 1 {
-            self.ns3_do_recovery(delivered, retrans_acked);
+            self.ns3_do_recovery(delivered, false, retrans_acked);
         }
         let mut forced = 0;
         if !self.is_unsacked_retransmission(self.sb.una) {
@@ -408,43 +430,59 @@ mod tests {
 
     #[test]
     fn prr_forces_the_fast_retransmit_then_sends_in_proportion_to_what_is_delivered() {
-        // 100 outstanding, ssthresh 50, 97 still in flight: the entry ACK SACKed 3.
-        let mut p = Ns3Prr::enter(100);
-        assert_eq!(p.do_recovery(3, 97, 50, false, MSS), 98, "one forced segment: 3·50/100 rounds to 1");
+        // 100 in flight at entry, ssthresh 50, 97 still in flight: the entry ACK SACKed 3, and
+        // as a duplicate ACK it counts one more (4 · 50/100 = 2 segments).
+        let mut p = Ns3Prr::enter(100, MSS);
+        assert_eq!(p.do_recovery(3, true, 97, 50, false), Some(99));
         p.on_sent();
-        // Each further SACKed segment releases half a segment: 4 delivered → floor(2) − 1 out.
-        assert_eq!(p.do_recovery(1, 96, 50, false, MSS), 97);
         p.on_sent();
-        assert_eq!(p.do_recovery(1, 96, 50, false, MSS), 96, "2.5 rounds down to 2, and 2 are out");
+        // Each further duplicate SACKing one segment delivers two: one more segment released.
+        assert_eq!(p.do_recovery(1, true, 96, 50, false), Some(97));
+        p.on_sent();
+        // A partial ACK of one segment is not a duplicate: half a segment, rounded down.
+        assert_eq!(p.do_recovery(1, false, 96, 50, false), Some(96), "6.5 · 50/100 → 3.25, 3 out");
+    }
+
+    #[test]
+    fn prr_changes_nothing_for_an_ack_that_delivers_nothing() {
+        let mut p = Ns3Prr::enter(10, MSS);
+        p.delivered = p.flight_size;
+        assert_eq!(p.do_recovery(0, true, 8, 5, false), None);
+        assert_eq!(p.do_recovery(0, false, 8, 5, false), None);
     }
 
     #[test]
     fn prr_proportional_part_wraps_in_32_bits_as_ns3s_does() {
-        // 1252 outstanding, ssthresh 624: 10 delivered · 1448 · 624 · 1448 bytes² wraps to
-        // 198 531 072, which releases 110 bytes, less than the segment already out.
-        let mut p = Ns3Prr::enter(1252);
+        // 1252 in flight, ssthresh 624: 11 segments delivered (ten SACKed, one for the duplicate
+        // ACK) · 1448 · 624 · 1448 = 14 391 776 256 bytes² wraps to 1 506 874 368, which
+        // releases 832 bytes: less than the segment already out, so cwnd falls below the flight.
+        let mut p = Ns3Prr::enter(1252, MSS);
         p.on_sent();
-        // Unwrapped, the same ACKs would have released four segments (10 · 624 / 1252 − 1).
-        assert_eq!(p.do_recovery(10, 1200, 624, false, MSS), 1199);
+        let unwrapped = (11.0_f64 * 624.0 / 1252.0).ceil() as u32 - 1;
+        assert_eq!(unwrapped, 5, "without the wrap, five segments would go out");
+        assert_eq!(p.do_recovery(10, true, 1200, 624, false), Some(1199));
     }
 
     #[test]
     fn prr_below_ssthresh_sends_what_was_delivered_plus_one_once_a_retransmission_is_acked() {
-        let mut p = Ns3Prr::enter(40);
+        let mut p = Ns3Prr::enter(40, MSS);
         p.on_sent();
-        // Below ssthresh (20 in flight, ssthresh 30): SSRB sends what this ACK delivered…
-        assert_eq!(p.do_recovery(2, 20, 30, false, MSS), 22);
-        // …plus one when the ACK covers a retransmission, bounded by ssthresh − in flight.
-        assert_eq!(p.do_recovery(2, 20, 30, true, MSS), 24, "max(4 − 1, 2) + 1 = 4");
-        assert_eq!(p.do_recovery(20, 28, 30, true, MSS), 30, "never past ssthresh");
+        p.delivered = 2 * MSS;
+        // Below ssthresh (20 in flight, ssthresh 30): CRB sends what was delivered and not sent…
+        assert_eq!(p.do_recovery(2, false, 20, 30, false), Some(23), "max(4 − 1, 2) = 3");
+        // …plus one when the ACK covers a retransmission (SSRB), bounded by ssthresh − in flight.
+        assert_eq!(p.do_recovery(2, false, 20, 30, true), Some(26), "max(6 − 1, 2) + 1 = 6");
+        assert_eq!(p.do_recovery(20, false, 28, 30, true), Some(30), "never past ssthresh");
     }
 
     #[test]
-    fn prr_keeps_cwnd_at_one_segment_when_more_went_out_than_it_allows() {
-        let mut p = Ns3Prr::enter(10);
-        for _ in 0..8 {
+    fn prr_below_ssthresh_holds_back_once_more_went_out_than_was_delivered() {
+        let mut p = Ns3Prr::enter(40, MSS);
+        for _ in 0..5 {
             p.on_sent();
         }
-        assert_eq!(p.do_recovery(1, 6, 5, false, MSS), 1);
+        // 2 delivered, 5 out: the unsigned difference wraps and wins the max, so the limit is −3
+        // segments, not the 2 this ACK delivered.
+        assert_eq!(p.do_recovery(2, false, 20, 30, false), Some(17));
     }
 }
