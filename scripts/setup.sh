@@ -10,8 +10,9 @@
 #   cannot install it (not root).
 #   --need-python (or ORBITCP_NEED_PYTHON=1): also make the virtualenv .venv/ that the Python
 #   package is built and tested in (python/requirements-dev.txt, and Ray if it installs).
-#   --need-ns3 (or ORBITCP_NEED_NS3=1): also install Debian's ns-3 (libns3-dev), the oracle of
-#   the ns-3 cross-check (tools/ns3/).
+#   --need-ns3 (or ORBITCP_NEED_NS3=1): also unpack ns-3.44's C++ headers and libraries from
+#   PyPI's `ns3` wheel into tools/ns3/.ns-3.44, the oracle of the ns-3 cross-check (tools/ns3/),
+#   and install g++ from Debian if it is missing.
 set -euo pipefail
 
 export DEBIAN_FRONTEND=noninteractive
@@ -132,19 +133,38 @@ else
   echo "skip: tshark is missing and we are not root; install it with: sudo apt-get update && sudo apt-get install -y tshark (the pcap test needs it)"
 fi
 
-# --- ns-3 for the TCP cross-check (tools/ns3/): Debian's ns-3.37 ------------------------------
+# --- ns-3 for the TCP cross-check (tools/ns3/): ns-3.44 from PyPI, built against with g++ -----
+# PyPI's `ns3` wheel carries ns-3's C++ headers and shared libraries beside its Python
+# bindings; only the C++ part is used, so the wheel is fetched for one fixed platform and
+# unpacked, not installed. Debian 12 packages only ns-3.37, whose BBR stalls on the
+# cross-check's dumbbell (docs/tcp.md, "The ns3 profile and ns-3 itself").
+NS3_WHEEL_VERSION="3.44.post0"
+NS3_DIR="$ROOT/tools/ns3/.ns-3.44"
 if [[ "$NEED_NS3" == 1 ]]; then
-  if pkg-config --exists ns3-core 2>/dev/null && command -v g++ >/dev/null 2>&1; then
-    ok "ns-3 ($(pkg-config --modversion ns3-core))"
+  if command -v g++ >/dev/null 2>&1; then
+    ok "g++"
   elif [[ "$(id -u)" == 0 ]]; then
     wait_for_process -x 'apt(-get)?|dpkg' "apt/dpkg"
-    installing "ns-3 (apt-get install libns3-dev libgsl-dev g++ pkg-config, ~3 min)"
+    installing "g++ (apt-get install, ~1 min)"
     apt-get -o DPkg::Lock::Timeout=600 update -qq || die "apt-get update"
-    apt-get -o DPkg::Lock::Timeout=600 install -y -qq libns3-dev libgsl-dev g++ pkg-config >/dev/null \
-      || die "apt-get install -y libns3-dev libgsl-dev g++ pkg-config"
-    pkg-config --exists ns3-core || die "ns-3 installed but pkg-config does not find ns3-core"
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq g++ >/dev/null || die "apt-get install -y g++"
   else
-    die "ns-3 is missing and we are not root; install it with: sudo apt-get install -y libns3-dev libgsl-dev g++ pkg-config"
+    die "g++ is missing and we are not root; install it with: sudo apt-get install -y g++"
+  fi
+  if [[ -f "$NS3_DIR/ns3/lib64/libns3.44-core.so" ]]; then
+    ok "ns-3.44 (tools/ns3/.ns-3.44)"
+  else
+    installing "ns-3.44 (PyPI wheel ns3==$NS3_WHEEL_VERSION, ~70 MB)"
+    wheel_dir="$(mktemp -d)"
+    python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.11 \
+      --platform manylinux_2_28_x86_64 --dest "$wheel_dir" "ns3==$NS3_WHEEL_VERSION" \
+      || die "pip download ns3==$NS3_WHEEL_VERSION"
+    rm -rf "$NS3_DIR.partial"
+    python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
+      "$wheel_dir"/ns3-*.whl "$NS3_DIR.partial" || die "unpacking the ns3 wheel"
+    rm -rf "$NS3_DIR" "$wheel_dir"
+    mv "$NS3_DIR.partial" "$NS3_DIR"
+    [[ -f "$NS3_DIR/ns3/lib64/libns3.44-core.so" ]] || die "the ns3 wheel holds no libns3.44-core.so"
   fi
 fi
 

@@ -1,17 +1,27 @@
 #!/bin/sh
-# Builds tools/ns3/dumbbell against the system's ns-3 (Debian: apt-get install libns3-dev
-# libgsl-dev). Skips the build when the binary is newer than its source. Exits 2 when ns-3 is
-# not installed, so that a caller can tell "no oracle here" from a failed build.
+# Builds tools/ns3/dumbbell against ns-3.44, the release the PyPI wheel `ns3==3.44.post0` ships
+# with its C++ headers and libraries; scripts/setup.sh --need-ns3 unpacks it into
+# tools/ns3/.ns-3.44 (no Python bindings are used). Skips the build when the binary is newer
+# than its source. Exits 2 when that ns-3 is not there, so that a caller can tell "no oracle
+# here" from a failed build.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+version=3.44
+# The libraries are named libns3.44-core.so and so on.
+lib="ns3.${version#3.}"
+prefix="$here/.ns-$version/ns3"
 out="$here/dumbbell"
-if ! pkg-config --exists ns3-core 2>/dev/null; then
-  echo "ns-3 is not installed (apt-get install -y libns3-dev libgsl-dev)" >&2
+if [ ! -f "$prefix/lib64/lib$lib-core.so" ]; then
+  echo "ns-$version is not unpacked in $prefix (scripts/setup.sh --need-ns3)" >&2
   exit 2
 fi
-if [ -x "$out" ] && [ "$out" -nt "$here/dumbbell.cc" ]; then
+if [ -x "$out" ] && [ "$out" -nt "$here/dumbbell.cc" ] && [ "$out" -nt "$here/build.sh" ]; then
   exit 0
 fi
-# shellcheck disable=SC2046
-g++ -O2 -std=c++17 -o "$out" "$here/dumbbell.cc" \
-  $(pkg-config --cflags --libs ns3-core ns3-network ns3-internet ns3-point-to-point ns3-applications ns3-traffic-control)
+libs=""
+for m in core network internet point-to-point applications traffic-control; do
+  libs="$libs -l$lib-$m"
+done
+# shellcheck disable=SC2086
+g++ -O2 -std=c++20 -DNS3_VERSION_STRING="\"$version\"" -o "$out" "$here/dumbbell.cc" \
+  -I"$prefix/include" -L"$prefix/lib64" -Wl,-rpath,"$prefix/lib64" $libs

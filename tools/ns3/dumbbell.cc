@@ -9,9 +9,10 @@
 // `bytes` (default 20 MB) with SegmentSize 1448 and socket buffers that never limit; every
 // other TCP setting is ns-3's default. Runs stop at 600 s, as the preset does.
 //
-// Prints one line: cc, p, rtt_ms, run, completed (0/1), goodput_mbps (bytes delivered x 8 over
-// the time from the application's start to the last byte, or to the stop if incomplete),
-// rtos (entries into CA_LOSS), recoveries (entries into CA_RECOVERY).
+// Prints one line: ns3 (the release, from build.sh), cc, p, rtt_ms, run, completed (0/1),
+// goodput_mbps (bytes delivered x 8 over the time from the application's start to the last
+// byte, or to the stop if incomplete), rtos (entries into CA_LOSS), recoveries (entries into
+// CA_RECOVERY).
 //
 // Usage: dumbbell --cc=TcpNewReno|TcpCubic|TcpBbr --p=0.001 --rtt=500 --run=1 [--bytes=20000000]
 
@@ -23,6 +24,10 @@
 #include "ns3/traffic-control-module.h"
 
 #include <cstdio>
+
+#ifndef NS3_VERSION_STRING
+#define NS3_VERSION_STRING "unknown"
+#endif
 
 using namespace ns3;
 
@@ -137,7 +142,9 @@ main(int argc, char* argv[])
     Simulator::Run();
     double end = g_done >= 0 ? g_done : stopS;
     double goodput = g_received * 8.0 / end / 1e6;
-    std::printf("cc=%s p=%g rtt_ms=%g run=%u completed=%d goodput_mbps=%.4f rtos=%u recoveries=%u\n",
+    std::printf("ns3=%s cc=%s p=%g rtt_ms=%g run=%u completed=%d goodput_mbps=%.4f rtos=%u "
+                "recoveries=%u\n",
+                NS3_VERSION_STRING,
                 cc.c_str(),
                 p,
                 rttMs,
