@@ -3,26 +3,16 @@
 // (as the native CLI reports them), and the summary table gives the same shares.
 import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
+import type { CapacitySummary } from '../web/src/sim/results.gen';
 import { expect, open, runAndWait, test } from './fixtures';
 
 const root = new URL('..', import.meta.url).pathname;
 const cli = process.env.ORBITCP_CLI ?? `${root}target/release/orbitcp`;
 const KEYS = ['innovative', 'redundant', 'non_innovative', 'lost', 'in_flight', 'other', 'idle'];
 
-interface Capacity {
-  link: number;
-  innovative_pkts: number;
-  redundant_needed_pkts: number;
-  non_innovative_pkts: number;
-  lost_pkts: number;
-  in_flight_pkts: number;
-  other_pkt_slots: number;
-  idle_pkt_slots: number;
-}
-
 function nativeShares(preset: string): { link: number; shares: number[] } {
   const native = JSON.parse(execFileSync(cli, ['run', '--summary', `${root}scenarios/${preset}.json`], { encoding: 'utf8' }));
-  const c: Capacity = native.flows[0].coding.capacity;
+  const c: CapacitySummary = native.flows[0].coding.capacity;
   const parts = [c.innovative_pkts, c.redundant_needed_pkts, c.non_innovative_pkts, c.lost_pkts, c.in_flight_pkts, c.other_pkt_slots, c.idle_pkt_slots];
   const total = parts.reduce((a, b) => a + b, 0);
   return { link: c.link, shares: parts.map((p) => p / total) };

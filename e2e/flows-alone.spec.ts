@@ -12,26 +12,9 @@ import { expect, open, summaryText, test } from './fixtures';
 const root = new URL('..', import.meta.url).pathname;
 const cli = process.env.ORBITCP_CLI ?? `${root}target/release/orbitcp`;
 
-/** Three transports alone on a short lossy chain: a few seconds of simulation each. */
-const ALONE = JSON.stringify({
-  version: 1,
-  name: 'three flows alone',
-  seed: 11,
-  duration_s: 5,
-  flows_alone: true,
-  topology: {
-    kind: 'chain',
-    links: [
-      { rate_mbps: 50, delay_ms: 5 },
-      { rate_mbps: 10, delay_ms: 40, buffer_pkts: 60, loss: { model: 'bernoulli', p: 0.02 } },
-    ],
-  },
-  flows: [
-    { transport: 'tcp', cc: 'cubic', bytes: 500000 },
-    { transport: 'ctcp', variant: 'v2', bytes: 300000 },
-    { transport: 'intcp', bytes: 300000 },
-  ],
-});
+/** Three transports alone on a short lossy chain: a few seconds of simulation each (the
+ * scenario wasm-core/tests-node/flows-alone.test.mjs runs in Node). */
+const ALONE = JSON.stringify(JSON.parse(readFileSync(`${root}wasm-core/tests-node/fixtures/three-flows-alone.json`, 'utf8')));
 
 /** Gives the page `cores` cores (the pool's size) and records, per worker created, the
  * simulations it was asked to run alone (`run` requests with a `part`). */

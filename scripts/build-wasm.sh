@@ -6,7 +6,9 @@
 # Each module is skipped when its inputs hash to the same value as its last successful build,
 # because even a no-op wasm-pack run re-runs wasm-bindgen and costs time on 2 cores. Both share
 # the target directory, so the second build reuses the first's compiled dependencies.
-# Usage: scripts/build-wasm.sh [--force]
+# With --testing it builds instead target/wasm-testing/pkg-orbit: the orbit module with the
+# "testing" feature, whose extra exports only the Node tests call (wasm-core/tests-node/wasm.mjs).
+# Usage: scripts/build-wasm.sh [--force] [--testing]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -67,12 +69,24 @@ build() {
 }
 
 FORCE=0
-if [[ "${1:-}" == "--force" ]]; then FORCE=1; fi
+TESTING=0
+for arg in "$@"; do
+  case "$arg" in
+    --force) FORCE=1 ;;
+    --testing) TESTING=1 ;;
+    *) echo "usage: scripts/build-wasm.sh [--force] [--testing]" >&2; exit 2 ;;
+  esac
+done
 # Distinct names, so that the site's assets (and what a page fetched) tell the two apart.
 # The first-load module is optimized for size: opt-level "s" makes it 18 % smaller gzipped than
 # "3" (297 against 358 KB) and runs chain presets about as fast as the earlier thin-LTO "3"
 # build (BENCHMARKS.md, "The first load"). The orbit module carries the long constellation runs
 # and is fetched only for them, so it is optimized for speed. Optimization levels change no
 # result: Rust does no fast-math, and tests-node/determinism.test.mjs compares both with the CLI.
+if [[ "$TESTING" == 1 ]]; then
+  # Built as the orbit module is, so it reuses that build's compiled dependencies.
+  build target/wasm-testing/pkg-orbit orbitcp_core_orbit orbits,testing 3
+  exit 0
+fi
 build web/src/wasm/pkg orbitcp_core "" s
 build web/src/wasm/pkg-orbit orbitcp_core_orbit orbits 3

@@ -53,6 +53,10 @@ step_clippy() {
   RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
     cargo clippy -p orbitcp-core --lib --target wasm32-unknown-unknown --no-default-features \
     --features orbits -- -D warnings
+  # The Node tests' module, with the exports only they call (scripts/build-wasm.sh --testing).
+  RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
+    cargo clippy -p orbitcp-core --lib --target wasm32-unknown-unknown --no-default-features \
+    --features orbits,testing -- -D warnings
 }
 
 step_cargo_test() {
@@ -81,6 +85,8 @@ step_wasm() {
 
 step_node_determinism() {
   cargo build --release --bin orbitcp
+  # The site's modules come from the wasm step; the tests' own module is built here.
+  bash scripts/build-wasm.sh --testing
   ORBITCP_CLI="$TARGET_DIR/release/orbitcp" node --test wasm-core/tests-node/*.test.mjs
 }
 

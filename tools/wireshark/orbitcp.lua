@@ -9,9 +9,34 @@ local CTCP_PORT = 47001
 local INTCP_PORT = 47002
 local ARQ_PORT = 47003
 
+-- One of our protocols: its Proto with its fields (a table of ProtoFields) and the expert info
+-- that flags a header cut short (`experts.short`, which `too_short` adds).
+local function our_proto(id, description, name, fields)
+  local proto = Proto(id, description)
+  proto.fields = fields
+  local short = ProtoExpert.new(id .. ".short", "Truncated " .. name .. " header", expert.group.MALFORMED, expert.severity.ERROR)
+  proto.experts = { short = short }
+  return proto
+end
+
+local function too_short(tree, pinfo, buf, need, proto)
+  if buf:len() < need then
+    tree:add_proto_expert_info(proto.experts.short, "header needs " .. need .. " bytes, has " .. buf:len())
+    return true
+  end
+  return false
+end
+
+-- The start of a dissection of a header of a fixed `need` bytes: the protocol column and
+-- `proto`'s tree, and whether the header is all there (if not, the tree says so).
+local function fixed_header(buf, pinfo, root, proto, name, need)
+  pinfo.cols.protocol = name
+  local tree = root:add(proto, buf())
+  return tree, not too_short(tree, pinfo, buf, need, proto)
+end
+
 -- CTCP ----------------------------------------------------------------------------------------
 
-local ctcp = Proto("orbitcp_ctcp", "orbitcp CTCP (network-coded TCP)")
 local ctcp_types = { [1] = "DATA", [2] = "ACK", [3] = "SYN", [4] = "SYN-ACK" }
 local cf = {
   type = ProtoField.uint8("orbitcp_ctcp.type", "Type", base.DEC, ctcp_types),
@@ -30,18 +55,7 @@ local cf = {
   pkt_block = ProtoField.uint32("orbitcp_ctcp.pkt_block", "Acknowledged packet's block"),
   pkt_dofs = ProtoField.uint16("orbitcp_ctcp.pkt_dofs", "Degrees of freedom of that block"),
 }
-ctcp.fields = cf
-
-local function too_short(tree, pinfo, buf, need, proto)
-  if buf:len() < need then
-    tree:add_proto_expert_info(proto.experts.short, "header needs " .. need .. " bytes, has " .. buf:len())
-    return true
-  end
-  return false
-end
-
-local ctcp_short = ProtoExpert.new("orbitcp_ctcp.short", "Truncated CTCP header", expert.group.MALFORMED, expert.severity.ERROR)
-ctcp.experts = { short = ctcp_short }
+local ctcp = our_proto("orbitcp_ctcp", "orbitcp CTCP (network-coded TCP)", "CTCP", cf)
 
 function ctcp.dissector(buf, pinfo, root)
   if buf:len() < 4 then return 0 end
@@ -84,12 +98,11 @@ function ctcp.dissector(buf, pinfo, root)
     pinfo.cols.info = ctcp_types[kind]
     return 8
   end
-  tree:add_proto_expert_info(ctcp_short, "unknown CTCP type " .. kind)
+  tree:add_proto_expert_info(ctcp.experts.short, "unknown CTCP type " .. kind)
 end
 
 -- INTCP ---------------------------------------------------------------------------------------
 
-local intcp = Proto("orbitcp_intcp", "orbitcp INTCP (information-centric, hop by hop)")
 local intcp_cmds = { [1] = "INTEREST", [2] = "DATA", [3] = "DATA (read ahead)" }
 local inf = {
   cmd = ProtoField.uint8("orbitcp_intcp.cmd", "Command", base.DEC, intcp_cmds),
@@ -101,15 +114,12 @@ local inf = {
   range_start = ProtoField.uint32("orbitcp_intcp.range_start", "Range start (byte)"),
   range_end = ProtoField.uint32("orbitcp_intcp.range_end", "Range end (byte)"),
 }
-intcp.fields = inf
-local intcp_short = ProtoExpert.new("orbitcp_intcp.short", "Truncated INTCP header", expert.group.MALFORMED, expert.severity.ERROR)
-intcp.experts = { short = intcp_short }
+local intcp = our_proto("orbitcp_intcp", "orbitcp INTCP (information-centric, hop by hop)", "INTCP", inf)
 
 function intcp.dissector(buf, pinfo, root)
   if buf:len() < 1 then return 0 end
-  pinfo.cols.protocol = "INTCP"
-  local tree = root:add(intcp, buf())
-  if too_short(tree, pinfo, buf, 23, intcp) then return end
+  local tree, whole = fixed_header(buf, pinfo, root, intcp, "INTCP", 23)
+  if not whole then return end
   local cmd = buf(0, 1):uint()
   tree:add(inf.cmd, buf(0, 1))
   tree:add(cmd == 1 and inf.rate or inf.wnd, buf(1, 2))
@@ -129,7 +139,6 @@ end
 
 -- ARQ (stop-and-wait, go-back-N, selective repeat) -----------------------------------------------
 
-local arq = Proto("orbitcp_arq", "orbitcp ARQ (stop-and-wait, go-back-N, selective repeat)")
 local arq_types = { [1] = "DATA", [2] = "ACK" }
 local af = {
   type = ProtoField.uint8("orbitcp_arq.type", "Type", base.DEC, arq_types),
@@ -141,15 +150,12 @@ local af = {
   cum = ProtoField.uint32("orbitcp_arq.cum", "Next packet expected"),
   sel = ProtoField.uint32("orbitcp_arq.sel", "Packet answered"),
 }
-arq.fields = af
-local arq_short = ProtoExpert.new("orbitcp_arq.short", "Truncated ARQ header", expert.group.MALFORMED, expert.severity.ERROR)
-arq.experts = { short = arq_short }
+local arq = our_proto("orbitcp_arq", "orbitcp ARQ (stop-and-wait, go-back-N, selective repeat)", "ARQ", af)
 
 function arq.dissector(buf, pinfo, root)
   if buf:len() < 1 then return 0 end
-  pinfo.cols.protocol = "ARQ"
-  local tree = root:add(arq, buf())
-  if too_short(tree, pinfo, buf, 12, arq) then return end
+  local tree, whole = fixed_header(buf, pinfo, root, arq, "ARQ", 12)
+  if not whole then return end
   local kind = buf(0, 1):uint()
   tree:add(af.type, buf(0, 1))
   local flags = tree:add(af.flags, buf(1, 1))

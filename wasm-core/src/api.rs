@@ -4,6 +4,12 @@
 //! (`scenario::FieldError`): the path of the scenario field at fault (empty for the scenario or
 //! the run as a whole) and what is wrong, so the browser can place them as it places validation
 //! problems.
+//!
+//! The site ships every export, so each is one the page calls (web/src/sim/worker.ts,
+//! web/src/wasm/cores.ts); the crash tests that `?debug=1` shows call `debug_panic`,
+//! `debug_exhaust_memory` and `SteppedRun::arm_panic`. What only the Node tests need stays
+//! behind the `testing` feature, in a module of its own that only they load
+//! (`scripts/build-wasm.sh --testing`).
 
 use wasm_bindgen::prelude::*;
 
@@ -41,17 +47,7 @@ fn output_error(e: serde_json::Error) -> JsValue {
     run_error(RunError::Output(e.to_string()))
 }
 
-/// Runs a scenario (JSON text) and returns the result as JSON text; `with_traces` = false
-/// gives the summary only, what `orbitcp run --summary` prints but for the seed's form (see
-/// [`result_json`]).
-#[wasm_bindgen]
-pub fn run_scenario(json: &str, with_traces: bool) -> Result<String, JsValue> {
-    let sc = crate::scenario::parse(json).map_err(scenario_error)?;
-    let r = runner::run_scenario(&sc, sc.seed, with_traces).map_err(run_error)?;
-    result_json(&r)
-}
-
-/// A result as JSON for JavaScript: the CLI's JSON with `seed` as decimal text, since a
+/// A result as JSON for JavaScript (`SteppedRun::result`): the CLI's JSON with `seed` as decimal text, since a
 /// JavaScript number holds integers exactly only up to 2^53 and seeds are 64-bit (a sweep run's
 /// derived seed almost never fits). The browser keeps it as text (`RunSummary.seed`), as it
 /// already sends seeds (`SteppedRun::new`, `sweep_jobs`).
@@ -105,12 +101,6 @@ impl SteppedRun {
         let (sc, seed) = scenario_and_seed(json, seed)?;
         let session = runner::Session::part(&sc, seed, index as usize).map_err(run_error)?;
         Ok(SteppedRun { session, panic_armed: false })
-    }
-
-    /// A run of job `index` of the scenario's sweep (the order of `sweep_jobs`), reading the
-    /// sweep's scenario for this job alone; the worker reads it once for many (`SweepRuns`).
-    pub fn sweep_job(json: &str, index: u32) -> Result<SteppedRun, JsValue> {
-        SweepRuns::new(json)?.job(index)
     }
 
     /// Makes the next `advance` panic while it holds the run, as a bug in the core would: the
@@ -291,13 +281,6 @@ pub fn debug_exhaust_memory() -> usize {
     }
 }
 
-/// Whether this module has the orbit code (the `orbits` feature): the site's first-load module
-/// has not, the second module has (scripts/build-wasm.sh).
-#[wasm_bindgen]
-pub fn has_orbit_code() -> bool {
-    cfg!(feature = "orbits")
-}
-
 /// Whether a scenario (JSON text) needs the orbit code (`scenario::needs_orbit_code`): the
 /// worker asks the first-load module this before it validates, runs or views a scenario.
 #[wasm_bindgen]
@@ -316,8 +299,9 @@ pub fn constellation_view(scenario_json: &str) -> Result<String, JsValue> {
 
 /// ECEF positions (km) of every satellite of a constellation scenario at each orbit time of `times_json` (a JSON array of seconds), as JSON:
 /// one flat `[x0, y0, z0, x1, …]` per time, `null` where SGP4 fails. For the agreement test of
-/// the globe's propagation against the core's (wasm-core/tests-node/).
-#[cfg(feature = "orbits")]
+/// the globe's propagation against the core's (wasm-core/tests-node/globe-agreement.test.mjs),
+/// so only in a build with the `testing` feature: the page never calls it.
+#[cfg(all(feature = "orbits", feature = "testing"))]
 #[wasm_bindgen]
 pub fn constellation_positions(scenario_json: &str, times_json: &str) -> Result<String, JsValue> {
     let built = crate::runner::built_from_scenario_json(scenario_json).map_err(scenario_error)?;

@@ -28,8 +28,10 @@ function thrown(fn) {
 test('run-time errors cross as {path, message} objects naming the field', async () => {
   const api = await wasm();
   const sweep = JSON.stringify({ ...SMALL, sweep: { grid: { 'flows[0].cc': ['reno', 'cubic'] } } });
-  assert.deepEqual(thrown(() => api.SteppedRun.sweep_job(sweep, 7)), { path: 'sweep', message: 'no job 7 (the sweep has 2)' });
-  assert.deepEqual(thrown(() => api.SteppedRun.sweep_job(JSON.stringify(SMALL), 0)), {
+  const runs = new api.SweepRuns(sweep);
+  assert.deepEqual(thrown(() => runs.job(7)), { path: 'sweep', message: 'no job 7 (the sweep has 2)' });
+  runs.free();
+  assert.deepEqual(thrown(() => new api.SweepRuns(JSON.stringify(SMALL))), {
     path: 'sweep',
     message: 'the scenario has no sweep section',
   });

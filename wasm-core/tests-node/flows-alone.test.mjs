@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,26 +18,9 @@ const cli =
   process.env.ORBITCP_CLI ??
   join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'release', 'orbitcp');
 
-/** Three transports alone on a lossy two-link chain, a few seconds each. */
-const ALONE = JSON.stringify({
-  version: 1,
-  name: 'three flows alone',
-  seed: 11,
-  duration_s: 5,
-  flows_alone: true,
-  topology: {
-    kind: 'chain',
-    links: [
-      { rate_mbps: 50, delay_ms: 5 },
-      { rate_mbps: 10, delay_ms: 40, buffer_pkts: 60, loss: { model: 'bernoulli', p: 0.02 } },
-    ],
-  },
-  flows: [
-    { transport: 'tcp', cc: 'cubic', bytes: 500000 },
-    { transport: 'ctcp', variant: 'v2', bytes: 300000 },
-    { transport: 'intcp', bytes: 300000 },
-  ],
-});
+/** Three transports alone on a lossy two-link chain, a few seconds each (e2e/flows-alone.spec.ts
+ * runs it in the browser). */
+const ALONE = JSON.stringify(JSON.parse(readFileSync(join(root, 'wasm-core', 'tests-node', 'fixtures', 'three-flows-alone.json'), 'utf8')));
 
 /** Steps a `SteppedRun` to its end and returns its result text. */
 function finish(run, withTraces) {

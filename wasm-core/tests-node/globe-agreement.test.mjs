@@ -53,7 +53,8 @@ function scenarioOf(topology) {
 }
 
 async function maxDifference(config, times) {
-  const api = await wasm('pkg-orbit');
+  // `constellation_positions` is a test-only export (the "testing" feature).
+  const api = await wasm('pkg-orbit-testing');
   const { Propagator } = await globe();
   const view = JSON.parse(api.constellation_view(scenarioOf(config)));
   const core = JSON.parse(api.constellation_positions(scenarioOf(config), JSON.stringify(times)));

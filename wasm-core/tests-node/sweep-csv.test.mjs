@@ -38,22 +38,28 @@ const SWEEP = {
   },
 };
 
-/** The sweep as the browser runs it: each job by index in a SteppedRun, the summaries kept. */
+/** The sweep as the browser runs it: each job by index from the sweep's plan (`SweepRuns`), the
+ * summaries kept. */
 function browserSummaries(api, text) {
   const jobs = JSON.parse(api.sweep_jobs(text));
-  return jobs.map((_, i) => {
-    const run = api.SteppedRun.sweep_job(text, i);
-    try {
-      while (!run.advance(100000));
-      // The summary, as parseResult keeps it: the result without its traces and path.
-      const summary = JSON.parse(run.result(false));
-      delete summary.traces;
-      delete summary.path;
-      return summary;
-    } finally {
-      run.free();
-    }
-  });
+  const plan = new api.SweepRuns(text);
+  try {
+    return jobs.map((_, i) => {
+      const run = plan.job(i);
+      try {
+        while (!run.advance(100000));
+        // The summary, as parseResult keeps it: the result without its traces and path.
+        const summary = JSON.parse(run.result(false));
+        delete summary.traces;
+        delete summary.path;
+        return summary;
+      } finally {
+        run.free();
+      }
+    });
+  } finally {
+    plan.free();
+  }
 }
 
 test("the browser's sweep CSV is the CLI's, byte for byte", async () => {

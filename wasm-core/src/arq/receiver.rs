@@ -12,9 +12,9 @@ use super::{packet_range, ArqMode, ARQ_HEADER_BYTES};
 use crate::content::Content;
 use crate::delivery::Delivery;
 use crate::engine::Ctx;
-use crate::metrics::{DeliveryLog, Trace};
+use crate::metrics::DeliveryLog;
 use crate::net::{AgentId, Body, NodeId, Packet};
-use crate::sim::{SimDuration, SimTime};
+use crate::sim::SimTime;
 use std::collections::VecDeque;
 
 /// A packet held ahead of a gap (selective repeat).
@@ -24,7 +24,8 @@ struct Held {
     first_sent: SimTime,
 }
 
-/// What an ARQ receiver is built from.
+/// What an ARQ receiver is built from, besides the log of what it delivers.
+#[derive(Clone, Copy)]
 pub struct ArqReceiverConfig {
     pub flow: u32,
     /// Where the ACKs go: the sender's node and agent.
@@ -37,20 +38,10 @@ pub struct ArqReceiverConfig {
     pub mss: u32,
     /// The flow's size; `None` for a flow that never ends.
     pub bytes: Option<u64>,
-    pub owd_trace: Trace<1>,
-    /// The width of a goodput bin.
-    pub bin_width: SimDuration,
 }
 
 pub struct ArqReceiver {
-    flow: u32,
-    peer_node: NodeId,
-    peer_agent: AgentId,
-    content: Content,
-    mode: ArqMode,
-    window_pkts: u32,
-    mss: u32,
-    bytes: Option<u64>,
+    cfg: ArqReceiverConfig,
     /// The next packet to deliver in order.
     expected: u64,
     /// Selective repeat: packets `expected + 1 ..` that arrived, by their distance from `expected`.
@@ -63,47 +54,29 @@ pub struct ArqReceiver {
 }
 
 impl ArqReceiver {
-    pub fn new(cfg: ArqReceiverConfig) -> ArqReceiver {
-        let ArqReceiverConfig {
-            flow,
-            peer_node,
-            peer_agent,
-            content,
-            mode,
-            window_pkts,
-            mss,
-            bytes,
-            owd_trace,
-            bin_width,
-        } = cfg;
+    /// `log` takes each delivered packet's one-way delay and bytes.
+    pub fn new(cfg: ArqReceiverConfig, log: DeliveryLog) -> ArqReceiver {
         ArqReceiver {
-            flow,
-            peer_node,
-            peer_agent,
-            content,
-            mode,
-            window_pkts,
-            mss,
-            bytes,
+            cfg,
             expected: 0,
             held: VecDeque::new(),
             duplicate_pkts: 0,
             discarded_pkts: 0,
-            delivery: Delivery::new(flow, bytes, DeliveryLog::new(owd_trace, bin_width)),
+            delivery: Delivery::new(cfg.flow, cfg.bytes, log),
         }
     }
 
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         let Body::ArqData { n, len, digest, first_sent, .. } = pkt.body else { return };
-        let (start, want_len) = packet_range(n, self.mss, self.bytes);
-        if len != want_len || digest != self.content.digest(start, len) {
+        let (start, want_len) = packet_range(n, self.cfg.mss, self.cfg.bytes);
+        if len != want_len || digest != self.cfg.content.digest(start, len) {
             self.delivery.fail(format!(
                 "packet {n} carried {len} bytes that are not the flow's bytes {start}..{}",
                 start + want_len as u64
             ));
             return;
         }
-        let sel = match self.mode {
+        let sel = match self.cfg.mode {
             ArqMode::StopAndWait | ArqMode::GoBackN => {
                 if n == self.expected {
                     self.delivery.arrived(ctx.now, first_sent);
@@ -121,9 +94,9 @@ impl ArqReceiver {
             }
         };
         ctx.send(Packet {
-            flow: self.flow,
-            dst_node: self.peer_node,
-            dst_agent: self.peer_agent,
+            flow: self.cfg.flow,
+            dst_node: self.cfg.peer_node,
+            dst_agent: self.cfg.peer_agent,
             size: ARQ_HEADER_BYTES,
             body: Body::ArqAck { cum: self.expected, sel },
         });
@@ -135,11 +108,13 @@ impl ArqReceiver {
             return;
         }
         let at = (n - self.expected) as usize;
-        if at >= self.window_pkts as usize {
+        if at >= self.cfg.window_pkts as usize {
             // The sender never has more than a window outstanding: a packet beyond it is not
             // one this receiver can place.
-            self.delivery
-                .fail(format!("packet {n} arrived beyond the window ({} from {})", self.window_pkts, self.expected));
+            self.delivery.fail(format!(
+                "packet {n} arrived beyond the window ({} from {})",
+                self.cfg.window_pkts, self.expected
+            ));
             return;
         }
         if self.held.len() <= at {

@@ -3,35 +3,25 @@
 
 use super::result::WireSummary;
 use super::traces::Columns;
-use super::transport::{sender_and_receiver, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
+use super::transport::{AgentPair, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::arq::receiver::{ArqReceiver, ArqReceiverConfig};
 use crate::arq::sender::{ArqConfig, ArqSender, ARQ_SENDER_TRACE_COLUMNS};
 use crate::delivery::Delivery;
-use crate::metrics::Trace;
+use crate::metrics::{DeliveryLog, Trace};
 use crate::net::AgentId;
 use crate::scenario::ArqFlow;
 use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, Simulation};
 
-pub(super) struct ArqHandle {
-    sender: AgentId,
-    receiver: AgentId,
-}
-
-impl ArqHandle {
-    fn agents<'s>(&self, sim: &'s Simulation) -> (&'s ArqSender, &'s ArqReceiver) {
-        sender_and_receiver(sim, (self.sender, self.receiver))
-    }
-}
+pub(super) type ArqHandle = AgentPair<ArqSender, ArqReceiver>;
 
 impl Transport for ArqHandle {
     type Spec = ArqFlow;
 
     fn build(a: &ArqFlow, slot: FlowSlot, b: &mut Builder) -> ArqHandle {
         let FlowSlot { f, from, to, content, start, points, interval, bin_width, .. } = slot;
-        let sender_id = b.reserve();
-        let receiver_id = b.reserve();
+        let ends = ArqHandle::reserve(b);
         let cfg = ArqConfig {
             mode: a.mode,
             window_pkts: a.window(),
@@ -39,22 +29,23 @@ impl Transport for ArqHandle {
             bytes: a.bytes,
             fixed_timeout: a.timeout_ms.map(|ms| SimDuration::from_secs_f64(ms / 1e3)),
         };
-        let sender = ArqSender::new(f, to, receiver_id, content, cfg, Trace::with_interval(points, interval));
-        b.place(sender_id, from, Agent::ArqSender(Box::new(sender)), start);
-        let receiver = ArqReceiver::new(ArqReceiverConfig {
-            flow: f,
-            peer_node: from,
-            peer_agent: sender_id,
-            content,
-            mode: a.mode,
-            window_pkts: a.window(),
-            mss: a.mss_bytes,
-            bytes: a.bytes,
-            owd_trace: Trace::with_interval(points, interval),
-            bin_width,
-        });
-        b.place(receiver_id, to, Agent::ArqReceiver(Box::new(receiver)), None);
-        ArqHandle { sender: sender_id, receiver: receiver_id }
+        let sender = ArqSender::new(f, to, ends.receiver, content, cfg, Trace::with_interval(points, interval));
+        b.place(ends.sender, from, Agent::ArqSender(Box::new(sender)), start);
+        let receiver = ArqReceiver::new(
+            ArqReceiverConfig {
+                flow: f,
+                peer_node: from,
+                peer_agent: ends.sender,
+                content,
+                mode: a.mode,
+                window_pkts: a.window(),
+                mss: a.mss_bytes,
+                bytes: a.bytes,
+            },
+            DeliveryLog::new(Trace::with_interval(points, interval), bin_width),
+        );
+        b.place(ends.receiver, to, Agent::ArqReceiver(Box::new(receiver)), None);
+        ends
     }
 }
 
@@ -78,17 +69,11 @@ impl FlowReport for ArqHandle {
         );
         wire.max_cwnd_pkts = Some(s.config().window_pkts);
         wire.max_inflight_pkts = Some(s.stats.max_inflight);
-        Figures {
-            retransmissions: s.stats.retransmissions,
-            timeouts: s.stats.timeouts,
-            wire: Some(wire),
-            coding: None,
-            hops: None,
-        }
+        Figures::wire(s.stats.retransmissions, s.stats.timeouts, wire)
     }
 
     fn traces(&self, run: &Run) -> TraceParts {
         let (s, _) = self.agents(&run.sim);
-        TraceParts { sender: Columns::new(&s.trace, ARQ_SENDER_TRACE_COLUMNS), coding: None, hops: None }
+        TraceParts::sender(Columns::new(&s.trace, ARQ_SENDER_TRACE_COLUMNS))
     }
 }

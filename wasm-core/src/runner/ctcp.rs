@@ -4,7 +4,7 @@
 
 use super::result::{CapacitySummary, CodingSummary, WireSummary};
 use super::traces::{CodingTrace, Columns};
-use super::transport::{sender_and_receiver, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
+use super::transport::{AgentPair, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::ctcp::cc::{CcRules, Increase};
 use crate::ctcp::receiver::{CtcpReceiver, CtcpReceiverConfig};
@@ -20,16 +20,9 @@ use crate::sim::SimDuration;
 use crate::sim::SimTime;
 use crate::simulation::{Agent, Simulation};
 
-pub(super) struct CtcpHandle {
-    sender: AgentId,
-    receiver: AgentId,
-}
+pub(super) type CtcpHandle = AgentPair<CtcpSender, CtcpReceiver>;
 
 impl CtcpHandle {
-    fn agents<'s>(&self, sim: &'s Simulation) -> (&'s CtcpSender, &'s CtcpReceiver) {
-        sender_and_receiver(sim, (self.sender, self.receiver))
-    }
-
     /// See [`CapacitySummary`].
     fn capacity(run: &Run, f: usize, s: &CtcpSender, r: &CtcpReceiver, end: SimTime) -> Option<CapacitySummary> {
         let path = run.chain_path(&run.scenario.flows[f])?;
@@ -82,8 +75,7 @@ impl Transport for CtcpHandle {
 
     fn build(c: &CtcpFlow, slot: FlowSlot, b: &mut Builder) -> CtcpHandle {
         let FlowSlot { f, from, to, content, start, points, interval, bin_width, seed } = slot;
-        let sender_id = b.reserve();
-        let receiver_id = b.reserve();
+        let ends = CtcpHandle::reserve(b);
         let layout = Layout { symbol_len: c.mss_bytes, k: c.block_pkts, bytes: c.bytes };
         let cfg = CtcpConfig {
             layout,
@@ -111,12 +103,12 @@ impl Transport for CtcpHandle {
             loss_scaling: c.loss_scaling,
             run_seed: seed,
         };
-        let sender = CtcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
-        b.place(sender_id, from, Agent::CtcpSender(Box::new(sender)), start);
+        let sender = CtcpSender::new(cfg, f, to, ends.receiver, content, Trace::with_interval(points, interval));
+        b.place(ends.sender, from, Agent::CtcpSender(Box::new(sender)), start);
         let receiver = CtcpReceiver::new(CtcpReceiverConfig {
             flow: f,
             peer_node: from,
-            peer_agent: sender_id,
+            peer_agent: ends.sender,
             content,
             layout,
             max_blocks: c.max_blocks,
@@ -129,8 +121,8 @@ impl Transport for CtcpHandle {
             CtcpFeedback::PerBlock => PER_BLOCK_ACK_BYTES,
             CtcpFeedback::LowestBlock => ACK_BYTES,
         });
-        b.place(receiver_id, to, Agent::CtcpReceiver(Box::new(receiver)), None);
-        CtcpHandle { sender: sender_id, receiver: receiver_id }
+        b.place(ends.receiver, to, Agent::CtcpReceiver(Box::new(receiver)), None);
+        ends
     }
 }
 
@@ -163,24 +155,15 @@ impl FlowReport for CtcpHandle {
             loss_estimate: s.slr,
             capacity: Self::capacity(run, f, s, r, end),
         };
-        Figures {
-            retransmissions: s.stats.coded_pkts,
-            timeouts: s.stats.timeouts,
-            wire: Some(wire),
-            coding: Some(coding),
-            hops: None,
-        }
+        Figures { coding: Some(coding), ..Figures::wire(s.stats.coded_pkts, s.stats.timeouts, wire) }
     }
 
     fn traces(&self, run: &Run) -> TraceParts {
         let (s, r) = self.agents(&run.sim);
-        TraceParts {
-            sender: Columns::new(&s.trace, CTCP_SENDER_TRACE_COLUMNS),
-            coding: Some(CodingTrace {
-                rank: Columns::new(&r.rank_trace, ["rank", "block"]),
-                decodes: Columns::new(&r.decode_trace, ["block", "latency_ms"]),
-            }),
-            hops: None,
-        }
+        let coding = CodingTrace {
+            rank: Columns::new(&r.rank_trace, ["rank", "block"]),
+            decodes: Columns::new(&r.decode_trace, ["block", "latency_ms"]),
+        };
+        TraceParts { coding: Some(coding), ..TraceParts::sender(Columns::new(&s.trace, CTCP_SENDER_TRACE_COLUMNS)) }
     }
 }

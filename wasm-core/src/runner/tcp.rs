@@ -3,7 +3,7 @@
 
 use super::result::WireSummary;
 use super::traces::Columns;
-use super::transport::{sender_and_receiver, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
+use super::transport::{AgentPair, Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::delivery::Delivery;
 use crate::metrics::Trace;
@@ -17,24 +17,14 @@ use crate::tcp::congestion::CcOptions;
 use crate::tcp::receiver::{TcpReceiver, TcpReceiverConfig, WindowPolicy};
 use crate::tcp::sender::{TcpConfig, TcpSender, SENDER_TRACE_COLUMNS};
 
-pub(super) struct TcpHandle {
-    sender: AgentId,
-    receiver: AgentId,
-}
-
-impl TcpHandle {
-    fn agents<'s>(&self, sim: &'s Simulation) -> (&'s TcpSender, &'s TcpReceiver) {
-        sender_and_receiver(sim, (self.sender, self.receiver))
-    }
-}
+pub(super) type TcpHandle = AgentPair<TcpSender, TcpReceiver>;
 
 impl Transport for TcpHandle {
     type Spec = TcpFlow;
 
     fn build(t: &TcpFlow, slot: FlowSlot, b: &mut Builder) -> TcpHandle {
         let FlowSlot { f, from, to, content, start, points, interval, bin_width, seed } = slot;
-        let sender_id = b.reserve();
-        let receiver_id = b.reserve();
+        let ends = TcpHandle::reserve(b);
         let set = t.settings();
         let cfg = TcpConfig {
             cc: t.cc,
@@ -59,8 +49,8 @@ impl Transport for TcpHandle {
             undo: set.undo,
             ns3_rules: set.ns3_rules,
         };
-        let sender = TcpSender::new(cfg, f, to, receiver_id, content, Trace::with_interval(points, interval));
-        b.place(sender_id, from, Agent::TcpSender(Box::new(sender)), start);
+        let sender = TcpSender::new(cfg, f, to, ends.receiver, content, Trace::with_interval(points, interval));
+        b.place(ends.sender, from, Agent::TcpSender(Box::new(sender)), start);
         let delack = set.delayed_ack.then(|| SimDuration::from_secs_f64(set.delack_ms / 1e3));
         let window = match t.rwnd_pkts {
             Some(r) => WindowPolicy::Fixed(r as u64 * t.mss_bytes as u64),
@@ -70,7 +60,7 @@ impl Transport for TcpHandle {
         let receiver = TcpReceiver::new(TcpReceiverConfig {
             flow: f,
             peer_node: from,
-            peer_agent: sender_id,
+            peer_agent: ends.sender,
             content,
             expected_bytes: t.bytes,
             delayed_ack: delack,
@@ -78,8 +68,8 @@ impl Transport for TcpHandle {
             bin_width,
         })
         .with_window(window);
-        b.place(receiver_id, to, Agent::TcpReceiver(Box::new(receiver)), None);
-        TcpHandle { sender: sender_id, receiver: receiver_id }
+        b.place(ends.receiver, to, Agent::TcpReceiver(Box::new(receiver)), None);
+        ends
     }
 }
 
@@ -110,17 +100,11 @@ impl FlowReport for TcpHandle {
         wire.spurious_rtos_detected = Some(s.stats.spurious_rtos);
         wire.max_cwnd_pkts = Some(s.stats.max_cwnd);
         wire.max_inflight_pkts = Some(s.stats.max_pipe);
-        Figures {
-            retransmissions: s.stats.retransmissions,
-            timeouts: s.stats.timeouts,
-            wire: Some(wire),
-            coding: None,
-            hops: None,
-        }
+        Figures::wire(s.stats.retransmissions, s.stats.timeouts, wire)
     }
 
     fn traces(&self, run: &Run) -> TraceParts {
         let (s, _) = self.agents(&run.sim);
-        TraceParts { sender: Columns::new(&s.trace, SENDER_TRACE_COLUMNS), coding: None, hops: None }
+        TraceParts::sender(Columns::new(&s.trace, SENDER_TRACE_COLUMNS))
     }
 }

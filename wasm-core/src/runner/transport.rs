@@ -16,6 +16,7 @@ use crate::delivery::Delivery;
 use crate::net::{AgentId, NodeId, NodeSlot};
 use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, AgentKind, Simulation};
+use std::marker::PhantomData;
 
 /// Where a flow's agents go and what every transport's agents are given.
 #[derive(Clone, Copy)]
@@ -86,14 +87,29 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// The two agents of a flow with one sender and one receiver, as their types.
-pub(super) fn sender_and_receiver<S: AgentKind, R: AgentKind>(
-    sim: &Simulation,
-    (sender, receiver): (AgentId, AgentId),
-) -> (&S, &R) {
-    match (S::of(&sim.agents[sender as usize]), R::of(&sim.agents[receiver as usize])) {
-        (Some(s), Some(r)) => (s, r),
-        _ => unreachable!("agents {sender} and {receiver} are not the sender and receiver their flow placed"),
+/// The two agents of a flow with one sender (an `S`) and one receiver (an `R`): the handle of
+/// every such transport.
+pub(super) struct AgentPair<S, R> {
+    pub sender: AgentId,
+    pub receiver: AgentId,
+    kinds: PhantomData<fn() -> (S, R)>,
+}
+
+impl<S: AgentKind, R: AgentKind> AgentPair<S, R> {
+    /// Reserves the sender's id, then the receiver's, for the transport's `build` to place them.
+    pub fn reserve(b: &mut Builder) -> Self {
+        let sender = b.reserve();
+        let receiver = b.reserve();
+        AgentPair { sender, receiver, kinds: PhantomData }
+    }
+
+    /// The two agents, as their types.
+    pub fn agents<'s>(&self, sim: &'s Simulation) -> (&'s S, &'s R) {
+        let (sender, receiver) = (self.sender, self.receiver);
+        match (S::of(&sim.agents[sender as usize]), R::of(&sim.agents[receiver as usize])) {
+            (Some(s), Some(r)) => (s, r),
+            _ => unreachable!("agents {sender} and {receiver} are not the sender and receiver their flow placed"),
+        }
     }
 }
 
@@ -108,12 +124,26 @@ pub(super) struct Figures {
     pub hops: Option<Vec<HopSummary>>,
 }
 
+impl Figures {
+    /// The figures of a transport that reports its wire and nothing else of its own.
+    pub fn wire(retransmissions: u64, timeouts: u64, wire: WireSummary) -> Figures {
+        Figures { retransmissions, timeouts, wire: Some(wire), coding: None, hops: None }
+    }
+}
+
 /// A flow's time series beyond its delivery's.
 pub(super) struct TraceParts {
     /// The sending end's state over time (window, rate, RTT estimates).
     pub sender: Columns,
     pub coding: Option<CodingTrace>,
     pub hops: Option<Vec<HopTrace>>,
+}
+
+impl TraceParts {
+    /// The time series of a transport that traces its sender and nothing else.
+    pub fn sender(sender: Columns) -> TraceParts {
+        TraceParts { sender, coding: None, hops: None }
+    }
 }
 
 /// What the report asks of a flow, whatever its transport.

@@ -57,11 +57,7 @@ impl ArqFlow {
     }
 
     pub(super) fn problems(&self, p: &mut Problems, at: &dyn Fn(&str) -> String) {
-        p.check(
-            (64..=65_000).contains(&self.mss_bytes),
-            || at("mss_bytes"),
-            || format!("must be between 64 and 65000 bytes (got {})", self.mss_bytes),
-        );
+        p.mss_bytes(self.mss_bytes, || at("mss_bytes"));
         if let Some(w) = self.window_pkts {
             if self.mode == ArqMode::StopAndWait {
                 p.check(
@@ -70,11 +66,7 @@ impl ArqFlow {
                     || format!("stop-and-wait sends one packet at a time: must be 1 or left out (got {w})"),
                 );
             } else {
-                p.check(
-                    (1..=MAX_ARQ_WINDOW_PKTS).contains(&w),
-                    || at("window_pkts"),
-                    || format!("must be between 1 and {MAX_ARQ_WINDOW_PKTS} (got {w})"),
-                );
+                p.count_between(w, 1, MAX_ARQ_WINDOW_PKTS, "", || at("window_pkts"));
             }
         }
         if let Some(t) = self.timeout_ms {

@@ -152,26 +152,10 @@ fn default_slr_scaling() -> f64 {
 
 impl CtcpFlow {
     pub(super) fn problems(&self, p: &mut Problems, at: &dyn Fn(&str) -> String) {
-        p.check(
-            (64..=65_000).contains(&self.mss_bytes),
-            || at("mss_bytes"),
-            || format!("must be between 64 and 65000 bytes (got {})", self.mss_bytes),
-        );
-        p.check(
-            (1..=255).contains(&self.block_pkts),
-            || at("block_pkts"),
-            || format!("must be between 1 and 255 packets (got {})", self.block_pkts),
-        );
-        p.check(
-            (1..=10_000).contains(&self.max_blocks),
-            || at("max_blocks"),
-            || format!("must be between 1 and 10000 (got {})", self.max_blocks),
-        );
-        p.check(
-            (2..=100_000).contains(&self.max_cwnd_pkts),
-            || at("max_cwnd_pkts"),
-            || format!("must be between 2 and 100000 (got {})", self.max_cwnd_pkts),
-        );
+        p.mss_bytes(self.mss_bytes, || at("mss_bytes"));
+        p.count_between(self.block_pkts, 1, 255, " packets", || at("block_pkts"));
+        p.count_between(self.max_blocks, 1, 10_000, "", || at("max_blocks"));
+        p.count_between(self.max_cwnd_pkts, 2, 100_000, "", || at("max_cwnd_pkts"));
         p.check(
             (1..=self.max_cwnd_pkts).contains(&self.initial_cwnd_pkts),
             || at("initial_cwnd_pkts"),

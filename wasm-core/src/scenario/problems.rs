@@ -27,6 +27,15 @@ impl Problems {
             format!("must be between {} and {} (got {})", Num(lo), Num(hi), Num(v))
         });
     }
+    /// A whole number `lo ≤ v ≤ hi`, `unit` (" bytes", " packets", or empty) after the bounds.
+    pub(super) fn count_between(&mut self, v: u32, lo: u32, hi: u32, unit: &str, path: impl FnOnce() -> String) {
+        self.check((lo..=hi).contains(&v), path, || format!("must be between {lo} and {hi}{unit} (got {v})"));
+    }
+    /// A flow's payload bytes per packet: at least a minimal segment and at most a jumbo frame's
+    /// worth, the bounds every transport shares.
+    pub(super) fn mss_bytes(&mut self, v: u32, path: impl FnOnce() -> String) {
+        self.count_between(v, 64, 65_000, " bytes", path);
+    }
     /// A link rate in Mbit/s: positive, and at most `MAX_RATE_MBPS`.
     pub(super) fn rate(&mut self, v: f64, path: impl FnOnce() -> String) {
         if v > MAX_RATE_MBPS && v.is_finite() {

@@ -149,16 +149,8 @@ impl TcpFlow {
 
 impl TcpFlow {
     pub(super) fn problems(&self, p: &mut Problems, at: &dyn Fn(&str) -> String) {
-        p.check(
-            (64..=65_000).contains(&self.mss_bytes),
-            || at("mss_bytes"),
-            || format!("must be between 64 and 65000 bytes (got {})", self.mss_bytes),
-        );
-        p.check(
-            (1..=100_000).contains(&self.initial_cwnd_pkts),
-            || at("initial_cwnd_pkts"),
-            || format!("must be between 1 and 100000 (got {})", self.initial_cwnd_pkts),
-        );
+        p.mss_bytes(self.mss_bytes, || at("mss_bytes"));
+        p.count_between(self.initial_cwnd_pkts, 1, 100_000, "", || at("initial_cwnd_pkts"));
         if let Some(s) = self.initial_ssthresh_pkts {
             p.check(s >= 2, || at("initial_ssthresh_pkts"), || format!("must be at least 2 (got {s})"));
         }

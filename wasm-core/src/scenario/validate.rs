@@ -120,11 +120,7 @@ impl Scenario {
             for (path, problem) in s.path_problems() {
                 p.push(path, problem);
             }
-            p.check(
-                (1..=10_000).contains(&s.runs),
-                || "sweep.runs".into(),
-                || format!("must be between 1 and 10000 (got {})", s.runs),
-            );
+            p.count_between(s.runs, 1, 10_000, "", || "sweep.runs".into());
             let lens: Vec<u64> = s.grid.values().map(|v| v.as_array().map_or(1, |a| a.len() as u64)).collect();
             let total = lens.iter().try_fold(s.runs as u64, |acc, &n| acc.checked_mul(n));
             p.check(
@@ -145,11 +141,7 @@ impl Scenario {
             );
         }
         p.check(self.max_events >= 1, || "max_events".into(), || "must be at least 1".into());
-        p.check(
-            (2..=MAX_TRACE_POINTS).contains(&self.trace.max_points),
-            || "trace.max_points".into(),
-            || format!("must be between 2 and {MAX_TRACE_POINTS} (got {})", self.trace.max_points),
-        );
+        p.count_between(self.trace.max_points, 2, MAX_TRACE_POINTS, "", || "trace.max_points".into());
         p.non_negative(self.trace.interval_s, || "trace.interval_s".into());
         p.positive(self.trace.goodput_interval_s, || "trace.goodput_interval_s".into());
         if self.trace.goodput_interval_s > 0.0 && self.duration_s > 0.0 && self.duration_s <= MAX_DURATION_S {

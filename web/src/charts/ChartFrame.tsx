@@ -47,40 +47,26 @@ export function ChartFrame({ testid, title, exportName, summary, controls, wide,
   const [error, setError] = useState<string | null>(null);
   const svg = () => bodyRef.current?.querySelector<SVGSVGElement>('svg.chart-svg') ?? null;
   const foldNumbers = useContext(FoldChartNumbersContext);
+  const exportSvg = () => {
+    const s = svg();
+    if (s) downloadSvg(s, exportName);
+  };
+  const exportPng = () => {
+    const s = svg();
+    if (s)
+      downloadPng(s, exportName).then(
+        () => setError(null),
+        (e: Error) => setError(`PNG export failed: ${e.message}`),
+      );
+  };
   return (
     <figure className={`chart${wide ? ' chart-wide' : ''}`} data-testid={testid} aria-labelledby={titleId}>
       <div className="chart-head">
         <h3 id={titleId}>{title}</h3>
         <div className="chart-tools">
           {controls}
-          <button
-            type="button"
-            className="small"
-            aria-label={`Download the ${title} chart as SVG`}
-            data-testid="export-svg"
-            onClick={() => {
-              const s = svg();
-              if (s) downloadSvg(s, exportName);
-            }}
-          >
-            SVG
-          </button>
-          <button
-            type="button"
-            className="small"
-            aria-label={`Download the ${title} chart as PNG`}
-            data-testid="export-png"
-            onClick={() => {
-              const s = svg();
-              if (s)
-                downloadPng(s, exportName).then(
-                  () => setError(null),
-                  (e: Error) => setError(`PNG export failed: ${e.message}`),
-                );
-            }}
-          >
-            PNG
-          </button>
+          <ExportButton title={title} format="SVG" onClick={exportSvg} />
+          <ExportButton title={title} format="PNG" onClick={exportPng} />
         </div>
       </div>
       <div className="chart-body" ref={bodyRef}>
@@ -105,5 +91,14 @@ export function ChartFrame({ testid, title, exportName, summary, controls, wide,
         </figcaption>
       )}
     </figure>
+  );
+}
+
+/** A button that downloads the chart as `format`. */
+function ExportButton({ title, format, onClick }: { title: string; format: 'SVG' | 'PNG'; onClick: () => void }) {
+  return (
+    <button type="button" className="small" aria-label={`Download the ${title} chart as ${format}`} data-testid={`export-${format.toLowerCase()}`} onClick={onClick}>
+      {format}
+    </button>
   );
 }

@@ -144,7 +144,7 @@ function lossEditor(kit: Kit, base: string, title: string, extra?: ReactNode) {
 
 /** A link's rate over time: constant, steps, or a square wave. */
 function scheduleEditor(kit: Kit, lp: string) {
-  const { get, set, num, errors, edit } = kit;
+  const { get, num } = kit;
   const base = `${lp}.rate_schedule`;
   const sched = get(base);
   const rate = get(`${lp}.rate_mbps`);
@@ -152,34 +152,10 @@ function scheduleEditor(kit: Kit, lp: string) {
   const kind = scheduleKind(sched);
   let body: ReactNode = null;
   if (kind === 'steps') {
-    const steps = asArray(sched);
-    body = (
-      <div className="rows wide">
-        {steps.map((_, k) => (
-          <div className="row" key={k} role="group" aria-label={`Step ${k + 1}`}>
-            {num(`${base}[${k}].at_s`, `Step ${k + 1} from`, { unit: 's' })}
-            {num(`${base}[${k}].rate_mbps`, 'rate', { unit: 'Mbit/s' })}
-            <button type="button" className="icon" aria-label={`Remove step ${k + 1}`} onClick={() => edit((root) => asArray(getAt(root, base) as Json | undefined).splice(k, 1))}>
-              ×
-            </button>
-          </div>
-        ))}
-        <button
-          type="button"
-          className="small"
-          onClick={() =>
-            edit((root) => {
-              const list = asArray(getAt(root, base) as Json | undefined);
-              const last = list[list.length - 1];
-              const at = isObject(last) && typeof last.at_s === 'number' ? last.at_s + 10 : 0;
-              list.push({ at_s: at, rate_mbps: r });
-            })
-          }
-        >
-          Add step
-        </button>
-      </div>
-    );
+    body = timedRows(kit, base, 'Step', [
+      { key: 'at_s', label: 'from', unit: 's' },
+      { key: 'rate_mbps', label: 'rate', unit: 'Mbit/s' },
+    ], (last) => ({ at_s: isObject(last) && typeof last.at_s === 'number' ? last.at_s + 10 : 0, rate_mbps: r }));
   } else if (kind === 'square')
     body = (
       <>
@@ -189,66 +165,31 @@ function scheduleEditor(kit: Kit, lp: string) {
       </>
     );
   else if (kind === 'other') body = <p className="note wide">This schedule has a form the editor does not show; edit it as JSON.</p>;
-  const select = (
-    <SelectInput
-      label="Rate schedule"
-      hint="Bandwidth over time in the data direction, replacing the rate."
-      value={kind}
-      options={[
-        { value: 'none', label: 'Constant rate' },
-        { value: 'steps', label: 'Steps' },
-        { value: 'square', label: 'Square wave' },
-        ...(kind === 'other' ? [{ value: 'other', label: 'Other (JSON)' }] : []),
-      ]}
-      errors={errors.at(base)}
-      onChange={(k) =>
-        set(base)(k === 'none' ? undefined : k === 'steps' ? [{ at_s: 0, rate_mbps: r }] : k === 'square' ? { square: { low_mbps: r / 2, high_mbps: r, period_s: 20 } } : sched)
-      }
-    />
-  );
-  return (
-    <div className="group">
-      {select}
-      {body}
-    </div>
-  );
+  return formChoice(kit, base, {
+    label: 'Rate schedule',
+    hint: 'Bandwidth over time in the data direction, replacing the rate.',
+    kind,
+    options: [
+      { value: 'none', label: 'Constant rate' },
+      { value: 'steps', label: 'Steps' },
+      { value: 'square', label: 'Square wave' },
+    ],
+    start: (k) => (k === 'steps' ? [{ at_s: 0, rate_mbps: r }] : { square: { low_mbps: r / 2, high_mbps: r, period_s: 20 } }),
+    body,
+  });
 }
 
 /** A link's outages: none, listed, or periodic. */
 function outageEditor(kit: Kit, lp: string) {
-  const { get, set, num, errors, edit } = kit;
+  const { get, num } = kit;
   const base = `${lp}.outages`;
-  const out = get(base);
-  const kind = outageKind(out);
+  const kind = outageKind(get(base));
   let body: ReactNode = null;
   if (kind === 'list') {
-    body = (
-      <div className="rows wide">
-        {asArray(out).map((_, k) => (
-          <div className="row" key={k} role="group" aria-label={`Outage ${k + 1}`}>
-            {num(`${base}[${k}].start_s`, `Outage ${k + 1} at`, { unit: 's' })}
-            {num(`${base}[${k}].duration_s`, 'for', { unit: 's' })}
-            <button type="button" className="icon" aria-label={`Remove outage ${k + 1}`} onClick={() => edit((root) => asArray(getAt(root, base) as Json | undefined).splice(k, 1))}>
-              ×
-            </button>
-          </div>
-        ))}
-        <button
-          type="button"
-          className="small"
-          onClick={() =>
-            edit((root) => {
-              const list = asArray(getAt(root, base) as Json | undefined);
-              const last = list[list.length - 1];
-              const at = isObject(last) && typeof last.start_s === 'number' ? last.start_s + 20 : 10;
-              list.push({ start_s: at, duration_s: 2 });
-            })
-          }
-        >
-          Add outage
-        </button>
-      </div>
-    );
+    body = timedRows(kit, base, 'Outage', [
+      { key: 'start_s', label: 'at', unit: 's' },
+      { key: 'duration_s', label: 'for', unit: 's' },
+    ], (last) => ({ start_s: isObject(last) && typeof last.start_s === 'number' ? last.start_s + 20 : 10, duration_s: 2 }));
   } else if (kind === 'periodic')
     body = (
       <>
@@ -258,26 +199,80 @@ function outageEditor(kit: Kit, lp: string) {
       </>
     );
   else if (kind === 'other') body = <p className="note wide">These outages have a form the editor does not show; edit them as JSON.</p>;
-  const select = (
-    <SelectInput
-      label="Outages"
-      hint="Periods during which every packet on the link, both directions, is lost."
-      value={kind}
-      options={[
-        { value: 'none', label: 'None' },
-        { value: 'list', label: 'Listed' },
-        { value: 'periodic', label: 'Periodic' },
-        ...(kind === 'other' ? [{ value: 'other', label: 'Other (JSON)' }] : []),
-      ]}
-      errors={errors.at(base)}
-      onChange={(k) =>
-        set(base)(k === 'none' ? undefined : k === 'list' ? [{ start_s: 10, duration_s: 2 }] : k === 'periodic' ? { every_s: 20, duration_s: 2 } : out)
-      }
-    />
+  return formChoice(kit, base, {
+    label: 'Outages',
+    hint: 'Periods during which every packet on the link, both directions, is lost.',
+    kind,
+    options: [
+      { value: 'none', label: 'None' },
+      { value: 'list', label: 'Listed' },
+      { value: 'periodic', label: 'Periodic' },
+    ],
+    start: (k) => (k === 'list' ? [{ start_s: 10, duration_s: 2 }] : { every_s: 20, duration_s: 2 }),
+    body,
+  });
+}
+
+interface TimedField {
+  key: string;
+  label: string;
+  unit: string;
+}
+
+/** A list of timed entries (a schedule's steps, a link's outages) at `base`: a row per entry with
+ * its two fields (the first labelled with the entry's number, "Step 2 from") and a button that
+ * removes it, then one that adds an entry after the last (`next`: the new entry, from the last
+ * if there is one). */
+function timedRows(kit: Kit, base: string, noun: string, [first, second]: [TimedField, TimedField], next: (last: Json | undefined) => Json) {
+  const { get, num, edit } = kit;
+  const name = noun.toLowerCase();
+  return (
+    <div className="rows wide">
+      {asArray(get(base)).map((_, k) => (
+        <div className="row" key={k} role="group" aria-label={`${noun} ${k + 1}`}>
+          {num(`${base}[${k}].${first.key}`, `${noun} ${k + 1} ${first.label}`, { unit: first.unit })}
+          {num(`${base}[${k}].${second.key}`, second.label, { unit: second.unit })}
+          <button type="button" className="icon" aria-label={`Remove ${name} ${k + 1}`} onClick={() => edit((root) => asArray(getAt(root, base) as Json | undefined).splice(k, 1))}>
+            ×
+          </button>
+        </div>
+      ))}
+      <button
+        type="button"
+        className="small"
+        onClick={() =>
+          edit((root) => {
+            const list = asArray(getAt(root, base) as Json | undefined);
+            list.push(next(list[list.length - 1]));
+          })
+        }
+      >
+        {`Add ${name}`}
+      </button>
+    </div>
   );
+}
+
+/** A setting at `base` that takes one of several forms: a select of the forms (`none` removes
+ * the setting; `other`, a form the editor does not show, is offered only while the scenario has
+ * it), then the chosen form's fields (`body`). `start` gives a newly chosen form's value. */
+function formChoice(
+  kit: Kit,
+  base: string,
+  choice: { label: string; hint: string; kind: string; options: Option[]; start: (kind: string) => Json; body: ReactNode },
+) {
+  const { get, set, errors } = kit;
+  const { label, hint, kind, options, start, body } = choice;
   return (
     <div className="group">
-      {select}
+      <SelectInput
+        label={label}
+        hint={hint}
+        value={kind}
+        options={[...options, ...(kind === 'other' ? [{ value: 'other', label: 'Other (JSON)' }] : [])]}
+        errors={errors.at(base)}
+        onChange={(k) => set(base)(k === 'none' ? undefined : k === 'other' ? get(base) : start(k))}
+      />
       {body}
     </div>
   );

@@ -40,19 +40,30 @@ function Field({ id, label, hint, unit, errors = [], className, children }: Fiel
         {unit && <span className="unit"> ({unit})</span>}
       </label>
       {children}
+      <FieldNotes id={id} hint={hint} errors={errors} />
+    </div>
+  );
+}
+
+/** What a field says below its input: its hint, for screen readers (the tooltip shows it to
+ * the eye), and its errors. */
+function FieldNotes({ id, hint, errors }: { id: string; hint?: string; errors: readonly string[] }) {
+  return (
+    <>
       {hint && (
         <span id={`${id}-hint`} className="visually-hidden">
           {hint}
         </span>
       )}
       <FieldErrors id={`${id}-errors`} errors={errors} />
-    </div>
+    </>
   );
 }
 
-function describedBy(id: string, hint: string | undefined, errors: readonly string[]) {
+/** The input's ARIA attributes that point at its notes (`FieldNotes`) and mark it invalid. */
+function ariaNotes(id: string, hint: string | undefined, errors: readonly string[]) {
   const ids = [errors.length ? `${id}-errors` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
-  return ids || undefined;
+  return { 'aria-invalid': errors.length > 0 || undefined, 'aria-describedby': ids || undefined };
 }
 
 interface TextInputProps extends FieldProps {
@@ -86,8 +97,7 @@ export function TextInput({ value, parse, format, onChange, check, placeholder, 
         list={list}
         spellCheck={false}
         autoComplete="off"
-        aria-invalid={errors.length > 0 || undefined}
-        aria-describedby={describedBy(id, field.hint, errors)}
+        {...ariaNotes(id, field.hint, errors)}
         onChange={(e) => {
           const text = e.target.value;
           setRaw(text);
@@ -146,8 +156,7 @@ export function SelectInput({ value, options, onChange, ...field }: FieldProps &
       <select
         id={id}
         value={current}
-        aria-invalid={errors.length > 0 || undefined}
-        aria-describedby={describedBy(id, field.hint, errors)}
+        {...ariaNotes(id, field.hint, errors)}
         onChange={(e) => onChange(e.target.value)}
       >
         {!known && <option value={current}>{current === '' ? '(missing)' : `${current} (unknown)`}</option>}
@@ -170,17 +179,11 @@ export function CheckInput({ value, fallback, onChange, label, hint, errors = []
         id={id}
         type="checkbox"
         checked={checked}
-        aria-invalid={errors.length > 0 || undefined}
-        aria-describedby={describedBy(id, hint, errors)}
+        {...ariaNotes(id, hint, errors)}
         onChange={(e) => onChange(e.target.checked)}
       />
       <label htmlFor={id}>{label}</label>
-      {hint && (
-        <span id={`${id}-hint`} className="visually-hidden">
-          {hint}
-        </span>
-      )}
-      <FieldErrors id={`${id}-errors`} errors={errors} />
+      <FieldNotes id={id} hint={hint} errors={errors} />
     </div>
   );
 }

@@ -13,7 +13,7 @@
 //! packet per ACK (16) instead, which the same update keeps at 16 for per-packet ACKs and moves
 //! to 32 for delayed ACKs.
 
-use super::{AckSample, CaState, CongestionControl, CwndEvent, Window};
+use super::{AckSample, CaState, CongestionControl, CwndEvent, LeftOver, Window};
 use crate::sim::{SimDuration, SimTime};
 
 const SEARCH_DIVISOR: u32 = 4; // tcp_bic.c BICTCP_B (go to (max + min)/B in the binary search)
@@ -152,16 +152,7 @@ impl CongestionControl for Bic {
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
-        if !ack.cwnd_limited {
-            return;
-        }
-        let mut acked = ack.acked;
-        if w.in_slow_start() {
-            acked = w.slow_start(acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        let Some(acked) = w.avoidance_acks(ack, LeftOver::Carry) else { return };
         self.update(w.cwnd, ack.now);
         w.cong_avoid_ai(self.acks_per_packet, acked);
     }
@@ -191,8 +182,7 @@ impl CongestionControl for Bic {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reno::Reno;
-    use super::super::testing::Driver;
+    use super::super::testing::{assert_grows_like_reno, Driver};
     use super::*;
 
     /// BIC in congestion avoidance at `cwnd` after a loss at `w_max`.
@@ -214,13 +204,7 @@ mod tests {
 
     #[test]
     fn bic_below_14_packets_is_reno() {
-        let mut bic = Driver::new(Bic::default(), 2, Some(6));
-        let mut reno = Driver::new(Reno, 2, Some(6));
-        for _ in 0..10 {
-            bic.ack_round();
-            reno.ack_round();
-            assert_eq!(bic.w.cwnd, reno.w.cwnd);
-        }
+        let bic = assert_grows_like_reno(Bic::default(), 2, Some(6), SimDuration::from_millis(100), 10);
         assert_eq!(bic.w.cwnd, 14);
     }
 

@@ -19,7 +19,7 @@
 //! last transmission (kernel `lsndtime`), which the trait does not give; the time of the last
 //! ACK stands in for it (it can only understate the idle time, by less than one RTT).
 
-use super::{AckSample, CaState, CongestionControl, CwndEvent, Window};
+use super::{AckSample, CaState, CongestionControl, CwndEvent, LeftOver, Window};
 use crate::sim::{SimDuration, SimTime};
 
 const BETA: u32 = 717; // tcp_cubic.c beta, /1024 (RFC 9438 §4.6 uses 0.7)
@@ -314,16 +314,7 @@ impl CongestionControl for Cubic {
 
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
         self.last_ack = ack.now;
-        if !ack.cwnd_limited {
-            return;
-        }
-        let mut acked = ack.acked;
-        if w.in_slow_start() {
-            acked = w.slow_start(acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        let Some(acked) = w.avoidance_acks(ack, LeftOver::Carry) else { return };
         self.update(w.cwnd, acked, jiffies(ack.now));
         w.cong_avoid_ai(self.cnt, acked);
     }

@@ -5,7 +5,7 @@
 //! from a table of window bounds, chosen so that the steady-state window follows the response
 //! function w = 0.12 / p^0.835 instead of Reno's 1.2 / √p.
 
-use super::{AckSample, CongestionControl, Window};
+use super::{AckSample, CongestionControl, LeftOver, Window};
 use crate::sim::{SimDuration, SimTime};
 
 /// One row of RFC 3649 Appendix B: for `cwnd ≤ max_cwnd` (and above the previous row's bound)
@@ -138,12 +138,8 @@ impl CongestionControl for HighSpeed {
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
-        if !ack.cwnd_limited {
-            return;
-        }
-        if w.in_slow_start() {
-            // The kernel drops the ACKs left over at ssthresh (no `acked` carry into CA).
-            w.slow_start(ack.acked);
+        // The kernel drops the ACKs left over at ssthresh (no `acked` carry into CA).
+        if w.avoidance_acks(ack, LeftOver::Drop).is_none() {
             return;
         }
         self.track_row(w.cwnd);
@@ -160,8 +156,7 @@ impl CongestionControl for HighSpeed {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reno::Reno;
-    use super::super::testing::Driver;
+    use super::super::testing::{assert_grows_like_reno, Driver};
     use super::*;
 
     /// A HighSpeed sender in congestion avoidance at `cwnd`, with its row index in place.
@@ -185,13 +180,7 @@ mod tests {
 
     #[test]
     fn highspeed_at_or_below_38_packets_grows_like_reno() {
-        let mut hs = Driver::new(HighSpeed::default(), 10, Some(5));
-        let mut reno = Driver::new(Reno, 10, Some(5));
-        for _ in 0..28 {
-            hs.ack_round();
-            reno.ack_round();
-            assert_eq!(hs.w.cwnd, reno.w.cwnd);
-        }
+        let hs = assert_grows_like_reno(HighSpeed::default(), 10, Some(5), SimDuration::from_millis(100), 28);
         assert_eq!(hs.w.cwnd, 38);
         assert_eq!(hs.cc.increase_per_rtt(), 1);
     }

@@ -17,7 +17,7 @@
 //! throughput clock starts at `init` rather than at jiffy 0 (the kernel's first sample is
 //! discarded either way, within three minRTTs of the start).
 
-use super::{AckSample, CaState, CongestionControl, Window};
+use super::{AckSample, CaState, CongestionControl, LeftOver, Window};
 use crate::sim::{SimDuration, SimTime};
 
 const ONE: u64 = 1 << 7; // tcp_htcp.c ALPHA_BASE: 1.0 in the << 7 fixed point
@@ -237,12 +237,8 @@ impl CongestionControl for Htcp {
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
-        if !ack.cwnd_limited {
-            return;
-        }
-        if w.in_slow_start() {
-            // The kernel drops the ACKs left over at ssthresh.
-            w.slow_start(ack.acked);
+        // The kernel drops the ACKs left over at ssthresh (no `acked` carry into CA).
+        if w.avoidance_acks(ack, LeftOver::Drop).is_none() {
             return;
         }
         if (u64::from(w.cwnd_cnt).saturating_mul(self.alpha) >> 7) >= u64::from(w.cwnd) {

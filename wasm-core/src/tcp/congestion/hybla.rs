@@ -205,8 +205,7 @@ impl CongestionControl for Hybla {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reno::Reno;
-    use super::super::testing::Driver;
+    use super::super::testing::{assert_grows_like_reno, Driver};
     use super::*;
 
     fn ms(v: u64) -> SimDuration {
@@ -334,22 +333,10 @@ mod tests {
     #[test]
     fn hybla_with_rtt0_equals_reno() {
         // Ideal arithmetic, ρ = 1: slow start and congestion avoidance match Reno ACK for ACK.
-        let mut hybla = Driver::with_rtt(Hybla::new(Arithmetic::Ideal), 1, Some(40), ms(25));
-        let mut reno = Driver::with_rtt(Reno, 1, Some(40), ms(25));
-        for round in 0..30 {
-            hybla.ack_round();
-            reno.ack_round();
-            assert_eq!(hybla.w.cwnd, reno.w.cwnd, "round {round}");
-        }
-        assert!(reno.w.cwnd > 50, "the comparison reached congestion avoidance");
+        let hybla = assert_grows_like_reno(Hybla::new(Arithmetic::Ideal), 1, Some(40), ms(25), 30);
+        assert!(hybla.w.cwnd > 50, "the comparison reached congestion avoidance");
         // The kernel arithmetic matches Reno in slow start (2·128 − 128 = one packet per ACK).
-        let mut hybla = Driver::with_rtt(Hybla::default(), 1, None, ms(25));
-        let mut reno = Driver::with_rtt(Reno, 1, None, ms(25));
-        for _ in 0..8 {
-            hybla.ack_round();
-            reno.ack_round();
-            assert_eq!(hybla.w.cwnd, reno.w.cwnd);
-        }
+        assert_grows_like_reno(Hybla::default(), 1, None, ms(25), 8);
     }
 
     #[test]

@@ -40,6 +40,16 @@ pub mod westwood;
 #[cfg(test)]
 pub mod testing;
 
+/// What a module's congestion avoidance does with the packets ACKed beyond what slow start needed
+/// to reach ssthresh ([`Window::avoidance_acks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeftOver {
+    /// Counts them in the same ACK (`tcp_slow_start`'s return value: Reno, BIC, CUBIC, Scalable).
+    Carry,
+    /// Drops them: the module returns after slow start (HighSpeed, H-TCP).
+    Drop,
+}
+
 /// The window the stack owns and the modules adjust. Units are packets (segments).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Window {
@@ -102,15 +112,31 @@ impl Window {
 
     /// Linux `tcp_reno_cong_avoid` body (the caller has checked cwnd-limitedness).
     pub fn reno_cong_avoid(&mut self, acked: u32) {
-        let mut acked = acked;
-        if self.in_slow_start() {
-            acked = self.slow_start(acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        let Some(acked) = self.slow_start_then(acked, LeftOver::Carry) else { return };
         let w = self.cwnd;
         self.cong_avoid_ai(w, acked);
+    }
+
+    /// The start of every loss-based module's `cong_avoid` in Linux: nothing while the window
+    /// does not limit the sender (`tcp_is_cwnd_limited`), then slow start takes its share of the
+    /// ACK. Returns the packets ACKed that are left for congestion avoidance, `None` when there is
+    /// nothing for it to do.
+    pub fn avoidance_acks(&mut self, ack: &AckSample, left_over: LeftOver) -> Option<u32> {
+        if !ack.cwnd_limited {
+            return None;
+        }
+        self.slow_start_then(ack.acked, left_over)
+    }
+
+    fn slow_start_then(&mut self, acked: u32, left_over: LeftOver) -> Option<u32> {
+        if !self.in_slow_start() {
+            return Some(acked);
+        }
+        let left = self.slow_start(acked);
+        match left_over {
+            LeftOver::Carry if left > 0 => Some(left),
+            _ => None,
+        }
     }
 
     /// Linux `tcp_reno_ssthresh`.
@@ -387,6 +413,47 @@ mod tests {
         let mut w = Window::new(8, Some(10), 1448);
         assert_eq!(w.slow_start(5), 3);
         assert_eq!(w.cwnd, 10);
+    }
+
+    fn ack_of(acked: u32, cwnd_limited: bool) -> AckSample {
+        AckSample {
+            now: SimTime(0),
+            acked,
+            acked_bytes: acked as u64 * 1448,
+            rtt: None,
+            srtt: None,
+            in_flight: 0,
+            cwnd_limited,
+            snd_una: 0,
+            snd_nxt: 0,
+            dupack: false,
+        }
+    }
+
+    #[test]
+    fn avoidance_acks_carry_or_drop_what_slow_start_leaves() {
+        // 5 ACKed at cwnd 8, ssthresh 10: slow start takes 2, 3 are left over.
+        let mut w = Window::new(8, Some(10), 1448);
+        assert_eq!(w.avoidance_acks(&ack_of(5, true), LeftOver::Carry), Some(3));
+        assert_eq!(w.cwnd, 10);
+        let mut w = Window::new(8, Some(10), 1448);
+        assert_eq!(w.avoidance_acks(&ack_of(5, true), LeftOver::Drop), None);
+        assert_eq!(w.cwnd, 10);
+        // Slow start takes them all: nothing left either way.
+        let mut w = Window::new(8, Some(20), 1448);
+        assert_eq!(w.avoidance_acks(&ack_of(5, true), LeftOver::Carry), None);
+        assert_eq!(w.cwnd, 13);
+        // In congestion avoidance every ACKed packet is left, even none.
+        let mut w = Window::new(10, Some(5), 1448);
+        assert_eq!(w.avoidance_acks(&ack_of(0, true), LeftOver::Carry), Some(0));
+        assert_eq!(w.avoidance_acks(&ack_of(3, true), LeftOver::Drop), Some(3));
+    }
+
+    #[test]
+    fn avoidance_acks_are_none_while_the_window_does_not_limit() {
+        let mut w = Window::new(8, Some(10), 1448);
+        assert_eq!(w.avoidance_acks(&ack_of(5, false), LeftOver::Carry), None);
+        assert_eq!(w.cwnd, 8, "slow start does not grow an unused window");
     }
 
     #[test]

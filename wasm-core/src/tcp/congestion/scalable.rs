@@ -5,7 +5,7 @@
 //! takes away one eighth, so the time to recover from a loss no longer depends on the window.
 //! Below 100 packets `cong_avoid_ai(cwnd)` makes it Reno.
 
-use super::{AckSample, CongestionControl, Window};
+use super::{AckSample, CongestionControl, LeftOver, Window};
 use crate::sim::SimTime;
 
 const AI_CNT: u32 = 100; // tcp_scalable.c TCP_SCALABLE_AI_CNT (paper a = 0.01)
@@ -21,16 +21,7 @@ impl CongestionControl for Scalable {
     }
 
     fn cong_avoid(&mut self, w: &mut Window, ack: &AckSample) {
-        if !ack.cwnd_limited {
-            return;
-        }
-        let mut acked = ack.acked;
-        if w.in_slow_start() {
-            acked = w.slow_start(acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        let Some(acked) = w.avoidance_acks(ack, LeftOver::Carry) else { return };
         let acks_per_packet = w.cwnd.min(AI_CNT);
         w.cong_avoid_ai(acks_per_packet, acked);
     }
@@ -38,9 +29,9 @@ impl CongestionControl for Scalable {
 
 #[cfg(test)]
 mod tests {
-    use super::super::reno::Reno;
-    use super::super::testing::Driver;
+    use super::super::testing::{assert_grows_like_reno, Driver};
     use super::*;
+    use crate::sim::SimDuration;
 
     #[test]
     fn scalable_adds_ten_packets_per_thousand_acked_at_cwnd_1000() {
@@ -68,13 +59,7 @@ mod tests {
 
     #[test]
     fn scalable_below_100_packets_grows_like_reno() {
-        let mut scalable = Driver::new(Scalable, 20, Some(10));
-        let mut reno = Driver::new(Reno, 20, Some(10));
-        for _ in 0..79 {
-            scalable.ack_round();
-            reno.ack_round();
-            assert_eq!(scalable.w.cwnd, reno.w.cwnd);
-        }
+        let scalable = assert_grows_like_reno(Scalable, 20, Some(10), SimDuration::from_millis(100), 79);
         assert_eq!(scalable.w.cwnd, 99);
     }
 

@@ -1,6 +1,7 @@
 //! A test-only driver that feeds ACKs, losses and RTOs to a module the way the stack does,
 //! so that each algorithm's tests stay a few lines long (quiche's `test_sender.rs`).
 
+use super::reno::Reno;
 use super::{AckSample, CaState, CongestionControl, CwndEvent, Window};
 use crate::sim::{SimDuration, SimTime};
 
@@ -131,4 +132,23 @@ impl<C: CongestionControl> Driver<C> {
     pub fn advance(&mut self, d: SimDuration) {
         self.now += d;
     }
+}
+
+/// Drives `cc` and Reno from the same window, ssthresh and RTT through `rounds` rounds of ACKs
+/// (`ack_round`), asserting after each that their windows are equal; returns `cc`'s driver.
+pub fn assert_grows_like_reno<C: CongestionControl>(
+    cc: C,
+    cwnd: u32,
+    ssthresh: Option<u32>,
+    rtt: SimDuration,
+    rounds: u32,
+) -> Driver<C> {
+    let mut d = Driver::with_rtt(cc, cwnd, ssthresh, rtt);
+    let mut reno = Driver::with_rtt(Reno, cwnd, ssthresh, rtt);
+    for round in 0..rounds {
+        d.ack_round();
+        reno.ack_round();
+        assert_eq!(d.w.cwnd, reno.w.cwnd, "round {round}");
+    }
+    d
 }
