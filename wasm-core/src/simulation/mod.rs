@@ -15,6 +15,9 @@ use crate::net::{AgentId, Express, Network, NodeId};
 use crate::sim::{EventQueue, SimTime};
 use crate::tcp::{receiver::TcpReceiver, sender::TcpSender};
 
+#[cfg(test)]
+pub mod testing;
+
 pub enum Agent {
     TcpSender(Box<TcpSender>),
     TcpReceiver(Box<TcpReceiver>),
@@ -224,3 +227,4 @@ impl Simulation {
         f(&mut self.agents[agent as usize], &mut ctx);
     }
 }
+
