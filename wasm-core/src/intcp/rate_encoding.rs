@@ -6,11 +6,13 @@ const UNITS_PER_MBPS: f64 = 100.0;
 
 /// `mbps` as the wire carries it: truncated to 0.01 Mbit/s, at most `i16::MAX` units (the field
 /// is a signed 16-bit integer in the authors' code, §2.2).
+#[inline]
 pub fn encode_rate(mbps: f64) -> u16 {
     (mbps * UNITS_PER_MBPS).clamp(0.0, i16::MAX as f64) as u16
 }
 
 /// The rate, in Mbit/s, of a wire value.
+#[inline]
 pub fn decode_rate(wire: u16) -> f64 {
     wire as f64 / UNITS_PER_MBPS
 }

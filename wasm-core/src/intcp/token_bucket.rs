@@ -17,11 +17,13 @@ pub struct TokenBucket {
 }
 
 impl TokenBucket {
+    #[inline]
     pub fn new(mss: u32) -> TokenBucket {
         TokenBucket { rate_mbps: SENDRATE_MIN_MBPS, tokens: mss as f64, int_hop_owd: SimDuration::ZERO }
     }
 
     /// Adds a tick's credit for `dt`; returns it (`newOutput`).
+    #[inline]
     pub fn refill(&mut self, dt: SimDuration) -> f64 {
         let new_output = self.rate_mbps * BYTES_PER_S_PER_MBPS * dt.as_secs_f64();
         self.tokens += new_output;
@@ -29,6 +31,7 @@ impl TokenBucket {
     }
 
     /// Spends `cost` bytes if the credit covers them.
+    #[inline]
     pub fn try_spend(&mut self, cost: f64) -> bool {
         if self.tokens < cost {
             return false;
@@ -38,6 +41,7 @@ impl TokenBucket {
     }
 
     /// The queue drained: an idle bucket keeps at most one tick's worth (§5.7).
+    #[inline]
     pub fn drained(&mut self, new_output: f64) {
         self.tokens = self.tokens.min(new_output);
     }

@@ -192,7 +192,7 @@ impl Transport for IntcpHandle {
             };
             let node_role = match role {
                 Role::Producer => NodeRole::Producer { content },
-                Role::Midnode => NodeRole::Midnode(Midnode::new(&cfg, store)),
+                Role::Midnode => NodeRole::Midnode(Box::new(Midnode::new(&cfg, store))),
                 Role::Consumer => NodeRole::consumer(
                     Consumer::new(ConsumerConfig {
                         flow: f,

@@ -221,13 +221,13 @@ impl IntcpNode {
     /// only as the bytes held and read ahead approach the budget: the backpressure term's target
     /// buffer becomes the budget.
     pub fn advertised_rate(&self) -> f64 {
-        match &self.role {
-            NodeRole::Midnode(Midnode { ra: Some(ra), .. }) if ra.reading() => {
+        match (&self.role, self.role.read_ahead()) {
+            (NodeRole::Midnode(_), Some(ra)) if ra.reading() => {
                 let target = self.cfg.cc.target_buffer_bytes;
                 let over = (self.snd_queue_bytes + ra.committed()) as f64 - (ra.budget as f64 - target).max(0.0);
                 self.cc.rate_mbps(Some((over, self.bucket.rate_mbps)))
             }
-            NodeRole::Midnode(_) => self.cc.rate_mbps(Some((self.snd_queue_bytes as f64, self.bucket.rate_mbps))),
+            (NodeRole::Midnode(_), _) => self.cc.rate_mbps(Some((self.snd_queue_bytes as f64, self.bucket.rate_mbps))),
             _ => self.cc.rate_mbps(None),
         }
     }
@@ -423,6 +423,7 @@ impl IntcpNode {
         let Some(down) = self.down(ctx) else { return };
         let new_output = self.bucket.refill(dt);
         let producer = matches!(self.role, NodeRole::Producer { .. });
+        let reading_ahead = self.role.read_ahead().filter(|ra| ra.reading());
         while let Some(&(seg, wnd)) = self.snd_queue.front() {
             let cost = seg.len() + HEADER_BYTES as u64;
             if !self.bucket.try_spend(cost as f64) {
@@ -430,7 +431,6 @@ impl IntcpNode {
             }
             self.snd_queue.pop_front();
             self.snd_queue_bytes -= cost;
-            let reading_ahead = self.role.read_ahead().filter(|ra| ra.reading());
             let wnd = if producer {
                 let headroom = (self.cfg.cc.target_buffer_bytes - self.snd_queue_bytes as f64) / self.cfg.mss as f64;
                 headroom.clamp(i16::MIN as f64 + 1.0, i16::MAX as f64) as i16
@@ -523,7 +523,7 @@ mod tests {
                 swing_gate: false,
             };
             let node = IntcpNode::new(IntcpNodeConfig {
-                role: NodeRole::Midnode(Midnode::new(&cfg, Some(store))),
+                role: NodeRole::Midnode(Box::new(Midnode::new(&cfg, Some(store)))),
                 intcp: cfg,
                 hop: HopController::Intcp,
                 flow: 0,

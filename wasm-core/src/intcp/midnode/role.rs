@@ -30,15 +30,13 @@ impl Role {
     }
 }
 
-/// A node's part in the flow, with that part's own state. The midnode's is the largest; it stays
-/// inline because there is one role per agent, and agents are boxed already (`simulation::Agent`).
-#[allow(clippy::large_enum_variant)]
+/// A node's part in the flow, with that part's own state.
 pub enum NodeRole {
     /// The flow's `from_node`: a responder only, serving INTERESTs from the flow's content (all
     /// of it is available at once, so `pendingInts` never waits).
     Producer { content: Content },
-    /// A node between: responder downstream, requester upstream.
-    Midnode(Midnode),
+    /// A node between: responder downstream, requester upstream (boxed: its state is the largest).
+    Midnode(Box<Midnode>),
     /// The flow's `to_node`: a requester only.
     Consumer {
         /// The end-to-end state (`consumer.rs`).
@@ -97,6 +95,7 @@ impl NodeRole {
     }
 
     /// The role by name.
+    #[inline]
     pub fn kind(&self) -> Role {
         match self {
             NodeRole::Producer { .. } => Role::Producer,
@@ -106,6 +105,7 @@ impl NodeRole {
     }
 
     /// The node's store (cache and pending interests), if this role keeps one.
+    #[inline]
     pub fn store(&self) -> Option<NodeSlot> {
         match self {
             NodeRole::Producer { .. } => None,
@@ -115,6 +115,7 @@ impl NodeRole {
     }
 
     /// A midnode's read-ahead, if it reads ahead.
+    #[inline]
     pub fn read_ahead(&self) -> Option<&ReadAhead> {
         match self {
             NodeRole::Midnode(m) => m.ra.as_ref(),
@@ -122,6 +123,7 @@ impl NodeRole {
         }
     }
 
+    #[inline]
     pub(super) fn read_ahead_mut(&mut self) -> Option<&mut ReadAhead> {
         match self {
             NodeRole::Midnode(m) => m.ra.as_mut(),
@@ -130,6 +132,7 @@ impl NodeRole {
     }
 
     /// The consumer's end-to-end state, at the consumer.
+    #[inline]
     pub fn consumer_state(&self) -> Option<&Consumer> {
         match self {
             NodeRole::Consumer { consumer, .. } => Some(consumer),
@@ -138,6 +141,7 @@ impl NodeRole {
     }
 
     /// A midnode's pending waits on the PIT.
+    #[inline]
     pub(super) fn waits_mut(&mut self) -> Option<&mut BTreeMap<u64, SimTime>> {
         match self {
             NodeRole::Midnode(m) => Some(&mut m.waits),
