@@ -685,18 +685,18 @@ fn a_reno_terrestrial_hop_halves_its_rate_at_each_hop_loss_and_every_byte_arrive
     while r.sim.step() {
         let gs = node_agent(&r, 1);
         let w = gs.cc.cwnd_pkts() as u32;
-        if gs.cc.reductions.0 > seen.0 {
+        if gs.cc.reductions().0 > seen.0 {
             // Halved as TCP's Reno halves (ssthresh ⌊w/2⌋, at least 2), up to the growth from
             // the packet that revealed the hole; the advertised rate is cwnd·MSS/srtt.
             let halves = [(before / 2).max(2), before.div_ceil(2).max(2)];
             assert!(halves.contains(&w), "window {before} -> {w}");
             halvings += 1;
         }
-        seen = gs.cc.reductions;
+        seen = gs.cc.reductions();
         before = w;
     }
     assert!(halvings >= 5, "{halvings} halvings");
-    assert_eq!(node_agent(&r, 2).cc.reductions, (0, 0), "the INTCP hop does not react to losses");
+    assert_eq!(node_agent(&r, 2).cc.reductions(), (0, 0), "the INTCP hop does not react to losses");
     assert!(r.delivery_error().is_none(), "{:?}", r.delivery_error());
     let f = &r.result(false).flows[0];
     assert!(f.completed && f.delivered_bytes == bytes, "{f:?}");

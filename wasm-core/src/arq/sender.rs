@@ -281,3 +281,69 @@ impl ArqSender {
         self.trace.record(now, vals);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arq::receiver::ArqReceiver;
+    use crate::simulation::testing::{arq_pair, Pair, TestLink};
+
+    fn secs(s: u64) -> SimTime {
+        SimTime(SimDuration::from_millis(s * 1000).0)
+    }
+
+    /// 20 packets of 1000 bytes over 10 Mbit/s, 20 ms each way, losing the forward packets
+    /// `drops`; run to the end.
+    fn run(mode: ArqMode, window: u32, drops: &[u64]) -> Pair {
+        let mut pair = arq_pair(mode, window, Some(20_000), TestLink::new(10.0, 20).dropping(drops), secs(30));
+        pair.run();
+        pair
+    }
+
+    fn completed(pair: &Pair) -> bool {
+        let r: &ArqReceiver = pair.b();
+        r.delivery.error.is_none() && r.delivery.delivered == 20_000 && r.delivery.completed_at.is_some()
+    }
+
+    #[test]
+    fn selective_repeat_resends_only_the_lost_packet_when_its_timer_expires() {
+        let pair = run(ArqMode::SelectiveRepeat, 8, &[3]);
+        let s: &ArqSender = pair.a();
+        assert_eq!((s.stats.retransmissions, s.stats.timeouts), (1, 1));
+        assert_eq!(s.stats.sent_pkts, 21);
+        assert!(completed(&pair));
+    }
+
+    #[test]
+    fn go_back_n_resends_the_whole_window_after_a_loss() {
+        let pair = run(ArqMode::GoBackN, 8, &[3]);
+        let s: &ArqSender = pair.a();
+        // Packets 0-2 were acknowledged and freed room for 8-10: the window at the timeout is
+        // packets 3-10, and all eight go again.
+        assert_eq!((s.stats.retransmissions, s.stats.timeouts), (8, 1));
+        let r: &ArqReceiver = pair.b();
+        assert_eq!(r.discarded_pkts, 7, "packets 4-10 arrived out of order");
+        assert!(completed(&pair));
+    }
+
+    #[test]
+    fn stop_and_wait_sends_a_lost_packet_again_after_the_initial_timeout() {
+        let pair = run(ArqMode::StopAndWait, 1, &[0]);
+        let s: &ArqSender = pair.a();
+        assert_eq!((s.stats.retransmissions, s.stats.timeouts, s.stats.max_inflight), (1, 1, 1));
+        // Nothing arrives before the first RTO (RFC 6298 §2.1: 1 s) sends packet 0 again.
+        let r: &ArqReceiver = pair.b();
+        let first_bin = r.delivery.log.goodput_bins.iter().position(|&b| b > 0);
+        assert_eq!(first_bin, Some(10), "the first bytes arrive in the bin of 1.0-1.1 s");
+        assert!(completed(&pair));
+    }
+
+    #[test]
+    fn without_loss_nothing_is_sent_twice_and_the_window_bounds_what_is_in_flight() {
+        let pair = run(ArqMode::GoBackN, 4, &[]);
+        let s: &ArqSender = pair.a();
+        assert_eq!((s.stats.sent_pkts, s.stats.retransmissions, s.stats.timeouts), (20, 0, 0));
+        assert_eq!(s.stats.max_inflight, 4);
+        assert!(completed(&pair));
+    }
+}

@@ -47,3 +47,84 @@ impl<'a> Ctx<'a> {
         self.queue.schedule(at, Event::Timer { agent: self.agent, token });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::{Body, Buffer, Link, LinkConfig, LossAt, LossProcess, Outages, RateSchedule};
+    use crate::sim::{Rng, SimDuration, Stream};
+
+    fn ms(x: u64) -> SimTime {
+        SimTime(SimDuration::from_millis(x).0)
+    }
+
+    /// Nodes 0 and 1 joined one way by a link of 8 Mbit/s and 10 ms.
+    fn one_way() -> Network {
+        let cfg = LinkConfig {
+            rate: RateSchedule::Constant(8e6),
+            delay: SimDuration::from_millis(10),
+            buffer: Buffer::Unlimited,
+            jitter: SimDuration::ZERO,
+            reorder: false,
+            loss: LossProcess::None,
+            loss_at: LossAt::Channel,
+            outages: Outages::None,
+            motion: None,
+        };
+        let rng = |s| Rng::new(1, s);
+        let link = Link::new(
+            0,
+            0,
+            1,
+            cfg,
+            rng(Stream::LinkLoss { link: 0, reverse: false }),
+            rng(Stream::LinkJitter { link: 0, reverse: false }),
+            2,
+        );
+        Network::new(2, vec![link])
+    }
+
+    fn packet(dst_node: NodeId, size: u32) -> Packet {
+        Packet { flow: 0, dst_node, dst_agent: 0, size, body: Body::ArqAck { cum: 0, sel: None } }
+    }
+
+    #[test]
+    fn timers_set_for_one_instant_fire_in_the_order_they_were_set() {
+        let (mut net, mut queue) = (one_way(), EventQueue::new());
+        let mut ctx = Ctx::new(ms(0), 0, 3, &mut net, &mut queue);
+        ctx.timer_at(ms(5), 7);
+        ctx.timer_at(ms(2), 9);
+        ctx.timer_at(ms(5), 8);
+        let order: Vec<(SimTime, u64)> = std::iter::from_fn(|| queue.pop())
+            .map(|(t, ev)| match ev {
+                Event::Timer { agent: 3, token } => (t, token),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(order, [(ms(2), 9), (ms(5), 7), (ms(5), 8)]);
+    }
+
+    #[test]
+    fn a_sent_packet_arrives_after_its_transmission_and_the_link_delay() {
+        let (mut net, mut queue) = (one_way(), EventQueue::new());
+        let mut ctx = Ctx::new(ms(1), 0, 0, &mut net, &mut queue);
+        ctx.send(packet(1, 1000));
+        ctx.send(packet(1, 1000));
+        // 1000 bytes at 8 Mbit/s take 1 ms: the first arrives at 1 + 1 + 10 ms; the second
+        // waits for the first's transmission and arrives 1 ms later.
+        assert_eq!(queue.pop().map(|(t, _)| t), Some(ms(12)));
+        let link = &mut net.links[0];
+        assert!(link.take_arrived(ms(12)).is_some());
+        assert!(link.take_arrived(ms(12)).is_none());
+        assert!(link.take_arrived(ms(13)).is_some());
+    }
+
+    #[test]
+    fn a_packet_with_no_route_is_dropped_and_counted() {
+        let (mut net, mut queue) = (one_way(), EventQueue::new());
+        // The link goes 0 → 1 only: node 1 has no way to node 0.
+        Ctx::new(ms(0), 1, 0, &mut net, &mut queue).send(packet(0, 100));
+        assert_eq!(net.unrouted, 1);
+        assert!(queue.is_empty());
+    }
+}

@@ -69,3 +69,74 @@ impl LazyTimer {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Event;
+    use crate::net::Network;
+    use crate::sim::{EventQueue, SimDuration};
+
+    fn ms(x: u64) -> SimTime {
+        SimTime(SimDuration::from_millis(x).0)
+    }
+
+    /// Drives a timer of agent 0: `arm` and `stop` through a `Ctx`, its events popped in order.
+    struct Rig {
+        net: Network,
+        queue: EventQueue<Event>,
+        timer: LazyTimer,
+    }
+
+    impl Rig {
+        fn new() -> Rig {
+            Rig { net: Network::new(1, Vec::new()), queue: EventQueue::new(), timer: LazyTimer::tagged(2) }
+        }
+
+        fn arm(&mut self, now: SimTime, deadline: SimTime) {
+            self.timer.arm(&mut Ctx::new(now, 0, 0, &mut self.net, &mut self.queue), deadline);
+        }
+
+        /// Pops every event and returns the times at which the timer fired.
+        fn run(&mut self) -> Vec<SimTime> {
+            let mut fired = Vec::new();
+            while let Some((t, ev)) = self.queue.pop() {
+                let Event::Timer { token, .. } = ev else { panic!("only timers here") };
+                assert_eq!(token & 3, 2, "the token carries the tag");
+                if self.timer.on_event(&mut Ctx::new(t, 0, 0, &mut self.net, &mut self.queue), token) {
+                    fired.push(t);
+                }
+            }
+            fired
+        }
+    }
+
+    #[test]
+    fn re_arming_later_schedules_no_event_and_the_timer_fires_once_at_the_last_deadline() {
+        let mut rig = Rig::new();
+        rig.arm(ms(0), ms(100));
+        rig.arm(ms(10), ms(150));
+        rig.arm(ms(20), ms(200));
+        assert_eq!(rig.queue.len(), 1);
+        assert_eq!(rig.run(), [ms(200)]);
+        assert!(!rig.timer.is_armed());
+    }
+
+    #[test]
+    fn arming_earlier_schedules_an_event_at_the_new_deadline_and_the_old_one_is_ignored() {
+        let mut rig = Rig::new();
+        rig.arm(ms(0), ms(100));
+        rig.arm(ms(10), ms(50));
+        assert_eq!(rig.queue.len(), 2);
+        assert_eq!(rig.run(), [ms(50)]);
+    }
+
+    #[test]
+    fn a_stopped_timer_does_not_fire() {
+        let mut rig = Rig::new();
+        rig.arm(ms(0), ms(100));
+        rig.timer.stop();
+        assert_eq!(rig.timer.deadline(), None);
+        assert_eq!(rig.run(), []);
+    }
+}

@@ -12,7 +12,7 @@
 use super::cache::Segment;
 use super::holes::HoleDetector;
 use super::rate::SRTT_FLOOR;
-use super::{INTB_MAX_MSS, MAX_CONSEQ_TIMEOUT, RTO_DEF, RTO_MAX, RTO_MIN};
+use super::{BYTES_PER_S_PER_MBPS, INTB_MAX_MSS, MAX_CONSEQ_TIMEOUT, RTO_DEF, RTO_MAX, RTO_MIN};
 use crate::content::Content;
 use crate::delivery::Delivery;
 use crate::metrics::{DeliveryLog, Trace};
@@ -21,6 +21,12 @@ use crate::sim::{SimDuration, SimTime};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Columns of the consumer trace (the flow's "sender" trace in results).
+/// An entry sent `xmit` times is due after rto·(ENTRY_BACKOFF_BASE^(xmit−1) + 1) ([L], [P]: "the
+/// interval grows by 1.5 each time"; docs/intcp-protocol.md §7.3).
+const ENTRY_BACKOFF_BASE: f64 = 1.5;
+/// A tick with a timeout inflates the end-to-end SRTT and RTO by this factor (`RTO_EXPO`, §7.3).
+const TIMEOUT_INFLATION: f64 = 1.1;
+
 pub const CONSUMER_TRACE_COLUMNS: [&str; 8] = [
     "srtt_ms",
     "rto_ms",
@@ -147,7 +153,7 @@ impl Consumer {
     }
 
     fn entry_deadline(&self, e: &Entry) -> SimTime {
-        let k = 1.5f64.powi(e.xmit.saturating_sub(1) as i32) + 1.0;
+        let k = ENTRY_BACKOFF_BASE.powi(e.xmit.saturating_sub(1) as i32) + 1.0;
         e.ts + self.rto.mul_f64(k)
     }
 
@@ -196,11 +202,11 @@ impl Consumer {
         if let Some(srtt) = self.rtt.srtt() {
             new_output = match base {
                 Some((rate, hop_srtt)) => {
-                    (self.rmt_sndq_rest * dt_s / hop_srtt.as_secs_f64() + rate * 125_000.0 * dt_s).max(0.0)
+                    (self.rmt_sndq_rest * dt_s / hop_srtt.as_secs_f64() + rate * BYTES_PER_S_PER_MBPS * dt_s).max(0.0)
                 }
-                None => self.rmt_sndq_rest * dt_s / srtt.as_secs_f64() + thrp_mbps * 125_000.0 * dt_s,
+                None => self.rmt_sndq_rest * dt_s / srtt.as_secs_f64() + thrp_mbps * BYTES_PER_S_PER_MBPS * dt_s,
             };
-            new_output = new_output.max(super::SENDRATE_MIN_MBPS * 125_000.0 * dt_s);
+            new_output = new_output.max(super::SENDRATE_MIN_MBPS * BYTES_PER_S_PER_MBPS * dt_s);
             self.credit += new_output;
         }
         if now >= self.next_check {
@@ -223,8 +229,8 @@ impl Consumer {
                 self.stats.timeouts += 1;
                 self.conseq_timeout += 1;
                 if self.conseq_timeout < MAX_CONSEQ_TIMEOUT {
-                    self.rtt.scale(1.1);
-                    self.rto = self.rto.mul_f64(1.1).min(RTO_MAX);
+                    self.rtt.scale(TIMEOUT_INFLATION);
+                    self.rto = self.rto.mul_f64(TIMEOUT_INFLATION).min(RTO_MAX);
                 }
             }
         }

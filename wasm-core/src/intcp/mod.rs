@@ -6,15 +6,17 @@
 //! source, at the flow's `from_node`), a *midnode* at every hop boundary, and the *consumer*
 //! (at `to_node`). INTERESTs for byte ranges go consumer → producer, DATA comes back. On each
 //! hop the downstream node is the hop's requester (it measures the hop and computes the rate it
-//! advertises on its INTERESTs, `rate.rs`) and the upstream node the responder (it paces DATA
-//! with a token bucket at that rate). Every midnode caches the DATA passing through
-//! (`cache.rs`), answers INTERESTs from its cache and forwards misses upstream; losses are
-//! found per hop from the per-hop sequence numbers (SeqHole, `holes.rs`) and re-requested from
-//! the previous hop, and the consumer keeps an end-to-end RTO table (`consumer.rs`).
+//! advertises on its INTERESTs, `rate.rs`, encoded as `rate_encoding.rs` writes it) and the
+//! upstream node the responder (it paces DATA with a token bucket at that rate,
+//! `token_bucket.rs`). Every midnode caches the DATA passing through (`cache.rs`), answers
+//! INTERESTs from its cache and forwards misses upstream; losses are found per hop from the
+//! per-hop sequence numbers (SeqHole, `holes.rs`) and re-requested from the previous hop, and
+//! the consumer keeps an end-to-end RTO table (`consumer.rs`).
 //!
 //! Mixed hops (paper §III): each hop's requester runs INTCP's rate control or, per the flow's
-//! `hop_cc`, a TCP-Reno window advertised as a rate (`rate::HopController`); the responder's
-//! token bucket enforces either, so nothing else on the hop changes.
+//! `hop_cc`, a TCP-Reno window advertised as a rate (`rate::HopControl`, `reno_hop.rs`); the
+//! responder's token bucket (`token_bucket.rs`) enforces either, so nothing else on the hop
+//! changes.
 //!
 //! Agents are addressed hop by hop (each knows its upstream and downstream neighbour's node and
 //! agent), so a node list taken from a route can drive a flow.
@@ -26,8 +28,11 @@ pub mod consumer;
 pub mod holes;
 pub mod midnode;
 pub mod rate;
+pub mod rate_encoding;
 pub mod readahead;
+pub mod reno_hop;
 pub mod swing;
+pub mod token_bucket;
 
 use crate::sim::SimDuration;
 
@@ -42,6 +47,8 @@ pub const INTEREST_BYTES: u32 = IP_UDP_BYTES + HEADER_BYTES;
 pub const DEFAULT_MSS: u32 = 1449;
 /// The 1 ms flush tick (`UPDATE_INTERVAL`, §4).
 pub const TICK: SimDuration = SimDuration::from_millis(1);
+/// Bytes per second in one Mbit/s (rates are in Mbit/s as on the wire, §5.6; queues in bytes).
+pub const BYTES_PER_S_PER_MBPS: f64 = 125_000.0;
 /// Initial and minimum advertised rate, Mbit/s (`SENDRATE_MIN`, §5.6, §5.7).
 pub const SENDRATE_MIN_MBPS: f64 = 0.1;
 /// Maximum advertised rate, Mbit/s (`SENDRATE_MAX`, §5.6).

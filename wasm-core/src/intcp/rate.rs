@@ -1,32 +1,28 @@
-//! Hop-by-hop rate control (docs/intcp-protocol.md §5): the requester of each hop measures it and computes the
-//! rate it advertises on its INTERESTs; the responder paces DATA at that rate with a token bucket.
+//! Hop-by-hop rate control (docs/intcp-protocol.md §5): the requester of each hop measures it and
+//! computes the rate it advertises on its INTERESTs; the responder paces DATA at that rate with
+//! a token bucket (`token_bucket.rs`), and the rate travels as `rate_encoding.rs` writes it.
 //!
-//! Followed from the code [L] as docs/intcp-protocol.md directs: the hop RTT split into two one-way delays
-//! (§5.1), the RTT-based (Vegas-like) congestion signal (§5.4), the cwnd → rate conversion over
-//! the *minimum* hop RTT and the backpressure term with the code's sign (§5.6), the token bucket
-//! (§5.7). The paper's behaviour where it differs from the code (§13): a 5 s minimum-RTT window
-//! (code 10 s), slow start that doubles cwnd per hop RTT (code: Hybla-like), additive increase of
-//! one packet per cwnd of data (code: +1 per cwnd/10), decrease to k·BDP with k = 0.8.
+//! Followed from the code [L] as docs/intcp-protocol.md directs: the hop RTT split into two
+//! one-way delays (§5.1), the RTT-based (Vegas-like) congestion signal (§5.4), the cwnd → rate
+//! conversion over the *minimum* hop RTT and the backpressure term with the code's sign (§5.6).
+//! The paper's behaviour where it differs from the code (§13): a 5 s minimum-RTT window (code
+//! 10 s), slow start that doubles cwnd per hop RTT (code: Hybla-like), additive increase of one
+//! packet per cwnd of data (code: +1 per cwnd/10), decrease to k·BDP with k = 0.8. Rate probing,
+//! the receive-rate span and slow start's limit are orbitcp's (docs/intcp-caching.md, "Rate
+//! control").
 //!
-//! Mixed hops (INTCP paper §III: "one hop with terrestrial link can use the regular methods,
-//! like Cubic or Reno; other hops with satellite links can use our rate-based congestion
-//! control"): a hop's requester may instead run TCP's Reno (`tcp::congestion`, the integer
-//! window in packets and the `tcp_congestion_ops` hooks) with each DATA as the ACK of one
-//! packet: slow start of one packet per packet received, +1 packet per window in congestion
-//! avoidance, the window halved (Recovery) on a loss confirmed on this hop (a SeqHole, at most
-//! once per hop RTT, like Reno's one reduction per window), and the loss window of one packet
-//! (Loss) after a hop timeout (no DATA for a hop RTO while interests were outstanding). It
-//! advertises its window as a rate, cwnd·MSS / srtt, on the INTERESTs, so the hop's responder
-//! paces it with the same token bucket; at a midnode the backpressure term still caps it (the
-//! part the receive window plays in split TCP).
+//! Mixed hops (§5.9): a hop's requester runs either INTCP's window (`IntcpWindow`) or TCP's
+//! Reno (`reno_hop.rs`); `HopControl` records which. Both are advertised as a rate, so the hop's
+//! responder paces either with the same token bucket, and at a midnode the backpressure term
+//! caps either (the part the receive window plays in split TCP).
 
-use super::{CWND_MIN, SENDRATE_MAX_MBPS, SENDRATE_MIN_MBPS};
+use super::reno_hop::{hop_rto, RenoHop};
+use super::{BYTES_PER_S_PER_MBPS, CWND_MIN, SENDRATE_MAX_MBPS, SENDRATE_MIN_MBPS};
 use crate::rtt::{SmoothedRtt, RFC6298_GAIN};
 use crate::sim::{SimDuration, SimTime};
-use crate::tcp::congestion::{AckSample, CaState, Cc, CcKind, CwndEvent, Window};
 use std::collections::VecDeque;
 
-/// The controller a hop's requester runs.
+/// The controller a hop's requester runs (the scenario's `hop_cc`, §5.9).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum HopController {
     /// INTCP's delay- and buffer-based rate control (§5.4–§5.6).
@@ -36,33 +32,55 @@ pub enum HopController {
     Reno,
 }
 
-/// A receive-rate window that spans this many hop RTTs without DATA is an idle gap, not a rate.
+/// A receive-rate window that spans this many hop RTTs without DATA is an idle gap, not a rate
+/// (docs/intcp-caching.md, "Rate control").
 pub const IDLE_RTTS: u64 = 4;
+/// The receive rate is measured over the last hop RTT, but over at most this many minimum hop
+/// RTTs (docs/intcp-caching.md, "Rate control").
+const MAX_RATE_SPAN_MIN_RTTS: u64 = 2;
 /// Slow start grows the window only while its rate is below this multiple of the rate DATA
-/// arrived at over the last hop RTT.
+/// arrived at over the last hop RTT (docs/intcp-caching.md, "Rate control").
 pub const MAX_RATE_OVER_RECEIVED: f64 = 2.0;
 
 /// Rate probing's jump: a fresh receive-rate measurement this many times above both the window's
 /// rate and the previous measurement means the link got faster (it drained its queue at a rate
-/// the hop had never been paced at), and the window jumps to that rate at once.
+/// the hop had never been paced at), and the window jumps to that rate at once
+/// (docs/intcp-caching.md, "Rate control").
 pub const RATE_JUMP_RATIO: f64 = 1.1;
 
 /// Rate probing: this many probe rounds in a row above the last congestion window without a
 /// queue mean the link has room the gentle probe would need many round trips to find, and the
-/// window doubles per hop RTT again (slow start without its threshold) until a queue shows.
+/// window doubles per hop RTT again (slow start without its threshold) until a queue shows
+/// (docs/intcp-caching.md, "Rate control").
 pub const CLEAN_PROBE_ROUNDS_TO_SEARCH: u32 = 2;
 
-/// Lower bound of the hop RTO of a Reno hop (Linux `TCP_RTO_MIN`, 200 ms).
-pub const RENO_HOP_RTO_MIN: SimDuration = SimDuration::from_millis(200);
-/// Initial window of a Reno hop, packets (RFC 5681 §3.1: 3 segments for a 1095-2190 B SMSS).
-pub const RENO_INITIAL_WINDOW: u32 = 3;
+/// A sample joins the minimum-RTT list once 1/this of an SRTT has passed since the newest
+/// (half an SRTT, [L], §5.2).
+const MIN_RTT_SAMPLE_SPACING_DIVISOR: u64 = 2;
+/// Congestion avoidance is frozen for this many hop RTTs after a decrease ([L]: 2·hopSRTT,
+/// §5.5; with rate probing, minimum hop RTTs).
+const DECREASE_HOLD_OFF_RTTS: u64 = 2;
+/// The hop is application-limited while it receives below this share of cwnd's rate ([L], §5.5).
+const APP_LIMITED_RATE_SHARE: f64 = 0.5;
+/// An application-limited hop shrinks cwnd after this many tenths of a cwnd of data ([L]: half
+/// a cwnd, written as 5/10, §5.5)...
+const APP_LIMITED_TENTHS_OF_CWND: f64 = 5.0;
+/// ...by this many packets ([L], §5.5).
+const APP_LIMITED_DECREASE_PKTS: f64 = 0.1;
+/// A rate-refresh (empty) INTEREST is due once none went upstream for this share of the hop
+/// SRTT ([L], §5.6).
+const RATE_REFRESH_SRTTS: f64 = 0.9;
+/// The smallest RTT, in seconds, a rate is computed over: a guard against dividing by zero
+/// before the first minimum-RTT sample.
+const MIN_RATE_RTT_S: f64 = 1e-6;
 
-/// The hop CC's parameters (scenario fields of an INTCP flow).
+/// The smallest smoothed RTT INTCP keeps, a hop's or end to end (§7.3: `max(srtt, 1)`).
+pub const SRTT_FLOOR: SimDuration = SimDuration::from_millis(1);
+
+/// The hop CC's parameters (scenario fields of an INTCP flow), the same on every hop.
 #[derive(Clone, Debug)]
 pub struct CcParams {
     pub mss: u32,
-    /// Which controller this hop's requester runs (scenario `hop_cc`).
-    pub controller: HopController,
     /// Slow-start exit threshold, packets (`SSTHRESH_INIT` = 100, §5.5).
     pub ssthresh_pkts: f64,
     /// Queue threshold M in bytes for the congestion signal (`QueueingThreshold` = 3000, §5.4).
@@ -84,10 +102,10 @@ pub struct CcParams {
 }
 
 impl CcParams {
+    /// The defaults of §14's orbitcp column.
     pub fn defaults(mss: u32) -> CcParams {
         CcParams {
             mss,
-            controller: HopController::Intcp,
             ssthresh_pkts: 100.0,
             queue_threshold_bytes: 3000.0,
             decrease_factor: 0.8,
@@ -101,17 +119,19 @@ impl CcParams {
     }
 }
 
-/// The requester side of one hop.
-pub struct HopCc {
+/// What a hop's requester controls its window with.
+pub enum HopControl {
+    /// INTCP's window (§5.2, §5.4–§5.6, with rate probing).
+    Intcp(IntcpWindow),
+    /// TCP's Reno (§5.9), boxed: its module state is four times the size of INTCP's window.
+    Reno(Box<RenoHop>),
+}
+
+/// The requester side of one hop: what it measures of the hop, and the window it controls.
+pub struct HopRateControl {
     p: CcParams,
     /// The smoothed hop RTT (`crate::rtt`, α = 1/8, at least 1 ms as in the authors' code).
     rtt: SmoothedRtt,
-    /// The (time, srtt) samples in the window that can still be its minimum (§5.2): a sample
-    /// followed by one no larger never is, so these are in time order with rising srtt, the
-    /// oldest is the minimum, and the newest sample is always the last.
-    hrtt: VecDeque<(SimTime, SimDuration)>,
-    /// The minimum of those samples; zero before the first.
-    pub min_hrtt: SimDuration,
     /// Receive rate over the last hop RTT, Mbit/s (§5.3).
     pub thrp_mbps: f64,
     recvd_bytes: f64,
@@ -119,8 +139,21 @@ pub struct HopCc {
     /// The measurement before the newest, while the newest is still to be acted on (rate
     /// probing's jump).
     fresh_thrp_after: Option<f64>,
+    /// When this node last sent an INTEREST upstream (rate-refresh rule, §5.6).
+    pub last_send_int: SimTime,
+    pub control: HopControl,
+}
+
+/// INTCP's window of one hop (§5.2, §5.4, §5.5).
+pub struct IntcpWindow {
+    /// The (time, srtt) samples in the window that can still be its minimum (§5.2): a sample
+    /// followed by one no larger never is, so these are in time order with rising srtt, the
+    /// oldest is the minimum, and the newest sample is always the last.
+    hrtt: VecDeque<(SimTime, SimDuration)>,
+    /// The minimum of those samples; zero before the first.
+    pub min_hrtt: SimDuration,
     /// Slow start re-entered by rate probing (no ssthresh: it ends at the first queue).
-    resumed_slow_start: bool,
+    pub resumed_slow_start: bool,
     /// Probe rounds in a row above `w_max` without a congestion signal.
     clean_probe_rounds: u32,
     pub cwnd: f64,
@@ -129,32 +162,26 @@ pub struct HopCc {
     last_decr: Option<SimTime>,
     /// Rate probing: the window at the last congestion signal (k·w_max is where cwnd went).
     pub w_max: f64,
-    /// When this node last sent an INTEREST upstream (rate-refresh rule, §5.6).
-    pub last_send_int: SimTime,
-    /// A Reno hop's window and TCP's Reno module; None on an INTCP hop.
-    pub reno: Option<RenoHop>,
-    /// When the last DATA arrived (Reno hops' timeout rule); None before the first.
-    last_data: Option<SimTime>,
-    /// Window reductions of a Reno hop: (hop losses, hop timeouts).
-    pub reductions: (u64, u64),
 }
 
-/// A Reno hop: TCP's integer window (`tcp::congestion::Window`, packets) and Reno module, driven
-/// through the `tcp_congestion_ops` hooks as the TCP stack drives them, with DATA as the ACKs.
-pub struct RenoHop {
-    pub w: Window,
-    cc: Cc,
-    /// Open, Recovery (after a hop loss) or Loss (after a hop timeout).
-    pub state: CaState,
-    /// When Recovery or Loss ends: one hop RTT after it began. Hop losses before then belong
-    /// to the window already reduced (in Recovery).
-    until: SimTime,
-}
+impl HopRateControl {
+    pub fn new(p: CcParams, controller: HopController) -> HopRateControl {
+        let control = match controller {
+            HopController::Intcp => HopControl::Intcp(IntcpWindow::new()),
+            HopController::Reno => HopControl::Reno(Box::new(RenoHop::new(p.mss, p.ssthresh_pkts))),
+        };
+        HopRateControl {
+            rtt: SmoothedRtt::new(RFC6298_GAIN).with_floor(SRTT_FLOOR),
+            thrp_mbps: 0.0,
+            recvd_bytes: 0.0,
+            last_thrp_update: SimTime::ZERO,
+            fresh_thrp_after: None,
+            last_send_int: SimTime::ZERO,
+            control,
+            p,
+        }
+    }
 
-/// The smallest smoothed RTT INTCP keeps, a hop's or end to end (§7.3: `max(srtt, 1)`).
-pub const SRTT_FLOOR: SimDuration = SimDuration::from_millis(1);
-
-impl HopCc {
     /// The smoothed hop RTT in ms; 0 until the first sample (for traces and results).
     pub fn srtt_ms(&self) -> f64 {
         self.rtt.srtt_ms()
@@ -165,62 +192,47 @@ impl HopCc {
         self.rtt.srtt()
     }
 
-    /// The minimum hop RTT in ms (for traces and results).
-    pub fn min_hrtt_ms(&self) -> f64 {
-        self.min_hrtt.as_millis_f64()
-    }
-
-    pub fn new(p: CcParams) -> HopCc {
-        HopCc {
-            rtt: SmoothedRtt::new(RFC6298_GAIN).with_floor(SRTT_FLOOR),
-            hrtt: VecDeque::new(),
-            min_hrtt: SimDuration::ZERO,
-            thrp_mbps: 0.0,
-            recvd_bytes: 0.0,
-            last_thrp_update: SimTime::ZERO,
-            fresh_thrp_after: None,
-            resumed_slow_start: false,
-            clean_probe_rounds: 0,
-            cwnd: CWND_MIN,
-            slow_start: true,
-            cc_data_len: 0.0,
-            last_decr: None,
-            w_max: 0.0,
-            last_send_int: SimTime::ZERO,
-            reno: (p.controller == HopController::Reno).then(|| RenoHop::new(p.mss, p.ssthresh_pkts)),
-            last_data: None,
-            reductions: (0, 0),
-            p,
+    /// The minimum hop RTT (§5.2); zero before the first sample, and on a Reno hop, which keeps
+    /// none.
+    pub fn min_hrtt(&self) -> SimDuration {
+        match &self.control {
+            HopControl::Intcp(w) => w.min_hrtt,
+            HopControl::Reno(_) => SimDuration::ZERO,
         }
     }
 
-    pub fn controller(&self) -> HopController {
-        self.p.controller
+    /// The minimum hop RTT in ms (for traces and results).
+    pub fn min_hrtt_ms(&self) -> f64 {
+        self.min_hrtt().as_millis_f64()
     }
 
     /// The hop RTO of a Reno hop (RFC 6298 from the hop RTT, at least 200 ms).
     pub fn hop_rto(&self) -> SimDuration {
-        let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
-        (srtt + SimDuration(4 * self.rtt.rttvar().0)).max(RENO_HOP_RTO_MIN)
+        hop_rto(&self.rtt)
+    }
+
+    /// Window reductions of a Reno hop: (hop losses, hop timeouts); INTCP's window makes none.
+    pub fn reductions(&self) -> (u64, u64) {
+        match &self.control {
+            HopControl::Intcp(_) => (0, 0),
+            HopControl::Reno(r) => r.reductions,
+        }
     }
 
     /// A loss on this hop was confirmed (a SeqHole this requester found). A Reno hop halves its
     /// window, once per hop RTT; INTCP's RTT-based control does not react to losses (§5.4: the
     /// loss-based scheme exists in the code but is not selected).
     pub fn on_hop_loss(&mut self, now: SimTime) {
-        let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
-        if let Some(r) = &mut self.reno {
-            if r.enter_recovery(now, srtt) {
-                self.reductions.0 += 1;
-            }
+        if let HopControl::Reno(r) = &mut self.control {
+            r.on_hop_loss(now, self.rtt.srtt().unwrap_or(SimDuration::ZERO));
         }
     }
 
     /// The window in packets: a Reno hop's integer window, or INTCP's.
     pub fn cwnd_pkts(&self) -> f64 {
-        match &self.reno {
-            Some(r) => r.w.cwnd as f64,
-            None => self.cwnd,
+        match &self.control {
+            HopControl::Intcp(w) => w.cwnd,
+            HopControl::Reno(r) => r.w.cwnd as f64,
         }
     }
 
@@ -228,18 +240,8 @@ impl HopCc {
     /// `seg_bytes` its size counted for throughput (header + payload, as [L]), `payload` its
     /// payload length.
     pub fn on_data(&mut self, now: SimTime, ts: SimTime, seg_bytes: u32, payload: u32) {
-        if self.p.controller == HopController::Reno {
-            let silent = self.last_data.is_some_and(|t| {
-                self.last_send_int > t && self.srtt().is_some() && now.saturating_since(t) > self.hop_rto()
-            });
-            if silent {
-                let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
-                if let Some(r) = &mut self.reno {
-                    r.timeout(now, srtt);
-                }
-                self.reductions.1 += 1;
-            }
-            self.last_data = Some(now);
+        if let HopControl::Reno(r) = &mut self.control {
+            r.check_timeout(now, self.last_send_int, &self.rtt);
         }
         if now > ts {
             if self.rtt.srtt().is_none() {
@@ -262,9 +264,9 @@ impl HopCc {
             // than time passes (35 → 5 Mbit/s into a 1000-packet buffer adds 3.4 s of RTT per
             // second) a span of srtt never ends, and a decrease from the stale rate never lowers
             // the window.
-            let span = match self.min_hrtt {
+            let span = match self.min_hrtt() {
                 SimDuration::ZERO => srtt,
-                min => srtt.min(SimDuration(2 * min.0)),
+                min => srtt.min(SimDuration(MAX_RATE_SPAN_MIN_RTTS * min.0)),
             };
             if elapsed > span {
                 self.fresh_thrp_after = Some(self.thrp_mbps);
@@ -275,15 +277,62 @@ impl HopCc {
         }
         let rtt = (now > ts).then(|| now - ts);
         let srtt = self.srtt();
-        match &mut self.reno {
-            Some(r) => r.on_data(now, payload, rtt, srtt),
-            None => self.update_cwnd(now, payload),
+        match &mut self.control {
+            HopControl::Reno(r) => r.on_data(now, payload, rtt, srtt),
+            HopControl::Intcp(w) => {
+                let Some(srtt) = srtt else {
+                    w.cc_data_len += payload as f64;
+                    return;
+                };
+                let fresh = self.fresh_thrp_after.take();
+                w.on_data(now, payload, srtt, self.thrp_mbps, fresh, &self.p);
+            }
+        }
+    }
+
+    /// The rate to advertise upstream (§5.6). `backpressure` = (own send-queue bytes, the rate
+    /// the downstream requester asked of this node) at a midnode; None at the consumer.
+    pub fn rate_mbps(&self, backpressure: Option<(f64, f64)>) -> f64 {
+        let Some(srtt) = self.srtt() else {
+            return self.p.min_rate_mbps;
+        };
+        // INTCP divides by the minimum hop RTT (§5.6); a Reno window is worth cwnd per srtt.
+        let (cwnd, rtt) = match &self.control {
+            HopControl::Intcp(w) => (w.cwnd, w.min_hrtt),
+            HopControl::Reno(r) => (r.w.cwnd as f64, srtt),
+        };
+        let mut rate = cwnd * self.p.mss as f64 * 8.0 / 1e6 / rtt.as_secs_f64().max(MIN_RATE_RTT_S);
+        if let Some((queued, next_hop_rate)) = backpressure {
+            let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / srtt.as_secs_f64() + next_hop_rate;
+            rate = rate.min(bp);
+        }
+        rate.max(self.p.min_rate_mbps).min(self.p.max_rate_mbps)
+    }
+
+    /// Whether a rate-refresh (empty) INTEREST is due: none sent for more than 0.9·hopSRTT.
+    pub fn refresh_due(&self, now: SimTime) -> bool {
+        self.srtt().is_some_and(|srtt| now.saturating_since(self.last_send_int) > srtt.mul_f64(RATE_REFRESH_SRTTS))
+    }
+}
+
+impl IntcpWindow {
+    fn new() -> IntcpWindow {
+        IntcpWindow {
+            hrtt: VecDeque::new(),
+            min_hrtt: SimDuration::ZERO,
+            resumed_slow_start: false,
+            clean_probe_rounds: 0,
+            cwnd: CWND_MIN,
+            slow_start: true,
+            cc_data_len: 0.0,
+            last_decr: None,
+            w_max: 0.0,
         }
     }
 
     /// The window's rate over the minimum hop RTT, Mbit/s.
-    fn window_rate_mbps(&self) -> f64 {
-        self.cwnd * self.p.mss as f64 * 8.0 / 1e6 / self.min_hrtt.as_secs_f64().max(1e-6)
+    pub fn window_rate_mbps(&self, mss: u32) -> f64 {
+        self.cwnd * mss as f64 * 8.0 / 1e6 / self.min_hrtt.as_secs_f64().max(MIN_RATE_RTT_S)
     }
 
     /// Rate probing found room (a jump, or clean probe rounds): double per hop RTT until a queue.
@@ -294,44 +343,54 @@ impl HopCc {
     }
 
     /// Queued bytes implied by the RTT above its minimum (§5.4).
-    pub fn queue_bytes(&self) -> f64 {
-        let srtt = self.srtt().unwrap_or(SimDuration::ZERO);
-        self.thrp_mbps * 125_000.0 * (srtt - self.min_hrtt).as_secs_f64()
+    fn queue_bytes(&self, srtt: SimDuration, thrp_mbps: f64) -> f64 {
+        thrp_mbps * BYTES_PER_S_PER_MBPS * (srtt - self.min_hrtt).as_secs_f64()
     }
 
-    fn update_cwnd(&mut self, now: SimTime, payload: u32) {
-        let mss = self.p.mss as f64;
+    /// The window's rules on a DATA segment of `payload` bytes, once the hop has an SRTT:
+    /// `thrp_mbps` is the receive rate, `fresh` the measurement before it if it is new.
+    fn on_data(
+        &mut self,
+        now: SimTime,
+        payload: u32,
+        srtt: SimDuration,
+        thrp_mbps: f64,
+        fresh: Option<f64>,
+        p: &CcParams,
+    ) {
+        let mss = p.mss as f64;
         self.cc_data_len += payload as f64;
-        let Some(srtt) = self.srtt() else {
-            return;
-        };
         // §5.2: the minimum of the smoothed hop RTT over the window (empty queue: append, Q2).
-        while self.hrtt.front().is_some_and(|&(t, _)| now.saturating_since(t) > self.p.min_rtt_window) {
+        while self.hrtt.front().is_some_and(|&(t, _)| now.saturating_since(t) > p.min_rtt_window) {
             self.hrtt.pop_front();
         }
-        if self.hrtt.back().is_none_or(|&(t, _)| now.saturating_since(t) >= SimDuration(srtt.0 / 2)) {
+        if self
+            .hrtt
+            .back()
+            .is_none_or(|&(t, _)| now.saturating_since(t) >= SimDuration(srtt.0 / MIN_RTT_SAMPLE_SPACING_DIVISOR))
+        {
             while self.hrtt.back().is_some_and(|&(_, r)| r >= srtt) {
                 self.hrtt.pop_back();
             }
             self.hrtt.push_back((now, srtt));
         }
         self.min_hrtt = self.hrtt.front().map_or(srtt, |&(_, r)| r);
-        let cong = self.queue_bytes() > self.p.queue_threshold_bytes;
-        if let Some(previous) = self.fresh_thrp_after.take().filter(|_| self.p.probe_gain > 0.0) {
+        let cong = self.queue_bytes(srtt, thrp_mbps) > p.queue_threshold_bytes;
+        if let Some(previous) = fresh.filter(|_| p.probe_gain > 0.0) {
             // A link that speeds up shows it within one hop RTT: the queue it holds leaves at the
             // new rate, faster than this hop was ever paced and faster than it delivered before.
             // That rate is a measurement of the link, so the window takes it at once instead of
             // probing its way there (5 → 35 Mbit/s over a 100 ms hop RTT takes ~8 RTTs of
             // probing). The test against the previous measurement keeps a queue draining after
             // a cut (arrivals at the unchanged link rate) from undoing the cut.
-            if previous > 0.0 && self.thrp_mbps > RATE_JUMP_RATIO * self.window_rate_mbps().max(previous) {
-                self.cwnd = self.thrp_mbps * 125_000.0 * self.min_hrtt.as_secs_f64() / mss;
+            if previous > 0.0 && thrp_mbps > RATE_JUMP_RATIO * self.window_rate_mbps(p.mss).max(previous) {
+                self.cwnd = thrp_mbps * BYTES_PER_S_PER_MBPS * self.min_hrtt.as_secs_f64() / mss;
                 self.w_max = self.w_max.max(self.cwnd);
                 self.resume_slow_start();
             }
         }
         if self.slow_start {
-            if cong || (!self.resumed_slow_start && self.cwnd >= self.p.ssthresh_pkts) {
+            if cong || (!self.resumed_slow_start && self.cwnd >= p.ssthresh_pkts) {
                 self.resumed_slow_start = false;
                 self.slow_start = false;
                 self.w_max = self.cwnd;
@@ -344,7 +403,7 @@ impl HopCc {
                 // window doubles up to ssthresh and the hop advertises several times its link
                 // (60-110 Mbit/s on 20-30 Mbit/s links): a window at most twice the rate that
                 // arrived over the last hop RTT still doubles every RTT while it is used.
-                if self.thrp_mbps == 0.0 || self.window_rate_mbps() < MAX_RATE_OVER_RECEIVED * self.thrp_mbps {
+                if thrp_mbps == 0.0 || self.window_rate_mbps(p.mss) < MAX_RATE_OVER_RECEIVED * thrp_mbps {
                     self.cwnd += payload as f64 / mss;
                 }
                 return;
@@ -355,23 +414,24 @@ impl HopCc {
         // 1000-packet buffer at 5 Mbit/s holds 2.4 s), and a hold-off that long lets the queue
         // grow for seconds after a link slows down. The decrease sets cwnd from the measured
         // rate, not from cwnd, so repeating it while the queue drains does not compound.
-        let probing = self.p.probe_gain > 0.0;
+        let probing = p.probe_gain > 0.0;
         let hold = if probing { self.min_hrtt } else { srtt };
-        let allow = self.last_decr.is_none_or(|t| now.saturating_since(t) >= SimDuration(2 * hold.0));
+        let allow =
+            self.last_decr.is_none_or(|t| now.saturating_since(t) >= SimDuration(DECREASE_HOLD_OFF_RTTS * hold.0));
         if !allow {
             return;
         }
         if cong {
             self.clean_probe_rounds = 0;
-            let bdp_pkts = self.thrp_mbps * 125_000.0 * self.min_hrtt.as_secs_f64() / mss;
+            let bdp_pkts = thrp_mbps * BYTES_PER_S_PER_MBPS * self.min_hrtt.as_secs_f64() / mss;
             self.w_max = bdp_pkts;
-            self.cwnd = (self.p.decrease_factor * bdp_pkts).max(CWND_MIN);
+            self.cwnd = (p.decrease_factor * bdp_pkts).max(CWND_MIN);
             self.last_decr = Some(now);
             self.cc_data_len = 0.0;
         } else {
             let cwnd_rate_mbps = self.cwnd * mss * 8.0 / 1e6 / srtt.as_secs_f64();
-            let allow_inc = self.thrp_mbps == 0.0 || self.thrp_mbps >= 0.5 * cwnd_rate_mbps;
-            if allow_inc && self.cc_data_len > self.cwnd * mss / self.p.ca_increase_pkts {
+            let allow_inc = thrp_mbps == 0.0 || thrp_mbps >= APP_LIMITED_RATE_SHARE * cwnd_rate_mbps;
+            if allow_inc && self.cc_data_len > self.cwnd * mss / p.ca_increase_pkts {
                 // The paper's additive increase: one packet per cwnd of data (≈ per hop RTT)
                 // with ca_increase_pkts = 1; the code's +1 per cwnd/10 with 10. Rate probing
                 // (probe_gain g > 0): back to the window at the last congestion (w_max) at once,
@@ -383,7 +443,7 @@ impl HopCc {
                 } else if self.cwnd < self.w_max {
                     (self.w_max - self.cwnd).max(1.0)
                 } else {
-                    (self.p.probe_gain * (self.cwnd - self.w_max)).max(1.0)
+                    (p.probe_gain * (self.cwnd - self.w_max)).max(1.0)
                 };
                 self.cwnd += inc;
                 self.cc_data_len = 0.0;
@@ -393,155 +453,41 @@ impl HopCc {
                         self.resume_slow_start();
                     }
                 }
-            } else if !allow_inc && self.cc_data_len > 5.0 * self.cwnd * mss / 10.0 {
-                self.cwnd = (self.cwnd - 0.1).max(CWND_MIN);
+            } else if !allow_inc && self.cc_data_len > APP_LIMITED_TENTHS_OF_CWND * self.cwnd * mss / 10.0 {
+                self.cwnd = (self.cwnd - APP_LIMITED_DECREASE_PKTS).max(CWND_MIN);
                 self.cc_data_len = 0.0;
             }
         }
-    }
-
-    /// The rate to advertise upstream (§5.6). `backpressure` = (own send-queue bytes, the rate
-    /// the downstream requester asked of this node) at a midnode; None at the consumer.
-    pub fn rate_mbps(&self, backpressure: Option<(f64, f64)>) -> f64 {
-        let Some(srtt) = self.srtt() else {
-            return self.p.min_rate_mbps;
-        };
-        // INTCP divides by the minimum hop RTT (§5.6); a Reno window is worth cwnd per srtt.
-        let rtt = match self.p.controller {
-            HopController::Intcp => self.min_hrtt,
-            HopController::Reno => srtt,
-        };
-        let mut rate = self.cwnd_pkts() * self.p.mss as f64 * 8.0 / 1e6 / rtt.as_secs_f64().max(1e-6);
-        if let Some((queued, next_hop_rate)) = backpressure {
-            let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / srtt.as_secs_f64() + next_hop_rate;
-            rate = rate.min(bp);
-        }
-        rate.max(self.p.min_rate_mbps).min(self.p.max_rate_mbps)
-    }
-
-    /// Whether a rate-refresh (empty) INTEREST is due: none sent for more than 0.9·hopSRTT.
-    pub fn refresh_due(&self, now: SimTime) -> bool {
-        self.srtt().is_some_and(|srtt| now.saturating_since(self.last_send_int) > srtt.mul_f64(0.9))
-    }
-}
-
-impl RenoHop {
-    fn new(mss: u32, ssthresh_pkts: f64) -> RenoHop {
-        let mut w = Window::new(RENO_INITIAL_WINDOW, Some(ssthresh_pkts.ceil() as u32), mss);
-        let mut cc = Cc::new(CcKind::Reno);
-        cc.init(&mut w, None, SimTime::ZERO);
-        RenoHop { w, cc, state: CaState::Open, until: SimTime::ZERO }
-    }
-
-    /// A DATA segment is the ACK of one packet (`pkts_acked`, then `cong_avoid`, as Linux's
-    /// `tcp_ack` calls them), always window-limited (the hop's requester asks for more than its
-    /// window lets through). Unlike the TCP stack, which holds the window at ssthresh through
-    /// Recovery (PRR), the hop's window grows in Recovery as in congestion avoidance.
-    fn on_data(&mut self, now: SimTime, payload: u32, rtt: Option<SimDuration>, srtt: Option<SimDuration>) {
-        if self.state != CaState::Open && now >= self.until {
-            // Leaving Recovery (Linux `tcp_end_cwnd_reduction`) or Loss, as the stack does.
-            let was = self.state;
-            self.cc.set_state(&mut self.w, CaState::Open, now);
-            self.state = CaState::Open;
-            if was == CaState::Recovery {
-                self.cc.cwnd_event(&mut self.w, CwndEvent::CompleteCwr, now);
-            }
-        }
-        let ack = AckSample {
-            now,
-            acked: 1,
-            acked_bytes: payload as u64,
-            rtt,
-            srtt,
-            in_flight: self.w.cwnd,
-            cwnd_limited: true,
-            snd_una: 0,
-            snd_nxt: 0,
-            dupack: false,
-        };
-        self.cc.pkts_acked(&mut self.w, &ack, self.state);
-        self.cc.cong_avoid(&mut self.w, &ack);
-    }
-
-    /// A confirmed hop loss: Recovery with the window at the module's ssthresh, unless one began
-    /// less than a hop RTT ago. Returns whether the window was reduced.
-    fn enter_recovery(&mut self, now: SimTime, srtt: SimDuration) -> bool {
-        if self.state == CaState::Recovery && now < self.until {
-            return false;
-        }
-        self.w.prior_cwnd = self.w.cwnd;
-        self.w.ssthresh = self.cc.ssthresh(&self.w, now);
-        self.cc.set_state(&mut self.w, CaState::Recovery, now);
-        self.state = CaState::Recovery;
-        self.w.cwnd = self.w.ssthresh;
-        self.w.cwnd_cnt = 0;
-        self.until = now + srtt;
-        true
-    }
-
-    /// A hop timeout (Linux `tcp_enter_loss`): ssthresh from the module, then the loss window
-    /// of one packet (RFC 5681 §3.1), slow-starting again.
-    fn timeout(&mut self, now: SimTime, srtt: SimDuration) {
-        self.w.prior_cwnd = self.w.cwnd;
-        self.w.ssthresh = self.cc.ssthresh(&self.w, now);
-        self.cc.cwnd_event(&mut self.w, CwndEvent::Loss, now);
-        self.cc.set_state(&mut self.w, CaState::Loss, now);
-        self.state = CaState::Loss;
-        self.w.cwnd = 1;
-        self.w.cwnd_cnt = 0;
-        self.until = now + srtt;
-    }
-}
-
-/// The wire encoding of a rate: int16 in units of 0.01 Mbit/s (§2.2, §5.6).
-pub fn encode_rate(mbps: f64) -> u16 {
-    (mbps * 100.0).clamp(0.0, i16::MAX as f64) as u16
-}
-pub fn decode_rate(wire: u16) -> f64 {
-    wire as f64 / 100.0
-}
-
-/// The responder side of one hop: the token bucket (§5.7).
-#[derive(Clone, Debug)]
-pub struct TokenBucket {
-    /// Rate the downstream requester asked for, Mbit/s (0.1 until its first INTEREST).
-    pub rate_mbps: f64,
-    /// Credit in bytes (`dataOutputLimit`, initially 1 MSS).
-    pub tokens: f64,
-    /// The latest INTEREST one-way delay (`intHopOwd`).
-    pub int_hop_owd: SimDuration,
-}
-
-impl TokenBucket {
-    pub fn new(mss: u32) -> TokenBucket {
-        TokenBucket { rate_mbps: SENDRATE_MIN_MBPS, tokens: mss as f64, int_hop_owd: SimDuration::ZERO }
-    }
-    /// Adds a tick's credit for `dt`; returns it (`newOutput`).
-    pub fn refill(&mut self, dt: SimDuration) -> f64 {
-        let new_output = self.rate_mbps * 125_000.0 * dt.as_secs_f64();
-        self.tokens += new_output;
-        new_output
-    }
-    /// Spends `cost` bytes if the credit covers them.
-    pub fn try_spend(&mut self, cost: f64) -> bool {
-        if self.tokens < cost {
-            return false;
-        }
-        self.tokens -= cost;
-        true
-    }
-    /// The queue drained: an idle bucket keeps at most one tick's worth.
-    pub fn drained(&mut self, new_output: f64) {
-        self.tokens = self.tokens.min(new_output);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tcp::congestion::{CaState, Window};
 
     fn params() -> CcParams {
         CcParams::defaults(1449)
+    }
+
+    fn intcp() -> HopRateControl {
+        HopRateControl::new(params(), HopController::Intcp)
+    }
+
+    /// An INTCP hop's window.
+    fn window(cc: &HopRateControl) -> &IntcpWindow {
+        match &cc.control {
+            HopControl::Intcp(w) => w,
+            HopControl::Reno(_) => panic!("an INTCP hop"),
+        }
+    }
+
+    /// A Reno hop's state.
+    fn reno_hop(cc: &HopRateControl) -> &RenoHop {
+        match &cc.control {
+            HopControl::Reno(r) => r,
+            HopControl::Intcp(_) => panic!("a Reno hop"),
+        }
     }
 
     /// The instant `ms` milliseconds after a start 1 s into the run (so that back-dated send
@@ -556,7 +502,7 @@ mod tests {
 
     #[test]
     fn the_hop_rtt_is_the_sum_of_both_one_way_delays_smoothed_rfc6298_style() {
-        let mut cc = HopCc::new(params());
+        let mut cc = intcp();
         // The responder back-dates ts by the interest OWD (10 ms); data takes 15 ms.
         cc.on_data(t(125.0), t(100.0), 1472, 1449);
         assert_eq!(cc.srtt_ms(), 25.0);
@@ -567,7 +513,7 @@ mod tests {
 
     #[test]
     fn the_minimum_hop_rtt_is_the_smallest_sample_of_the_window() {
-        let mut cc = HopCc::new(CcParams { min_rtt_window: ms(300.0), ..params() });
+        let mut cc = HopRateControl::new(CcParams { min_rtt_window: ms(300.0), ..params() }, HopController::Intcp);
         // Every sample the window took (one per half smoothed RTT), kept in full.
         let mut samples: Vec<(SimTime, SimDuration)> = Vec::new();
         let mut x = 11u64;
@@ -583,33 +529,33 @@ mod tests {
                 samples.push((t(now), srtt));
             }
             let in_window = samples.iter().filter(|&&(at, _)| t(now).saturating_since(at) <= ms(300.0));
-            assert_eq!(cc.min_hrtt, in_window.map(|&(_, r)| r).min().expect("one sample"));
+            assert_eq!(window(&cc).min_hrtt, in_window.map(|&(_, r)| r).min().expect("one sample"));
         }
     }
 
     #[test]
     fn before_any_sample_the_advertised_rate_is_the_minimum() {
-        let cc = HopCc::new(params());
+        let cc = intcp();
         assert_eq!(cc.rate_mbps(None), SENDRATE_MIN_MBPS);
     }
 
     #[test]
     fn slow_start_doubles_cwnd_per_hop_rtt_and_the_rate_uses_the_minimum_rtt() {
-        let mut cc = HopCc::new(params());
+        let mut cc = intcp();
         let mut now = 0.0;
         for _ in 0..10 {
             now += 1.0;
             cc.on_data(t(now), t(now - 20.0), 1472, 1449);
         }
-        assert!(cc.slow_start);
-        assert!((cc.cwnd - 10.2).abs() < 1e-9);
+        assert!(window(&cc).slow_start);
+        assert!((window(&cc).cwnd - 10.2).abs() < 1e-9);
         let r = cc.rate_mbps(None);
         assert!((r - 10.2 * 1449.0 * 8.0 / 1e6 / 20.0 * 1000.0).abs() < 1e-9, "{r}");
     }
 
     #[test]
     fn a_queue_above_m_bytes_cuts_cwnd_to_k_times_the_bdp() {
-        let mut cc = HopCc::new(params());
+        let mut cc = intcp();
         let mut now = 0.0;
         // 1 packet per ms (≈ 11.8 Mbit/s) at a 20 ms hop RTT, then the RTT grows to 40 ms.
         for i in 0..400 {
@@ -617,14 +563,14 @@ mod tests {
             let rtt = if i < 200 { 20.0 } else { 40.0 };
             cc.on_data(t(now), t(now - rtt), 1472, 1449);
         }
-        assert!(!cc.slow_start);
+        assert!(!window(&cc).slow_start);
         let bdp = cc.thrp_mbps * 125.0 * cc.min_hrtt_ms() / 1449.0;
-        assert!(cc.cwnd <= 0.8 * bdp + 1.0 + 1e-9, "cwnd {} bdp {bdp}", cc.cwnd);
+        assert!(window(&cc).cwnd <= 0.8 * bdp + 1.0 + 1e-9, "cwnd {} bdp {bdp}", window(&cc).cwnd);
     }
 
     #[test]
     fn a_filling_send_queue_lowers_the_midnode_rate_to_the_next_hop_rate_or_below() {
-        let mut cc = HopCc::new(params());
+        let mut cc = intcp();
         for i in 0..50 {
             cc.on_data(t(i as f64), t(i as f64 - 20.0), 1472, 1449);
         }
@@ -637,13 +583,13 @@ mod tests {
         assert!(cc.rate_mbps(Some((1e9, 5.0))) >= SENDRATE_MIN_MBPS);
     }
 
-    fn reno() -> HopCc {
-        HopCc::new(CcParams { controller: HopController::Reno, ..params() })
+    fn reno() -> HopRateControl {
+        HopRateControl::new(params(), HopController::Reno)
     }
 
     /// Feeds `n` full DATA segments one per ms at a `rtt` ms hop RTT, with an interest sent
     /// just before each; returns the time of the last.
-    fn feed(cc: &mut HopCc, from_ms: f64, n: usize, rtt: f64) -> f64 {
+    fn feed(cc: &mut HopRateControl, from_ms: f64, n: usize, rtt: f64) -> f64 {
         let mut now = from_ms;
         for _ in 0..n {
             now += 1.0;
@@ -654,8 +600,8 @@ mod tests {
     }
 
     /// A Reno hop's integer window (TCP's `Window`), packets.
-    fn win(cc: &HopCc) -> &Window {
-        &cc.reno.as_ref().expect("a Reno hop").w
+    fn win(cc: &HopRateControl) -> &Window {
+        &reno_hop(cc).w
     }
 
     #[test]
@@ -686,18 +632,18 @@ mod tests {
         assert_eq!(win(&cc).cwnd, 63);
         cc.on_hop_loss(t(now));
         assert_eq!((win(&cc).cwnd, win(&cc).ssthresh), (31, 31));
-        assert_eq!(cc.reno.as_ref().unwrap().state, CaState::Recovery);
+        assert_eq!(reno_hop(&cc).state, CaState::Recovery);
         // A second loss within the same hop RTT belongs to the same window.
         cc.on_hop_loss(t(now + 10.0));
-        assert_eq!(cc.reductions, (1, 0));
+        assert_eq!(cc.reductions(), (1, 0));
         assert_eq!(win(&cc).cwnd, 31);
         // One hop RTT later Recovery is over, and a loss halves again.
         let now = feed(&mut cc, now, 45, 40.0);
-        assert_eq!(cc.reno.as_ref().unwrap().state, CaState::Open);
+        assert_eq!(reno_hop(&cc).state, CaState::Open);
         let w = win(&cc).cwnd;
         cc.on_hop_loss(t(now));
         assert_eq!(win(&cc).cwnd, w / 2);
-        assert_eq!(cc.reductions, (2, 0));
+        assert_eq!(cc.reductions(), (2, 0));
     }
 
     #[test]
@@ -709,21 +655,21 @@ mod tests {
         cc.last_send_int = t(now + 1.0);
         let later = t(now + 5.0) + cc.hop_rto();
         cc.on_data(later, SimTime(later.0 - ms(40.0).0), 1472, 1449);
-        assert_eq!(cc.reductions, (0, 1));
+        assert_eq!(cc.reductions(), (0, 1));
         assert_eq!(win(&cc).ssthresh, w / 2);
-        assert_eq!(cc.reno.as_ref().unwrap().state, CaState::Loss);
+        assert_eq!(reno_hop(&cc).state, CaState::Loss);
         // The loss window of 1, and +1 for the DATA that revealed the timeout (slow start).
         assert_eq!(win(&cc).cwnd, 2);
         // A pause with no interest outstanding is not a timeout.
         let mut idle = reno();
         let now = feed(&mut idle, 0.0, 10, 40.0);
         idle.on_data(t(now + 5000.0), t(now + 4960.0), 1472, 1449);
-        assert_eq!(idle.reductions, (0, 0));
+        assert_eq!(idle.reductions(), (0, 0));
     }
 
     #[test]
     fn intcp_hops_ignore_hop_losses() {
-        let mut cc = HopCc::new(params());
+        let mut cc = intcp();
         let now = feed(&mut cc, 0.0, 60, 40.0);
         let w = cc.cwnd_pkts();
         cc.on_hop_loss(t(now));
@@ -732,7 +678,7 @@ mod tests {
 
     /// Delivers `n` full segments `gap` ms apart, the hop RTT of each given by `rtt(i)`; returns
     /// the time of the last.
-    fn deliver(cc: &mut HopCc, from_ms: f64, n: usize, gap: f64, rtt: impl Fn(usize) -> f64) -> f64 {
+    fn deliver(cc: &mut HopRateControl, from_ms: f64, n: usize, gap: f64, rtt: impl Fn(usize) -> f64) -> f64 {
         let mut now = from_ms;
         for i in 0..n {
             now += gap;
@@ -743,71 +689,71 @@ mod tests {
 
     #[test]
     fn a_link_that_drains_faster_than_ever_before_moves_the_window_to_its_rate_at_once() {
-        let mut cc = HopCc::new(params());
+        let mut cc = intcp();
         // 5.9 Mbit/s (one 1472-byte segment per 2 ms) at a 20 ms hop RTT: the window settles
         // near twice that, the most slow start lets it grow to over what arrives.
         let now = deliver(&mut cc, 0.0, 200, 2.0, |_| 20.0);
-        assert!(cc.window_rate_mbps() < 15.0, "{}", cc.window_rate_mbps());
+        assert!(window(&cc).window_rate_mbps(1449) < 15.0, "{}", window(&cc).window_rate_mbps(1449));
         // The link speeds up and drains at 47 Mbit/s (a segment per 0.25 ms) for 30 ms.
         deliver(&mut cc, now, 120, 0.25, |_| 20.0);
-        assert!(cc.window_rate_mbps() > 40.0, "{}", cc.window_rate_mbps());
+        assert!(window(&cc).window_rate_mbps(1449) > 40.0, "{}", window(&cc).window_rate_mbps(1449));
         // The jump (slow start's doubling alone leaves w_max alone) and the search beyond it.
-        let w_max_rate = cc.w_max * 1449.0 * 8.0 / 1e6 / cc.min_hrtt.as_secs_f64();
+        let w_max_rate = window(&cc).w_max * 1449.0 * 8.0 / 1e6 / window(&cc).min_hrtt.as_secs_f64();
         assert!(w_max_rate > 40.0, "{w_max_rate}");
-        assert!(cc.slow_start && cc.resumed_slow_start);
+        assert!(window(&cc).slow_start && window(&cc).resumed_slow_start);
     }
 
     #[test]
     fn a_queue_draining_after_a_cut_does_not_undo_the_cut() {
-        let mut cc = HopCc::new(params());
+        let mut cc = intcp();
         // 11.8 Mbit/s at a 20 ms hop RTT, then a queue: the RTT is 40 ms and the window is cut.
         let now = deliver(&mut cc, 0.0, 200, 1.0, |_| 20.0);
         let now = deliver(&mut cc, now, 60, 1.0, |_| 40.0);
-        let cut = cc.cwnd;
+        let cut = window(&cc).cwnd;
         let bdp = cc.thrp_mbps * 125.0 * cc.min_hrtt_ms() / 1449.0;
         assert!(cut <= 0.8 * bdp + 1.0, "cwnd {cut} bdp {bdp}");
         // The queue drains: segments keep arriving at the link's unchanged rate while the RTT
         // falls back; the receive rate is no news, so the window stays where the cut put it
         // until the hold-off ends (two minimum RTTs).
         deliver(&mut cc, now, 30, 1.0, |i| 40.0 - i as f64 * 0.5);
-        assert!(cc.cwnd <= cut + 1e-9, "{} after a cut to {cut}", cc.cwnd);
+        assert!(window(&cc).cwnd <= cut + 1e-9, "{} after a cut to {cut}", window(&cc).cwnd);
     }
 
     #[test]
     fn two_probe_rounds_without_a_queue_resume_doubling_until_a_queue_shows() {
-        let mut cc = HopCc::new(params());
+        let mut cc = intcp();
         // A cut (the queue of a 40 ms RTT), then a link with room: no queue, and every window
         // is delivered (arrivals at the window's rate).
         let now = deliver(&mut cc, 0.0, 200, 1.0, |_| 20.0);
         let mut now = deliver(&mut cc, now, 60, 1.0, |_| 40.0);
-        assert!(!cc.slow_start);
-        let w_max = cc.w_max;
+        assert!(!window(&cc).slow_start);
+        let w_max = window(&cc).w_max;
         let mut rounds = 0;
-        while !cc.slow_start && rounds < 50 {
-            let (n, gap) = (cc.cwnd.ceil() as usize, 20.0 / cc.cwnd.max(1.0));
+        while !window(&cc).slow_start && rounds < 50 {
+            let (n, gap) = (window(&cc).cwnd.ceil() as usize, 20.0 / window(&cc).cwnd.max(1.0));
             now = deliver(&mut cc, now, n, gap, |_| 20.0);
             rounds += 1;
         }
-        assert!(cc.slow_start && cc.resumed_slow_start, "still probing after {rounds} windows");
+        assert!(window(&cc).slow_start && window(&cc).resumed_slow_start, "still probing after {rounds} windows");
         // The hold-off's window, the return to w_max, and the probes of 1 and 2 packets.
         assert!(rounds <= 4, "the search began after {rounds} windows (w_max {w_max})");
         // Slow start's growth, gated by what arrives: two more delivered windows more than
         // double it, where probing would have added 4 and 8 packets.
-        let w = cc.cwnd;
+        let w = window(&cc).cwnd;
         for _ in 0..2 {
-            let (n, gap) = (cc.cwnd.ceil() as usize, 20.0 / cc.cwnd);
+            let (n, gap) = (window(&cc).cwnd.ceil() as usize, 20.0 / window(&cc).cwnd);
             now = deliver(&mut cc, now, n, gap, |_| 20.0);
         }
-        assert!(cc.cwnd > 2.0 * w, "{} from {w}", cc.cwnd);
+        assert!(window(&cc).cwnd > 2.0 * w, "{} from {w}", window(&cc).cwnd);
         // ...beyond ssthresh (100 packets), which bounds only the first slow start, until a
         // queue shows.
         deliver(&mut cc, now, 40, 0.2, |_| 40.0);
-        assert!(!cc.slow_start && !cc.resumed_slow_start);
+        assert!(!window(&cc).slow_start && !window(&cc).resumed_slow_start);
     }
 
     #[test]
     fn the_receive_rate_is_measured_while_the_rtt_grows_faster_than_time() {
-        let mut cc = HopCc::new(params());
+        let mut cc = intcp();
         // 47 Mbit/s at a 20 ms hop RTT; then the link slows to 5.9 Mbit/s and its queue adds
         // 3.4 ms of RTT per ms (35 → 5 Mbit/s into a large buffer).
         let now = deliver(&mut cc, 0.0, 400, 0.25, |_| 20.0);
@@ -817,21 +763,5 @@ mod tests {
         // the paper's measurement) grew past 100 ms.
         assert!(cc.srtt_ms() > 100.0, "{}", cc.srtt_ms());
         assert!(cc.thrp_mbps < 8.0, "still {} Mbit/s", cc.thrp_mbps);
-    }
-
-    #[test]
-    fn the_token_bucket_paces_and_caps_idle_credit_at_one_tick() {
-        let mut b = TokenBucket::new(1449);
-        b.rate_mbps = 12.0; // 1500 bytes per ms
-        let n = b.refill(ms(1.0));
-        assert_eq!(n, 1500.0);
-        assert!(b.try_spend(1472.0));
-        assert!(b.try_spend(1472.0));
-        assert!(!b.try_spend(1472.0));
-        b.refill(ms(10.0));
-        b.drained(1500.0);
-        assert_eq!(b.tokens, 1500.0);
-        assert_eq!(decode_rate(encode_rate(12.345)), 12.34);
-        assert_eq!(encode_rate(1000.0), i16::MAX as u16);
     }
 }

@@ -26,8 +26,14 @@
 //!   send-queue headroom of the code (§2.2 `wnd`), so its requester can keep it fed.
 
 use super::swing::SwingGate;
+use super::BYTES_PER_S_PER_MBPS;
 use crate::sim::{SimDuration, SimTime};
 use std::collections::BTreeMap;
+
+/// Requests in flight stay within this many of the upstream hop's bandwidth-delay products...
+const INFLIGHT_BDPS: f64 = 2.0;
+/// ...plus this many segments (docs/intcp-caching.md, "Read-ahead": orbitcp's choices).
+const INFLIGHT_EXTRA_SEGMENTS: f64 = 4.0;
 
 /// How long an upstream request stays outstanding before a downstream request for the same
 /// bytes is forwarded again (the consumer's RTO re-asks after at most its backoff; a second is
@@ -203,8 +209,8 @@ impl ReadAhead {
     }
 
     /// The read-ahead requests due after `dt`, at `rate_mbps` (the upstream hop's rate) over a
-    /// hop RTT of `srtt` (none before the first sample: nothing is due): segments from `up_next` on, while the credit, the budget, the
-    /// lookahead and the flow's length allow and the requests in flight stay within twice the
+    /// hop RTT of `srtt` (none before the first sample: nothing is due): segments from `up_next`
+    /// on, while the credit, the budget, the lookahead and the flow's length allow and the requests in flight stay within twice the
     /// hop's bandwidth-delay product (plus 4 segments). Returns whether only the credit held
     /// requests back (so the next tick may send more); otherwise only an arrival or a
     /// downstream request can free the way.
@@ -222,10 +228,10 @@ impl ReadAhead {
         let Some(srtt) = srtt.filter(|_| self.budget > 0) else {
             return false;
         };
-        let (srtt_s, per_s) = (srtt.as_secs_f64(), rate_mbps * 125_000.0);
+        let (srtt_s, per_s) = (srtt.as_secs_f64(), rate_mbps * BYTES_PER_S_PER_MBPS);
         let new_output = (per_s + self.upstream_headroom / srtt_s).max(0.0) * dt.as_secs_f64();
         self.credit += new_output;
-        let window = 2.0 * per_s * srtt_s + 4.0 * self.mss as f64;
+        let window = INFLIGHT_BDPS * per_s * srtt_s + INFLIGHT_EXTRA_SEGMENTS * self.mss as f64;
         let mut by_credit = false;
         while self.up_next < self.limit {
             let end = (self.up_next + self.mss).min(self.limit);

@@ -7,7 +7,9 @@ use super::transport::{Builder, Figures, FlowReport, FlowSlot, TraceParts, Trans
 use super::Run;
 use crate::delivery::Delivery;
 use crate::intcp::consumer::{Consumer, ConsumerConfig, CONSUMER_TRACE_COLUMNS};
-use crate::intcp::midnode::{IntcpNode, IntcpNodeConfig, MovingPeers, NodeContent, Peer, Role, HOP_TRACE_COLUMNS};
+use crate::intcp::midnode::{
+    IntcpNode, IntcpNodeConfig, Midnode, MovingPeers, NodeContent, NodeRole, Peer, Role, HOP_TRACE_COLUMNS,
+};
 use crate::intcp::rate::{CcParams, HopController};
 use crate::intcp::IntcpConfig;
 use crate::metrics::Trace;
@@ -33,7 +35,7 @@ impl IntcpHandle {
             })
             .filter(|n| {
                 sim.net.moving.is_none()
-                    || n.role != Role::Midnode
+                    || n.role.kind() != Role::Midnode
                     || n.stats.data_sent > 0
                     || n.stats.interests_sent > 0
             })
@@ -42,7 +44,7 @@ impl IntcpHandle {
 
     fn consumer<'s>(&self, sim: &'s Simulation) -> &'s Consumer {
         match &sim.agents[self.consumer as usize] {
-            Agent::IntcpNode(n) => n.consumer.as_deref().expect("the last INTCP agent is the consumer"),
+            Agent::IntcpNode(n) => n.role.consumer_state().expect("the last INTCP agent is the consumer"),
             _ => unreachable!("an INTCP flow's agents are INTCP nodes"),
         }
     }
@@ -63,24 +65,24 @@ impl FlowReport for IntcpHandle {
             .nodes(&run.sim)
             .iter()
             .map(|n| {
-                let requester = n.role != Role::Producer;
-                let hole_requests = match &n.consumer {
-                    Some(c) => c.stats.hole_requests,
-                    None => n.stats.hole_requests,
-                };
+                let role = n.role.kind();
+                let requester = role != Role::Producer;
                 HopSummary {
                     node: n.node,
-                    role: n.role.name(),
+                    role: role.name(),
                     hop_srtt_ms: if requester { n.cc.srtt_ms() } else { 0.0 },
                     hop_min_rtt_ms: if requester { n.cc.min_hrtt_ms() } else { 0.0 },
                     hop_cwnd_pkts: if requester { n.cc.cwnd_pkts() } else { 0.0 },
                     advertised_rate_mbps: if requester { n.advertised_rate() } else { 0.0 },
-                    paced_rate_mbps: if n.role == Role::Consumer { 0.0 } else { n.bucket.rate_mbps },
+                    paced_rate_mbps: if role == Role::Consumer { 0.0 } else { n.bucket.rate_mbps },
                     data_sent: n.stats.data_sent,
                     interests_sent: n.stats.interests_sent,
                     cache_served: n.stats.cache_served,
-                    cache_bytes_used: n.store.map_or(0, |s| run.sim.net.node_states.get::<NodeContent>(s).cache.used()),
-                    hole_requests,
+                    cache_bytes_used: n
+                        .role
+                        .store()
+                        .map_or(0, |s| run.sim.net.node_states.get::<NodeContent>(s).cache.used()),
+                    hole_requests: n.stats.hole_requests,
                     max_queue_bytes: n.stats.max_queue_bytes,
                 }
             })
@@ -102,7 +104,7 @@ impl FlowReport for IntcpHandle {
             .iter()
             .map(|n| HopTrace {
                 node: n.node,
-                role: n.role.name(),
+                role: n.role.kind().name(),
                 series: Columns::new(&n.hop_trace, HOP_TRACE_COLUMNS),
                 retransmissions: Columns::new(&n.rtx_trace, ["node", "count"]),
             })
@@ -180,19 +182,6 @@ impl Transport for IntcpHandle {
             let peer = |j: usize| Peer { node: path[j], agent: base + j as u32 };
             let up = (i > 0).then(|| peer(i - 1));
             let down = (i + 1 < n).then(|| peer(i + 1));
-            let consumer = (role == Role::Consumer).then(|| {
-                Box::new(Consumer::new(ConsumerConfig {
-                    flow: f,
-                    mss: c.mss_bytes,
-                    bytes: c.bytes,
-                    hole_threshold: c.hole_threshold_pkts,
-                    target_buffer_bytes: cfg.cc.target_buffer_bytes,
-                    content,
-                    trace: Trace::with_interval(points, interval),
-                    owd_trace: Trace::with_interval(points, interval),
-                    bin_width,
-                }))
-            });
             let cache_bytes = c.node_cache_bytes.get(&node.to_string()).copied().unwrap_or(c.cache_bytes);
             let store = match &c.name {
                 Some(name) if c.cache && role != Role::Producer => {
@@ -201,17 +190,32 @@ impl Transport for IntcpHandle {
                 None if c.cache && role == Role::Midnode => Some(b.node_state(node, NodeContent::new(cache_bytes))),
                 _ => None,
             };
+            let node_role = match role {
+                Role::Producer => NodeRole::Producer { content },
+                Role::Midnode => NodeRole::Midnode(Box::new(Midnode::new(&cfg, store))),
+                Role::Consumer => NodeRole::consumer(
+                    Consumer::new(ConsumerConfig {
+                        flow: f,
+                        mss: c.mss_bytes,
+                        bytes: c.bytes,
+                        hole_threshold: c.hole_threshold_pkts,
+                        target_buffer_bytes: cfg.cc.target_buffer_bytes,
+                        content,
+                        trace: Trace::with_interval(points, interval),
+                        owd_trace: Trace::with_interval(points, interval),
+                        bin_width,
+                    }),
+                    store,
+                ),
+            };
             // The requester of hop i - 1 (counted from the producer) runs its hop_cc
             // (a chain's hops; validation refuses hop_cc on a constellation).
-            let mut cfg = cfg.clone();
-            if let Some(k) = i.checked_sub(1).and_then(|h| c.hop_cc.get(h)) {
-                cfg.cc.controller = match k {
-                    scenario::HopCc::Intcp => HopController::Intcp,
-                    scenario::HopCc::Reno => HopController::Reno,
-                };
-            }
+            let hop = match i.checked_sub(1).and_then(|h| c.hop_cc.get(h)) {
+                Some(scenario::HopCc::Reno) => HopController::Reno,
+                Some(scenario::HopCc::Intcp) | None => HopController::Intcp,
+            };
             let mut agent =
-                IntcpNode::new(IntcpNodeConfig { intcp: cfg, flow: f, role, node, up, down, content, consumer, store });
+                IntcpNode::new(IntcpNodeConfig { intcp: cfg.clone(), hop, flow: f, role: node_role, node, up, down });
             if c.name.is_some() {
                 agent = agent.aggregating_interests();
             }

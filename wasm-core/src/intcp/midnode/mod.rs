@@ -17,31 +17,33 @@
 //! arrives rather than on the next tick, and caches DATA on arrival rather than ≤ 1 ms later;
 //! one DATA segment per datagram ([I] has no VPH to pack with).
 //!
-//! The agent's state and its event handlers are here; `serve.rs` answers interests (the
+//! The agent's shared state and its event handlers are here; `role.rs` holds what each role
+//! keeps of its own (`NodeRole`); `serve.rs` answers interests (the
 //! producer from its content, a midnode from its cache, with or without read-ahead);
 //! `store.rs` is what the node keeps for a content name (its cache and pending interests: node
 //! state, reached through `Ctx`); `peers.rs` finds the neighbours on a fixed path or on the
 //! route in force.
 
 use super::cache::Segment;
-use super::consumer::Consumer;
-use super::holes::HoleDetector;
-use super::rate::{decode_rate, HopCc, TokenBucket};
-use super::readahead::{Arrival, ReadAhead};
+use super::rate::{HopController, HopRateControl};
+use super::rate_encoding::decode_rate;
+use super::readahead::Arrival;
+use super::token_bucket::TokenBucket;
 use super::{IntcpConfig, HEADER_BYTES, IP_UDP_BYTES, TICK};
-use crate::content::Content;
 use crate::engine::Ctx;
 use crate::metrics::Trace;
-use crate::net::{Body, NodeId, NodeSlot, Packet};
+use crate::net::{Body, NodeId, Packet};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
 mod peers;
+mod role;
 mod serve;
 mod store;
 
 use peers::Peers;
 pub use peers::{MovingPeers, Peer};
+pub use role::{Midnode, NodeRole, Role};
 pub use store::{NodeContent, Pit, PIT_LIFETIME};
 
 /// Columns of a node's hop trace (`FlowTrace.hops[i].series` in results).
@@ -64,23 +66,6 @@ const GATE_TIMER: u64 = 1;
 /// The window over which a node's sending rate downstream is measured for its trace.
 pub const OUT_RATE_WINDOW: SimDuration = SimDuration::from_millis(100);
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    Producer,
-    Midnode,
-    Consumer,
-}
-
-impl Role {
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::Producer => "producer",
-            Role::Midnode => "midnode",
-            Role::Consumer => "consumer",
-        }
-    }
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct NodeStats {
     pub data_sent: u64,
@@ -94,54 +79,39 @@ pub struct NodeStats {
 
 /// What an INTCP node's agent is built from.
 pub struct IntcpNodeConfig {
-    /// The flow's configuration, with this node's hop controller.
+    /// The flow's configuration.
     pub intcp: IntcpConfig,
+    /// What this node's requester side runs on its upstream hop (`hop_cc`).
+    pub hop: HopController,
     pub flow: u32,
-    pub role: Role,
+    pub role: NodeRole,
     pub node: NodeId,
     /// The neighbours on a fixed path: towards the producer, and towards the consumer.
     pub up: Option<Peer>,
     pub down: Option<Peer>,
-    pub content: Content,
-    /// The consumer's end-to-end state, on the consumer's node only.
-    pub consumer: Option<Box<Consumer>>,
-    /// The node's cache and pending interests: a slot of the node's state (see `IntcpNode::store`).
-    pub store: Option<NodeSlot>,
 }
 
 pub struct IntcpNode {
     cfg: IntcpConfig,
     pub flow: u32,
-    pub role: Role,
+    pub role: NodeRole,
     pub node: NodeId,
     peers: Peers,
     /// The upstream neighbour DATA last came from (a moving route changes it).
     data_from: Option<NodeId>,
-    content: Content,
     pub bucket: TokenBucket,
     snd_queue: VecDeque<(Segment, i16)>,
     snd_queue_bytes: u64,
     data_sn: u64,
-    pub cc: HopCc,
-    holes: HoleDetector,
+    pub cc: HopRateControl,
     int_sn: u64,
-    /// The node's cache and pending interests (`store.rs`): a slot of the node's state, shared
-    /// by the flows of one name; none at the producer, nor anywhere on a flow without caches.
-    pub store: Option<NodeSlot>,
-    pub consumer: Option<Box<Consumer>>,
     /// Whether this node aggregates its interests with those of other flows of its name.
     aggregates: bool,
-    /// Segments this midnode waits for from the PIT: start → since when.
-    waits: std::collections::BTreeMap<u64, SimTime>,
     tick_at: Option<SimTime>,
     last_flush: SimTime,
     pub stats: NodeStats,
     scratch: Vec<(u64, u64)>,
     segs: Vec<Segment>,
-    /// Read-ahead (midnodes with a cache and a hold budget; `readahead.rs`).
-    pub ra: Option<ReadAhead>,
-    /// When the read-ahead gate's timer fires next (`swing.rs`).
-    gate_timer_at: Option<SimTime>,
     /// DATA bytes sent downstream, and the (time, count) the out rate was last measured from.
     out_bytes: u64,
     out_mark: (SimTime, u64),
@@ -160,51 +130,29 @@ pub struct IntcpNode {
 
 impl IntcpNode {
     pub fn new(setup: IntcpNodeConfig) -> IntcpNode {
-        let IntcpNodeConfig { intcp: cfg, flow, role, node, up, down, content, consumer, store } = setup;
-        let holes = HoleDetector::new(cfg.mss, cfg.hole_threshold);
-        let ra = (role == Role::Midnode && store.is_some() && cfg.hold_budget_bytes > 0).then(|| {
-            let ra = ReadAhead::new(
-                cfg.mss,
-                cfg.hold_budget_bytes,
-                cfg.lookahead_bytes,
-                cfg.bytes,
-                cfg.cc.target_buffer_bytes,
-            );
-            if cfg.swing_gate {
-                ra.gated()
-            } else {
-                ra
-            }
-        });
+        let IntcpNodeConfig { intcp: cfg, hop, flow, role, node, up, down } = setup;
         IntcpNode {
-            ra,
-            gate_timer_at: None,
             out_bytes: 0,
             out_mark: (SimTime::ZERO, 0),
             out_rate_mbps: 0.0,
             bucket: TokenBucket::new(cfg.mss),
-            cc: HopCc::new(cfg.cc.clone()),
+            cc: HopRateControl::new(cfg.cc.clone(), hop),
             cfg,
             flow,
             role,
             node,
             peers: Peers::Fixed { up, down },
             data_from: None,
-            content,
             snd_queue: VecDeque::new(),
             snd_queue_bytes: 0,
             data_sn: 0,
-            holes,
             int_sn: 0,
-            store,
-            consumer,
             tick_at: None,
             last_flush: SimTime::ZERO,
             stats: NodeStats::default(),
             scratch: Vec::new(),
             segs: Vec::new(),
             aggregates: false,
-            waits: Default::default(),
             hop_trace: Trace::new(2),
             hop_trace_quiet_until: SimTime::ZERO,
             rtx_trace: Trace::new(2),
@@ -229,10 +177,11 @@ impl IntcpNode {
         if now < self.hop_trace_quiet_until {
             return;
         }
-        let adv = if self.role == Role::Producer { 0.0 } else { self.advertised_rate() };
-        let paced = if self.role == Role::Consumer { 0.0 } else { self.bucket.rate_mbps };
+        let role = self.role.kind();
+        let adv = if role == Role::Producer { 0.0 } else { self.advertised_rate() };
+        let paced = if role == Role::Consumer { 0.0 } else { self.bucket.rate_mbps };
         let cache = self.store(ctx).map_or(0, |s| s.cache.used());
-        let inr = if self.role == Role::Producer { 0.0 } else { self.cc.thrp_mbps };
+        let inr = if role == Role::Producer { 0.0 } else { self.cc.thrp_mbps };
         self.hop_trace.record(
             now,
             [adv, paced, self.snd_queue.len() as f64, cache as f64, self.held_bytes() as f64, inr, self.out_rate_mbps],
@@ -249,7 +198,7 @@ impl IntcpNode {
 
     /// The consumer starts requesting at the flow's start time.
     pub fn start(&mut self, ctx: &mut Ctx) {
-        if self.role == Role::Consumer {
+        if let NodeRole::Consumer { .. } = self.role {
             self.ensure_tick(ctx);
         }
     }
@@ -265,20 +214,20 @@ impl IntcpNode {
 
     /// Bytes this node holds for downstream: its send queue, and what it read ahead.
     pub fn held_bytes(&self) -> u64 {
-        self.snd_queue_bytes + self.ra.as_ref().map_or(0, |r| r.held_bytes)
+        self.snd_queue_bytes + self.role.read_ahead().map_or(0, |r| r.held_bytes)
     }
 
     /// The rate this node advertises upstream (§5.6). While it reads ahead, back-pressure starts
     /// only as the bytes held and read ahead approach the budget: the backpressure term's target
     /// buffer becomes the budget.
     pub fn advertised_rate(&self) -> f64 {
-        match (self.role, &self.ra) {
-            (Role::Midnode, Some(ra)) if ra.reading() => {
+        match (&self.role, self.role.read_ahead()) {
+            (NodeRole::Midnode(_), Some(ra)) if ra.reading() => {
                 let target = self.cfg.cc.target_buffer_bytes;
                 let over = (self.snd_queue_bytes + ra.committed()) as f64 - (ra.budget as f64 - target).max(0.0);
                 self.cc.rate_mbps(Some((over, self.bucket.rate_mbps)))
             }
-            (Role::Midnode, _) => self.cc.rate_mbps(Some((self.snd_queue_bytes as f64, self.bucket.rate_mbps))),
+            (NodeRole::Midnode(_), _) => self.cc.rate_mbps(Some((self.snd_queue_bytes as f64, self.bucket.rate_mbps))),
             _ => self.cc.rate_mbps(None),
         }
     }
@@ -286,7 +235,7 @@ impl IntcpNode {
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
         match pkt.body {
             Body::IntcpInterest { start, end, rate, ts, .. } => {
-                if self.role == Role::Consumer {
+                if let NodeRole::Consumer { .. } = self.role {
                     return;
                 }
                 self.bucket.int_hop_owd = ctx.now.saturating_since(ts);
@@ -297,7 +246,7 @@ impl IntcpNode {
                 self.record(ctx);
             }
             Body::IntcpData { sn, start, end, ts, wnd, digest, first_sent, ahead } => {
-                if self.role == Role::Producer {
+                if let NodeRole::Producer { .. } = self.role {
                     return;
                 }
                 let now = ctx.now;
@@ -305,9 +254,10 @@ impl IntcpNode {
                 let from = self.up(ctx).map(|p| p.node);
                 if matches!(self.peers, Peers::Moving(_)) && from != self.data_from {
                     self.data_from = from;
-                    self.holes = self.holes.restarted();
-                    if let Some(c) = &mut self.consumer {
-                        c.new_upstream();
+                    match &mut self.role {
+                        NodeRole::Midnode(m) => m.holes = m.holes.restarted(),
+                        NodeRole::Consumer { consumer, .. } => consumer.new_upstream(),
+                        NodeRole::Producer { .. } => {}
                     }
                 }
                 let payload = (end - start) as u32;
@@ -315,53 +265,25 @@ impl IntcpNode {
                 let seg = Segment { start, end, digest, first_sent };
                 let mut lost = std::mem::take(&mut self.scratch);
                 lost.clear();
-                if let Some(c) = &mut self.consumer {
-                    c.on_data(now, sn, seg, wnd, ahead, &mut lost);
-                    // A consumer on a node that named flows share leaves what it got there.
-                    if let Some(store) = self.store(ctx) {
-                        store.cache.insert(seg);
-                    }
-                    self.resolve_pit(ctx, seg);
-                    for &(a, b) in &lost {
-                        self.send_interest(ctx, a, b);
-                    }
-                    if !lost.is_empty() {
-                        self.cc.on_hop_loss(now);
-                    }
-                    self.record_rtx(now, lost.len() as u64);
-                } else {
-                    if self.cfg.cache {
-                        self.holes.on_data(now, sn, start, end, &mut lost);
-                    }
-                    if let Some(store) = self.store(ctx) {
-                        store.cache.insert(seg);
-                    }
-                    self.resolve_pit(ctx, seg);
-                    match &mut self.ra {
-                        Some(ra) => {
-                            if wnd != 0 {
-                                ra.upstream_headroom = wnd as f64 * self.cfg.mss as f64;
-                            }
-                            if ra.on_data(start, end) == Arrival::Forward {
-                                // Not reading ahead, the node passes upstream's headroom on, as the code does.
-                                let wnd = if ra.reading() { 0 } else { wnd };
-                                self.enqueue(seg, wnd);
-                            }
-                        }
-                        None => self.enqueue(seg, wnd),
-                    }
-                    for &(a, b) in &lost {
-                        self.stats.hole_requests += 1;
-                        // The previous hop is asked; our own cache cannot hold what we lost.
-                        self.send_interest(ctx, a, b);
-                    }
-                    if !lost.is_empty() {
-                        self.cc.on_hop_loss(now);
-                    }
-                    self.record_rtx(now, lost.len() as u64);
+                match &mut self.role {
+                    NodeRole::Consumer { consumer, .. } => consumer.on_data(now, sn, seg, wnd, ahead, &mut lost),
+                    NodeRole::Midnode(m) if self.cfg.cache => m.holes.on_data(now, sn, start, end, &mut lost),
+                    NodeRole::Midnode(_) | NodeRole::Producer { .. } => {}
+                }
+                // A consumer on a node that named flows share leaves what it got there too.
+                if let Some(store) = self.store(ctx) {
+                    store.cache.insert(seg);
+                }
+                self.resolve_pit(ctx, seg);
+                let midnode = matches!(self.role, NodeRole::Midnode(_));
+                if midnode {
+                    self.pass_downstream(seg, wnd);
+                }
+                self.rerequest_holes(ctx, &lost);
+                self.scratch = lost;
+                if midnode {
                     self.ensure_tick(ctx);
                 }
-                self.scratch = lost;
                 if self.cc.refresh_due(now) {
                     self.send_interest(ctx, 0, 0);
                 }
@@ -369,6 +291,38 @@ impl IntcpNode {
             }
             _ => {}
         }
+    }
+
+    /// A midnode queues DATA from upstream for downstream, unless it read the segment ahead
+    /// before downstream asked (`readahead.rs`).
+    fn pass_downstream(&mut self, seg: Segment, wnd: i16) {
+        let mss = self.cfg.mss as f64;
+        let forward = match self.role.read_ahead_mut() {
+            Some(ra) => {
+                if wnd != 0 {
+                    ra.upstream_headroom = wnd as f64 * mss;
+                }
+                // Not reading ahead, the node passes upstream's headroom on, as the code does.
+                (ra.on_data(seg.start, seg.end) == Arrival::Forward).then(|| if ra.reading() { 0 } else { wnd })
+            }
+            None => Some(wnd),
+        };
+        if let Some(wnd) = forward {
+            self.enqueue(seg, wnd);
+        }
+    }
+
+    /// Asks the previous hop again for the holes this node found on its upstream hop (its own
+    /// cache cannot hold what it lost, §7.1–§7.2), and tells the hop's rate control of the loss.
+    fn rerequest_holes(&mut self, ctx: &mut Ctx, holes: &[(u64, u64)]) {
+        for &(a, b) in holes {
+            self.stats.hole_requests += 1;
+            self.send_interest(ctx, a, b);
+        }
+        if !holes.is_empty() {
+            self.cc.on_hop_loss(ctx.now);
+        }
+        self.record_rtx(ctx.now, holes.len() as u64);
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx, token: u64) {
@@ -382,39 +336,15 @@ impl IntcpNode {
         self.tick_at = None;
         let dt = ctx.now.saturating_since(self.last_flush);
         self.last_flush = ctx.now;
-        let more;
-        if let Some(c) = &mut self.consumer {
-            let mut out = std::mem::take(&mut self.scratch);
-            out.clear();
-            let resends_before = c.stats.timeout_resends;
-            let follow = c.responder_reads_ahead.then(|| (self.cc.rate_mbps(None), self.cc.srtt()));
-            c.tick(ctx.now, dt, self.cc.thrp_mbps, follow, &mut out);
-            let resent = c.stats.timeout_resends - resends_before;
-            c.trace.record(
-                ctx.now,
-                [
-                    c.srtt_ms(),
-                    c.rto_ms(),
-                    self.cc.srtt_ms(),
-                    self.cc.cwnd_pkts(),
-                    self.cc.rate_mbps(None),
-                    c.credit,
-                    c.outstanding_bytes() as f64,
-                    (c.stats.timeout_resends + c.stats.hole_requests) as f64,
-                ],
-            );
-            more = !c.done();
-            for &(a, b) in &out {
-                self.send_interest(ctx, a, b);
+        let more = match self.role {
+            NodeRole::Consumer { .. } => self.consumer_tick(ctx, dt),
+            NodeRole::Producer { .. } | NodeRole::Midnode(_) => {
+                self.drain_pit(ctx);
+                let reading = self.read_ahead(ctx, dt);
+                self.flush_data(ctx, dt);
+                self.role.waits_mut().is_some_and(|w| !w.is_empty()) || reading
             }
-            self.scratch = out;
-            self.record_rtx(ctx.now, resent);
-        } else {
-            self.drain_pit(ctx);
-            let reading = self.read_ahead(ctx, dt);
-            self.flush_data(ctx, dt);
-            more = !self.waits.is_empty() || reading;
-        }
+        };
         self.record(ctx);
         if more || !self.snd_queue.is_empty() {
             let at = ctx.now + TICK;
@@ -423,25 +353,59 @@ impl IntcpNode {
         }
     }
 
+    /// The consumer's tick (§5.8, §7.3): the interests its credit and its timeouts allow.
+    /// Returns whether it has more to do.
+    fn consumer_tick(&mut self, ctx: &mut Ctx, dt: SimDuration) -> bool {
+        let NodeRole::Consumer { consumer: c, .. } = &mut self.role else { return false };
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        let resends_before = c.stats.timeout_resends;
+        let follow = c.responder_reads_ahead.then(|| (self.cc.rate_mbps(None), self.cc.srtt()));
+        c.tick(ctx.now, dt, self.cc.thrp_mbps, follow, &mut out);
+        let resent = c.stats.timeout_resends - resends_before;
+        c.trace.record(
+            ctx.now,
+            [
+                c.srtt_ms(),
+                c.rto_ms(),
+                self.cc.srtt_ms(),
+                self.cc.cwnd_pkts(),
+                self.cc.rate_mbps(None),
+                c.credit,
+                c.outstanding_bytes() as f64,
+                (c.stats.timeout_resends + c.stats.hole_requests) as f64,
+            ],
+        );
+        let more = !c.done();
+        for &(a, b) in &out {
+            self.send_interest(ctx, a, b);
+        }
+        self.scratch = out;
+        self.record_rtx(ctx.now, resent);
+        more
+    }
+
     /// Arms the read-ahead gate's timer (`swing.rs`) if it is not armed.
     pub(super) fn ensure_gate_timer(&mut self, ctx: &mut Ctx) {
-        if self.gate_timer_at.is_some() {
+        let NodeRole::Midnode(m) = &mut self.role else { return };
+        if m.gate_timer_at.is_some() {
             return;
         }
-        if let Some(g) = self.ra.as_ref().and_then(|ra| ra.gate.as_ref()) {
+        if let Some(g) = m.ra.as_ref().and_then(|ra| ra.gate.as_ref()) {
             let at = g.bin_end().max(ctx.now + TICK);
-            self.gate_timer_at = Some(at);
+            m.gate_timer_at = Some(at);
             ctx.timer_at(at, GATE_TIMER);
         }
     }
 
     fn on_gate_timer(&mut self, ctx: &mut Ctx) {
-        if self.gate_timer_at != Some(ctx.now) {
+        let NodeRole::Midnode(m) = &mut self.role else { return };
+        if m.gate_timer_at != Some(ctx.now) {
             return;
         }
-        self.gate_timer_at = None;
+        m.gate_timer_at = None;
         let limit = self.cfg.bytes.unwrap_or(u64::MAX);
-        let Some(ra) = &mut self.ra else { return };
+        let Some(ra) = &mut m.ra else { return };
         let was_reading = ra.reading();
         ra.update_gate(ctx.now);
         let reading = ra.reading();
@@ -458,6 +422,8 @@ impl IntcpNode {
     fn flush_data(&mut self, ctx: &mut Ctx, dt: SimDuration) {
         let Some(down) = self.down(ctx) else { return };
         let new_output = self.bucket.refill(dt);
+        let producer = matches!(self.role, NodeRole::Producer { .. });
+        let reading_ahead = self.role.read_ahead().filter(|ra| ra.reading());
         while let Some(&(seg, wnd)) = self.snd_queue.front() {
             let cost = seg.len() + HEADER_BYTES as u64;
             if !self.bucket.try_spend(cost as f64) {
@@ -465,10 +431,10 @@ impl IntcpNode {
             }
             self.snd_queue.pop_front();
             self.snd_queue_bytes -= cost;
-            let wnd = if self.role == Role::Producer {
+            let wnd = if producer {
                 let headroom = (self.cfg.cc.target_buffer_bytes - self.snd_queue_bytes as f64) / self.cfg.mss as f64;
                 headroom.clamp(i16::MIN as f64 + 1.0, i16::MAX as f64) as i16
-            } else if let Some(ra) = self.ra.as_ref().filter(|ra| ra.reading()) {
+            } else if let Some(ra) = reading_ahead {
                 // A midnode that reads ahead reports its own debt to downstream (what it was asked
                 // for and has not sent) below its target, as the producer reports its queue; 0
                 // means "not set" on the wire, so at the target it reports one segment of room.
@@ -482,7 +448,7 @@ impl IntcpNode {
             } else {
                 wnd
             };
-            let ahead = self.ra.as_ref().is_some_and(|ra| ra.reading());
+            let ahead = reading_ahead.is_some();
             let first_sent = if seg.first_sent == SimTime::MAX { ctx.now } else { seg.first_sent };
             let ts = SimTime(ctx.now.0.saturating_sub(self.bucket.int_hop_owd.0));
             ctx.send(Packet {
@@ -506,5 +472,177 @@ impl IntcpNode {
             self.out_bytes += seg.len();
         }
         self.bucket.drained(new_output);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::Content;
+    use crate::engine::Event;
+    use crate::intcp::rate::CcParams;
+    use crate::intcp::rate_encoding::encode_rate;
+    use crate::net::{Network, NodeSlot};
+    use crate::sim::EventQueue;
+    use crate::simulation::testing::{chain, TestLink};
+
+    const MSS: u64 = 1449;
+    /// The chain's links by id: 0 → 1 (DATA from upstream), 1 → 0 (interests upstream),
+    /// 1 → 2 (DATA downstream).
+    const UPSTREAM: usize = 1;
+    const DOWNSTREAM: usize = 2;
+
+    fn ms(x: u64) -> SimTime {
+        SimTime(SimDuration::from_millis(x).0)
+    }
+
+    /// A midnode with a cache on node 1 of a chain 0 - 1 - 2, its neighbours' agents absent:
+    /// what it sends stays on the links for the test to read.
+    struct Bench {
+        net: Network,
+        queue: EventQueue<Event>,
+        node: IntcpNode,
+        store: NodeSlot,
+        content: Content,
+        now: SimTime,
+        sn: u64,
+    }
+
+    impl Bench {
+        fn new() -> Bench {
+            let mut net = chain(&[TestLink::new(100.0, 5), TestLink::new(100.0, 5)]);
+            let store = net.node_states.add(1, NodeContent::new(1 << 20));
+            let cfg = IntcpConfig {
+                bytes: Some(100 * MSS),
+                mss: MSS as u32,
+                cache: true,
+                cc: CcParams::defaults(MSS as u32),
+                hole_threshold: 3,
+                hold_budget_bytes: 0,
+                lookahead_bytes: 0,
+                swing_gate: false,
+            };
+            let node = IntcpNode::new(IntcpNodeConfig {
+                role: NodeRole::Midnode(Box::new(Midnode::new(&cfg, Some(store)))),
+                intcp: cfg,
+                hop: HopController::Intcp,
+                flow: 0,
+                node: 1,
+                up: Some(Peer { node: 0, agent: 0 }),
+                down: Some(Peer { node: 2, agent: 2 }),
+            });
+            let content = Content::new(1, 0);
+            Bench { net, queue: EventQueue::new(), node, store, content, now: ms(100), sn: 0 }
+        }
+
+        fn handle(&mut self, body: Body) {
+            let pkt = Packet { flow: 0, dst_node: 1, dst_agent: 1, size: 1500, body };
+            self.node.on_packet(&mut Ctx::new(self.now, 1, 1, &mut self.net, &mut self.queue), pkt);
+        }
+
+        /// An interest from downstream for `[start, end)`, asking for 100 Mbit/s.
+        fn interest(&mut self, start: u64, end: u64) {
+            let ts = self.now;
+            self.handle(Body::IntcpInterest { sn: 0, start, end, rate: encode_rate(100.0), ts });
+        }
+
+        /// The segment at `start` from upstream, with the next hop sequence number.
+        fn data(&mut self, start: u64) {
+            let end = start + MSS;
+            let (sn, ts) = (self.sn, SimTime(self.now.0 - SimDuration::from_millis(10).0));
+            self.sn += 1;
+            let digest = self.content.digest(start, MSS as u32);
+            self.handle(Body::IntcpData { sn, start, end, ts, wnd: 0, digest, first_sent: ts, ahead: false });
+        }
+
+        /// Runs the node's timers up to `now + dt`.
+        fn wait(&mut self, dt: u64) {
+            let until = self.now + SimDuration::from_millis(dt);
+            while let Some((t, ev)) = self.queue.pop().filter(|&(t, _)| t <= until) {
+                self.now = t;
+                if let Event::Timer { token, .. } = ev {
+                    self.node.on_timer(&mut Ctx::new(t, 1, 1, &mut self.net, &mut self.queue), token);
+                }
+            }
+            self.now = until;
+        }
+
+        /// The byte ranges of the packets the node put on link `link`, taken off it.
+        fn sent(&mut self, link: usize) -> Vec<(&'static str, u64, u64)> {
+            std::iter::from_fn(|| self.net.links[link].take_arrived(SimTime::MAX))
+                .map(|(p, _)| match p.body {
+                    Body::IntcpInterest { start, end, .. } => ("interest", start, end),
+                    Body::IntcpData { start, end, .. } => ("data", start, end),
+                    other => panic!("{other:?}"),
+                })
+                .collect()
+        }
+
+        fn cached(&mut self, start: u64, end: u64) -> Vec<(u64, u64)> {
+            let mut out = Vec::new();
+            self.net.node_states.get_mut::<NodeContent>(self.store).cache.read(start, end, &mut out);
+            out.iter().map(|s| (s.start, s.end)).collect()
+        }
+    }
+
+    #[test]
+    fn a_miss_goes_upstream_and_the_data_that_answers_it_is_cached_and_sent_downstream() {
+        let mut b = Bench::new();
+        b.interest(0, MSS);
+        assert_eq!(b.sent(UPSTREAM), [("interest", 0, MSS)]);
+        b.data(0);
+        assert_eq!(b.cached(0, MSS), [(0, MSS)]);
+        b.wait(2);
+        assert_eq!(b.sent(DOWNSTREAM), [("data", 0, MSS)]);
+        assert_eq!(b.node.stats.cache_served, 0);
+    }
+
+    #[test]
+    fn an_interest_for_cached_bytes_is_answered_from_the_cache_without_asking_upstream() {
+        let mut b = Bench::new();
+        b.interest(0, 2 * MSS);
+        b.data(0);
+        b.data(MSS);
+        b.wait(2);
+        b.sent(UPSTREAM);
+        assert_eq!(b.sent(DOWNSTREAM).len(), 2);
+        // Downstream lost the second segment and asks again: this node holds it.
+        b.interest(MSS, 2 * MSS);
+        b.wait(2);
+        assert_eq!(b.node.stats.cache_served, 1);
+        assert_eq!(b.sent(DOWNSTREAM), [("data", MSS, 2 * MSS)]);
+        assert!(b.sent(UPSTREAM).iter().all(|&(_, start, end)| start == end), "only rate refreshes go upstream");
+    }
+
+    #[test]
+    fn a_hole_in_the_upstream_hop_sequence_is_asked_for_again_from_the_previous_hop() {
+        let mut b = Bench::new();
+        b.interest(0, 5 * MSS);
+        b.sent(UPSTREAM);
+        // The segment at MSS (hop sn 1) was lost on the upstream hop: sn 2, 3 and 4 pass it.
+        b.data(0);
+        b.sn += 1;
+        b.data(2 * MSS);
+        b.data(3 * MSS);
+        assert_eq!(b.node.stats.hole_requests, 0, "two later packets do not confirm the hole");
+        b.data(4 * MSS);
+        assert_eq!(b.node.stats.hole_requests, 1);
+        assert_eq!(b.sent(UPSTREAM), [("interest", MSS, 2 * MSS)]);
+        assert_eq!(b.node.rtx_trace.len(), 1);
+        // What arrived is cached; the hole is not.
+        assert_eq!(b.cached(0, MSS), [(0, MSS)]);
+        assert_eq!(b.cached(MSS, 2 * MSS), []);
+        assert_eq!(b.cached(2 * MSS, 5 * MSS), [(2 * MSS, 3 * MSS), (3 * MSS, 4 * MSS), (4 * MSS, 5 * MSS)]);
+    }
+
+    #[test]
+    fn the_consumer_takes_no_interests_and_the_producer_takes_no_data() {
+        let mut b = Bench::new();
+        b.node.role = NodeRole::Producer { content: b.content };
+        b.data(0);
+        assert_eq!(b.node.held_bytes(), 0);
+        b.interest(0, 2 * MSS);
+        assert_eq!(b.node.held_bytes(), 2 * (MSS + HEADER_BYTES as u64), "the producer queues both segments");
+        assert!(b.sent(UPSTREAM).is_empty());
     }
 }

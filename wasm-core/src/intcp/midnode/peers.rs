@@ -1,7 +1,7 @@
 //! Where an INTCP node's neighbours are: fixed on a chain, or looked up on the route in force
 //! on a constellation, whose route changes while the flow runs.
 
-use super::IntcpNode;
+use super::{IntcpNode, NodeRole};
 use crate::engine::Ctx;
 use crate::net::{AgentId, NodeId};
 use std::rc::Rc;
@@ -42,8 +42,10 @@ impl IntcpNode {
     /// "always"` keeps it.
     pub fn with_moving_peers(mut self, peers: Rc<MovingPeers>) -> IntcpNode {
         self.peers = Peers::Moving(peers);
-        if self.ra.as_ref().is_some_and(|ra| ra.gate.is_some()) {
-            self.ra = None;
+        if let NodeRole::Midnode(m) = &mut self.role {
+            if m.ra.as_ref().is_some_and(|ra| ra.gate.is_some()) {
+                m.ra = None;
+            }
         }
         self
     }

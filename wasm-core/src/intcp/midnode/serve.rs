@@ -2,10 +2,10 @@
 //! from its cache (forwarding what it lacks upstream), and a midnode that reads ahead segment
 //! by segment, waiting for what it already requested (`readahead.rs`).
 
-use super::{IntcpNode, Role};
+use super::{IntcpNode, NodeRole};
 use crate::engine::Ctx;
 use crate::intcp::cache::Segment;
-use crate::intcp::rate::encode_rate;
+use crate::intcp::rate_encoding::encode_rate;
 use crate::intcp::{HEADER_BYTES, INTEREST_BYTES};
 use crate::net::{Body, Packet};
 use crate::sim::{SimDuration, SimTime};
@@ -14,19 +14,20 @@ impl IntcpNode {
     /// Answers `[start, end)`: the producer from its content, a midnode from its cache, and
     /// what a midnode does not hold goes upstream.
     pub(super) fn serve(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
-        match self.role {
-            Role::Producer => {
+        match &self.role {
+            NodeRole::Producer { content } => {
+                let content = *content;
                 let end = self.cfg.bytes.map_or(end, |b| end.min(b));
                 let mut s = start;
                 while s < end {
                     let e = (s + self.cfg.mss as u64).min(end);
-                    let digest = self.content.digest(s, (e - s) as u32);
+                    let digest = content.digest(s, (e - s) as u32);
                     self.enqueue(Segment { start: s, end: e, digest, first_sent: SimTime::MAX }, 0);
                     s = e;
                 }
             }
-            Role::Midnode if self.ra.is_some() => self.serve_reading_ahead(ctx, start, end),
-            Role::Midnode => {
+            NodeRole::Midnode(m) if m.ra.is_some() => self.serve_reading_ahead(ctx, start, end),
+            NodeRole::Midnode(_) => {
                 let mut pos = start;
                 let mut segs = std::mem::take(&mut self.segs);
                 segs.clear();
@@ -43,7 +44,7 @@ impl IntcpNode {
                     self.forward_miss(ctx, pos, end);
                 }
             }
-            Role::Consumer => {}
+            NodeRole::Consumer { .. } => {}
         }
         if !self.snd_queue.is_empty() {
             self.ensure_tick(ctx);
@@ -53,12 +54,12 @@ impl IntcpNode {
     /// A midnode with read-ahead answers `[start, end)` segment by segment: from its cache,
     /// else by waiting for the segment already requested upstream, else by asking upstream.
     pub(super) fn serve_reading_ahead(&mut self, ctx: &mut Ctx, start: u64, end: u64) {
-        if self.store.is_none() {
+        if self.role.store().is_none() {
             return;
         }
         let now = ctx.now;
         let mss = self.cfg.mss as u64;
-        if let Some(ra) = &mut self.ra {
+        if let Some(ra) = self.role.read_ahead_mut() {
             ra.on_downstream_interest(start, end);
         }
         self.ensure_gate_timer(ctx);
@@ -71,7 +72,7 @@ impl IntcpNode {
             self.store(ctx).expect("checked above").cache.read(s, e, &mut segs);
             let hit = segs.first().copied().filter(|g| g.start == s);
             self.segs = segs;
-            let Some(ra) = &mut self.ra else { return };
+            let Some(ra) = self.role.read_ahead_mut() else { return };
             if let Some(seg) = hit {
                 self.stats.cache_served += 1;
                 self.enqueue(seg, 0);
@@ -94,21 +95,21 @@ impl IntcpNode {
         }
         // An idle tick costs the token bucket its credit, so a node that does not read ahead
         // ticks only for data to send, as without read-ahead.
-        if !self.snd_queue.is_empty() || self.ra.as_ref().is_some_and(|ra| ra.reading()) {
+        if !self.snd_queue.is_empty() || self.role.read_ahead().is_some_and(|ra| ra.reading()) {
             self.ensure_tick(ctx);
         }
     }
 
     /// The read-ahead requests due now (`readahead.rs`); true while the credit holds some back.
     pub(super) fn read_ahead(&mut self, ctx: &mut Ctx, dt: SimDuration) -> bool {
-        if self.ra.is_none() || self.up(ctx).is_none() {
+        if self.role.read_ahead().is_none() || self.up(ctx).is_none() {
             return false;
         }
         let rate = self.advertised_rate();
         let now = ctx.now;
         let mut out = std::mem::take(&mut self.scratch);
         out.clear();
-        let Some(ra) = &mut self.ra else { return false };
+        let Some(ra) = self.role.read_ahead_mut() else { return false };
         ra.expire(now);
         let more = ra.due(dt, rate, self.cc.srtt(), &mut out);
         for &(a, b) in &out {

@@ -4,7 +4,7 @@
 //! here already requested upstream waits for that DATA instead of being forwarded again. A flow
 //! without a name has a store of its own on each midnode.
 
-use super::{IntcpNode, Role};
+use super::{IntcpNode, NodeRole};
 use crate::engine::Ctx;
 use crate::intcp::cache::{Cache, Segment};
 use crate::sim::{SimDuration, SimTime};
@@ -41,16 +41,16 @@ impl IntcpNode {
     /// Flows of a shared name aggregate their interests in the PIT instead of reading ahead
     /// (each flow reading ahead on its own would fetch the content once per consumer).
     pub fn aggregating_interests(mut self) -> IntcpNode {
-        self.aggregates = self.role != Role::Producer && self.store.is_some();
-        if self.aggregates {
-            self.ra = None;
+        self.aggregates = self.role.store().is_some();
+        if let (true, NodeRole::Midnode(m)) = (self.aggregates, &mut self.role) {
+            m.ra = None;
         }
         self
     }
 
     /// This node's store, reached through the node (the agent keeps only its slot).
     pub(super) fn store<'c>(&self, ctx: &'c mut Ctx) -> Option<&'c mut NodeContent> {
-        self.store.map(|slot| ctx.node_state::<NodeContent>(slot))
+        self.role.store().map(|slot| ctx.node_state::<NodeContent>(slot))
     }
 
     /// The store's pending interests, when this node aggregates them.
@@ -89,7 +89,9 @@ impl IntcpNode {
                 }
             };
             if wait {
-                self.waits.entry(s).or_insert(now);
+                if let Some(waits) = self.role.waits_mut() {
+                    waits.entry(s).or_insert(now);
+                }
                 if let Some((a, b)) = run.take() {
                     self.send_interest(ctx, a, b);
                 }
@@ -101,7 +103,7 @@ impl IntcpNode {
         if let Some((a, b)) = run {
             self.send_interest(ctx, a, b);
         }
-        if !self.waits.is_empty() {
+        if self.role.waits_mut().is_some_and(|w| !w.is_empty()) {
             self.ensure_tick(ctx);
         }
     }
@@ -123,15 +125,18 @@ impl IntcpNode {
         let Some(pit) = self.pit(ctx) else { return };
         let ready = pit.ready.remove(&flow).unwrap_or_default();
         for seg in ready {
-            if self.waits.remove(&seg.start).is_some() {
+            if self.role.waits_mut().is_some_and(|w| w.remove(&seg.start).is_some()) {
                 self.stats.cache_served += 1;
                 self.enqueue(seg, 0);
             }
         }
+        let Some(waits) = self.role.waits_mut() else { return };
         let stale: Vec<u64> =
-            self.waits.iter().filter(|(_, &since)| ctx.now >= since + PIT_LIFETIME).map(|(&s, _)| s).collect();
+            waits.iter().filter(|(_, &since)| ctx.now >= since + PIT_LIFETIME).map(|(&s, _)| s).collect();
         for s in stale {
-            self.waits.remove(&s);
+            if let Some(waits) = self.role.waits_mut() {
+                waits.remove(&s);
+            }
             let mss = self.cfg.mss as u64;
             let seg = self.store(ctx).and_then(|c| {
                 let mut out = Vec::new();

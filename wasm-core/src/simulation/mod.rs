@@ -15,6 +15,9 @@ use crate::net::{AgentId, Express, Network, NodeId};
 use crate::sim::{EventQueue, SimTime};
 use crate::tcp::{receiver::TcpReceiver, sender::TcpSender};
 
+#[cfg(test)]
+pub mod testing;
+
 pub enum Agent {
     TcpSender(Box<TcpSender>),
     TcpReceiver(Box<TcpReceiver>),
@@ -222,5 +225,92 @@ impl Simulation {
         let node = self.agent_node[agent as usize];
         let mut ctx = Ctx::new(self.now, node, agent, &mut self.net, &mut self.queue);
         f(&mut self.agents[agent as usize], &mut ctx);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{arq_pair, Pair, TestLink};
+    use super::*;
+    use crate::arq::ArqMode;
+    use crate::arq::{receiver::ArqReceiver, sender::ArqSender};
+    use crate::sim::SimDuration;
+
+    fn ms(x: u64) -> SimTime {
+        SimTime(SimDuration::from_millis(x).0)
+    }
+
+    /// A flow that never ends (stop-and-wait over 10 Mbit/s, 20 ms each way) for `end_ms`.
+    fn endless(end_ms: u64) -> Pair {
+        arq_pair(ArqMode::StopAndWait, 1, None, TestLink::new(10.0, 20), ms(end_ms))
+    }
+
+    #[test]
+    fn a_packet_reaches_the_agent_it_names_after_its_transmission_and_the_delay() {
+        let mut pair = arq_pair(ArqMode::StopAndWait, 1, Some(1000), TestLink::new(10.0, 20), ms(1000));
+        pair.run();
+        // 1000 bytes and 40 of headers at 10 Mbit/s take 832 µs, then 20 ms of propagation.
+        let r: &ArqReceiver = pair.b();
+        assert_eq!(r.delivery.completed_at, Some(SimTime(SimDuration::from_micros(20_832).0)));
+    }
+
+    #[test]
+    fn step_until_runs_what_is_due_and_moves_the_clock_to_the_time_asked() {
+        let mut pair = endless(1000);
+        pair.run_until(ms(30));
+        assert_eq!(pair.sim.now, ms(30));
+        // The first packet has arrived (20.832 ms); its ACK is still on the way back.
+        let r: &ArqReceiver = pair.b();
+        assert_eq!(r.delivery.delivered, 1000);
+        let s: &ArqSender = pair.a();
+        assert_eq!(s.stats.sent_pkts, 1);
+        assert!(pair.sim.queue.peek_time().is_some_and(|t| t > ms(30)));
+    }
+
+    #[test]
+    fn a_run_ends_at_its_end_time_with_events_still_to_come() {
+        let mut pair = endless(500);
+        pair.run();
+        assert_eq!(pair.sim.now, ms(500));
+        assert_eq!(pair.sim.stopped, None);
+        assert!(pair.sim.finished());
+        // A packet per round trip of 40.864 ms (832 µs + 20 ms out, 32 µs + 20 ms back): 13 by 500 ms.
+        let s: &ArqSender = pair.a();
+        assert_eq!(s.stats.sent_pkts, 13);
+    }
+
+    #[test]
+    fn the_event_budget_stops_a_run_early_and_says_why() {
+        let mut pair = endless(10_000);
+        pair.sim.max_events = 100;
+        pair.run();
+        assert_eq!(pair.sim.events_processed(), 100);
+        assert_eq!(pair.sim.stopped, Some(EarlyStop::EventBudget));
+        assert!(pair.sim.now < ms(10_000));
+    }
+
+    #[test]
+    fn an_interrupted_run_stops_at_the_current_event_and_a_finished_one_is_left_alone() {
+        let mut pair = endless(10_000);
+        pair.run_until(ms(100));
+        pair.sim.interrupt();
+        assert!(!pair.sim.step());
+        assert_eq!(pair.sim.stopped, Some(EarlyStop::Interrupted));
+        let mut done = endless(100);
+        done.run();
+        done.sim.interrupt();
+        assert_eq!(done.sim.stopped, None);
+    }
+
+    #[test]
+    fn the_same_run_processes_the_same_events_in_the_same_order() {
+        let digest = |loss: &[u64]| {
+            let link = TestLink::new(10.0, 20).dropping(loss);
+            let mut pair = arq_pair(ArqMode::GoBackN, 8, Some(50_000), link, ms(10_000));
+            pair.run();
+            (pair.sim.event_digest(), pair.sim.events_processed())
+        };
+        assert_eq!(digest(&[3, 17]), digest(&[3, 17]));
+        assert_ne!(digest(&[3, 17]), digest(&[4, 17]));
     }
 }
