@@ -2,7 +2,7 @@
 //! consumer (docs/intcp-protocol.md §1); and what it reports, per node and over time.
 
 use super::result::HopSummary;
-use super::traces::{Columns, HopTrace};
+use super::traces::{Columns, HopRole, HopTrace};
 use super::transport::{Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::delivery::Delivery;
@@ -70,7 +70,7 @@ impl FlowReport for IntcpHandle {
                 };
                 HopSummary {
                     node: n.node,
-                    role: n.role.name(),
+                    role: n.role.into(),
                     hop_srtt_ms: if requester { n.cc.srtt_ms() } else { 0.0 },
                     hop_min_rtt_ms: if requester { n.cc.min_hrtt_ms() } else { 0.0 },
                     hop_cwnd_pkts: if requester { n.cc.cwnd_pkts() } else { 0.0 },
@@ -86,7 +86,7 @@ impl FlowReport for IntcpHandle {
             })
             .collect();
         // Re-requested segments: end-to-end timeouts and SeqHoles at every node.
-        let mid_holes: u64 = hops.iter().filter(|h| h.role == "midnode").map(|h| h.hole_requests).sum();
+        let mid_holes: u64 = hops.iter().filter(|h| h.role == HopRole::Midnode).map(|h| h.hole_requests).sum();
         Figures {
             retransmissions: c.stats.timeout_resends + c.stats.hole_requests + mid_holes,
             timeouts: c.stats.timeouts,
@@ -102,7 +102,7 @@ impl FlowReport for IntcpHandle {
             .iter()
             .map(|n| HopTrace {
                 node: n.node,
-                role: n.role.name(),
+                role: n.role.into(),
                 series: Columns::new(&n.hop_trace, HOP_TRACE_COLUMNS),
                 retransmissions: Columns::new(&n.rtx_trace, ["node", "count"]),
             })
@@ -226,5 +226,15 @@ impl Transport for IntcpHandle {
             b.place(ids[i], node, Agent::IntcpNode(Box::new(agent)), st);
         }
         IntcpHandle { producer: ids[0], consumer: ids[n - 1] }
+    }
+}
+
+impl From<Role> for HopRole {
+    fn from(role: Role) -> HopRole {
+        match role {
+            Role::Producer => HopRole::Producer,
+            Role::Midnode => HopRole::Midnode,
+            Role::Consumer => HopRole::Consumer,
+        }
     }
 }
