@@ -2,7 +2,7 @@
 
 Whatever the engine, the grid is expanded by the core's own ``SweepPlan`` (job ``i`` is grid
 point ``i // runs``, run ``i % runs``), each job runs the same deterministic simulation, and
-the table is written by the same code from the jobs' figures in job order: the engine changes
+the table is written by the same code from the jobs' results in job order: the engine changes
 where a run computes, never a number.
 
 The scenario goes to the cluster once (Dask ``client.scatter``, Ray ``ray.put``); each task
@@ -47,12 +47,12 @@ def _plan(text: str) -> Any:
     return plan
 
 
-def run_job(text: str, index: int) -> tuple:
-    """One sweep job on a worker: the figures of run ``index`` and of each of its flows."""
+def run_job(text: str, index: int) -> str:
+    """One sweep job on a worker: the summary of run ``index`` as the core's JSON text."""
     return _plan(text).run_job(index)
 
 
-def run_jobs(text: str, start: int, stop: int) -> list[list[tuple]]:
+def run_jobs(text: str, start: int, stop: int) -> list[str]:
     """Jobs ``start`` to ``stop - 1`` on a worker, in order: one task for several short runs."""
     plan = _plan(text)
     return [plan.run_job(i) for i in range(start, stop)]

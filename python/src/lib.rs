@@ -14,17 +14,16 @@
 mod signals;
 mod table;
 
-use orbitcp_core::runner::{self, SweepPlan};
+use orbitcp_core::runner::{self, parallel, SweepPlan};
 use orbitcp_core::scenario::{self, Scenario};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use signals::Stop;
 use std::fmt::Display;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
-use table::JobFigures;
+use std::sync::atomic::{AtomicBool, Ordering};
+use table::JobResult;
 
-type JobOutcome = Result<JobFigures, Stop>;
+type JobOutcome = Result<JobResult, Stop>;
 
 fn value_error(e: impl Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -140,9 +139,9 @@ impl Plan {
         self.plan.runs()
     }
 
-    /// Runs job `i` and returns its figures (the run's and its flows'), the ones the sweep table
-    /// is made of.
-    fn run_job(&self, py: Python<'_>, i: usize) -> PyResult<JobFigures> {
+    /// Runs job `i` and returns its result's summary as JSON text, what the sweep table is made
+    /// of.
+    fn run_job(&self, py: Python<'_>, i: usize) -> PyResult<JobResult> {
         py.detach(|| {
             let watch = signals::Watch::new();
             self.job(i, &|| watch.stop()).map_err(|e| watch.explain(e))
@@ -150,16 +149,16 @@ impl Plan {
         .map_err(Stop::into_py)
     }
 
-    /// Runs every job on `threads` threads of this process and returns their figures in job
-    /// order; the first error (in job order) if any failed. Ctrl-C stops every run under way
-    /// and raises `KeyboardInterrupt`.
-    fn run_all(&self, py: Python<'_>, threads: usize) -> PyResult<Vec<JobFigures>> {
+    /// Runs every job on `threads` threads of this process and returns their results (as
+    /// `run_job`) in job order; the first error (in job order) if any failed. Ctrl-C stops every
+    /// run under way and raises `KeyboardInterrupt`.
+    fn run_all(&self, py: Python<'_>, threads: usize) -> PyResult<Vec<JobResult>> {
         py.detach(|| self.run_parallel(threads)).map_err(Stop::into_py)
     }
 
     /// The sweep's CSV text, as `orbitcp sweep` (`--aggregate`) writes it, from every job's
-    /// figures in job order.
-    fn table(&self, results: Vec<JobFigures>, aggregate: bool) -> PyResult<String> {
+    /// result (as `run_job` returns it) in job order.
+    fn table(&self, results: Vec<JobResult>, aggregate: bool) -> PyResult<String> {
         if results.len() != self.plan.len() {
             return Err(value_error(format!(
                 "sweep: {} results for a sweep of {} runs",
@@ -167,7 +166,7 @@ impl Plan {
                 self.plan.len()
             )));
         }
-        Ok(table::csv(&self.plan, &self.base, &results, aggregate))
+        table::csv(&self.plan, &self.base, &results, aggregate).map_err(value_error)
     }
 }
 
@@ -175,50 +174,38 @@ impl Plan {
     fn job(&self, i: usize, stop: &dyn Fn() -> bool) -> JobOutcome {
         let job = self.plan.job(i).map_err(text)?;
         let r = signals::run(&job.scenario, job.seed, false, stop)?;
-        Ok(table::figures(&r))
+        Ok(table::job_result(&r)?)
     }
 
-    /// Jobs are taken in index order by whichever thread is free, as the CLI's sweep does. This
+    /// The jobs on the core's pool of threads (`runner::parallel`, the CLI's sweep's too). This
     /// thread watches for Ctrl-C meanwhile; a signal stops every run under way.
-    fn run_parallel(&self, threads: usize) -> Result<Vec<JobFigures>, Stop> {
+    fn run_parallel(&self, threads: usize) -> Result<Vec<JobResult>, Stop> {
         let total = self.plan.len();
-        let next = AtomicUsize::new(0);
         let stopped = AtomicBool::new(false);
-        let results: Mutex<Vec<Option<JobOutcome>>> = Mutex::new((0..total).map(|_| None).collect());
         let halt = || stopped.load(Ordering::Relaxed);
-        let work = || loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= total || halt() {
-                break;
-            }
-            let r = self.job(i, &halt);
-            results.lock().expect("no panics while holding the lock")[i] = Some(r);
-        };
         let watch = signals::Watch::new();
         let mut signal = None;
-        std::thread::scope(|s| {
-            let workers: Vec<_> = (0..threads.clamp(1, total.max(1)))
-                .map_while(|_| std::thread::Builder::new().spawn_scoped(s, work).ok())
-                .collect();
-            // A system that refuses every thread still gets the sweep, on this one.
-            if workers.is_empty() {
-                work();
-            }
-            while !workers.iter().all(|w| w.is_finished()) {
+        let results = parallel::run_jobs(
+            total,
+            threads,
+            |i| self.job(i, &halt),
+            halt,
+            |_| {
                 if signal.is_none() {
                     if let Some(e) = watch.pending() {
                         signal = Some(e);
                         stopped.store(true, Ordering::Relaxed);
                     }
                 }
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-        });
+            },
+        );
         if let Some(e) = signal.or_else(|| watch.pending()) {
             return Err(Stop::Signal(e));
         }
-        let results = results.into_inner().map_err(|_| Stop::Error("a sweep thread failed".into()))?;
-        results.into_iter().map(|r| r.unwrap_or_else(|| Err(Stop::Error("a run did not finish".into())))).collect()
+        if results.len() < total {
+            return Err(Stop::Error("a run did not finish".into()));
+        }
+        results.into_iter().collect()
     }
 }
 

@@ -187,11 +187,15 @@ pub fn simulation_count(json: &str) -> Result<u32, JsValue> {
 
 /// The result of the run `SteppedRun::new(json, seed)` would make, from its simulations' results
 /// (`parts_json`: a JSON array of `SteppedRun::part(json, seed, k).result(..)`'s texts, in order
-/// of `k`): the same text as that run's `result` (`runner::combine_json`).
+/// of `k`): the same text as that run's `result` (`runner::combine_json`). In the orbit build
+/// only: reading results back is the result types' deserializers, which the first load does
+/// without (the worker fetches the orbit build while the parts run).
+#[cfg(feature = "orbits")]
 #[wasm_bindgen]
 pub fn combine_results(json: &str, seed: Option<String>, parts_json: &str) -> Result<String, JsValue> {
     let (sc, seed) = scenario_and_seed(json, seed)?;
-    runner::combine_json(parts_json, &runner::provenance::run_hash(&sc, seed)).map_err(run_error)
+    let r = runner::combine_json(parts_json, &runner::provenance::run_hash(&sc, seed)).map_err(run_error)?;
+    result_json(&r)
 }
 
 /// A run's packet capture (docs/pcap.md): one pcap file per link, the bytes `orbitcp run

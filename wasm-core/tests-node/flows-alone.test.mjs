@@ -1,8 +1,9 @@
 // A `flows_alone` scenario run the way the browser's worker pool runs it: each flow's
 // simulation alone (`SteppedRun.part`), the parts' result texts joined by the core
-// (`combine_results`). The joined text must be the bytes one `SteppedRun` of the whole scenario
-// gives, in either wasm build, and the bytes `orbitcp run` prints for it (pretty-printed, with
-// the seed as a number). Run by scripts/test.sh (node_determinism) after the release CLI and
+// (`combine_results`, in the orbit build, which the browser's worker loads to join them). The
+// joined text must be the bytes one `SteppedRun` of the whole scenario gives, with the parts run
+// in either wasm build, and the bytes `orbitcp run` prints for it (pretty-printed, with the seed
+// as a number). Run by scripts/test.sh (node_determinism) after the release CLI and
 // scripts/build-wasm.sh.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,11 +33,12 @@ function finish(run, withTraces) {
   }
 }
 
-/** The browser's way: every part alone, joined by the core. */
-function byParts(api, text, seed, withTraces) {
+/** The browser's way: every part alone on `api`, joined by the orbit build. */
+async function byParts(api, text, seed, withTraces) {
   const n = api.simulation_count(text);
   const parts = Array.from({ length: n }, (_, k) => finish(api.SteppedRun.part(text, seed, k), withTraces));
-  return api.combine_results(text, seed, `[${parts.join(',')}]`);
+  const orbit = await wasm('pkg-orbit');
+  return orbit.combine_results(text, seed, `[${parts.join(',')}]`);
 }
 
 /** JSON text without the whitespace between its tokens (strings kept as they are). */
@@ -73,7 +75,7 @@ for (const withTraces of [true, false]) {
     for (const build of BUILDS) {
       const api = await wasm(build);
       assert.equal(api.simulation_count(ALONE), 3, `${build}: one simulation per flow`);
-      const joined = byParts(api, ALONE, undefined, withTraces);
+      const joined = await byParts(api, ALONE, undefined, withTraces);
       assert.equal(joined, finish(new api.SteppedRun(ALONE, undefined), withTraces), `${build}: parts against one run`);
       assert.equal(joined, expected, `${build}: parts against orbitcp run`);
     }
@@ -86,17 +88,17 @@ for (const withTraces of [true, false]) {
 test('a 64-bit seed given as text runs every part with it', async () => {
   const api = await wasm();
   const seed = '18446744073709551557';
-  const joined = byParts(api, ALONE, seed, false);
+  const joined = await byParts(api, ALONE, seed, false);
   assert.equal(JSON.parse(joined).seed, seed);
   assert.equal(joined, finish(new api.SteppedRun(ALONE, seed), false));
-  assert.notEqual(joined, byParts(api, ALONE, undefined, false), 'the seed changes the run');
+  assert.notEqual(joined, await byParts(api, ALONE, undefined, false), 'the seed changes the run');
 });
 
 test('without flows_alone a run is one simulation, and its one part is the run', async () => {
   const api = await wasm();
   const together = JSON.stringify({ ...JSON.parse(ALONE), flows_alone: false });
   assert.equal(api.simulation_count(together), 1);
-  assert.equal(byParts(api, together, undefined, false), finish(new api.SteppedRun(together, undefined), false));
+  assert.equal(await byParts(api, together, undefined, false), finish(new api.SteppedRun(together, undefined), false));
 });
 
 test('a part beyond the simulations and parts that are not results are refused by name', async () => {
@@ -113,7 +115,9 @@ test('a part beyond the simulations and parts that are not results are refused b
     path: 'flows',
     message: 'no simulation 3 (the scenario runs 3)',
   });
-  const bad = thrown(() => api.combine_results(ALONE, undefined, '[1, 2]'));
+  const orbit = await wasm('pkg-orbit');
+  assert.equal(api.combine_results, undefined, 'the first load does not read results back');
+  const bad = thrown(() => orbit.combine_results(ALONE, undefined, '[1, 2]'));
   assert.equal(bad.path, '');
   assert.match(bad.message, /^the runs' results: /);
   assert.deepEqual(thrown(() => api.simulation_count('{')).path, '');

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use orbitcp_core::runner::{self, Run};
+use orbitcp_core::runner::{self, Run, TransportName};
 use orbitcp_core::scenario;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -114,7 +114,7 @@ fn cubic_shares_as_well_with_ctcp_v2_as_with_another_cubic() {
 fn the_capacity_breakdown_adds_up_to_the_bottleneck_capacity() {
     let check = |s: &Value, what: &str| {
         let r = run(s, false);
-        for (i, f) in r.flows.iter().enumerate().filter(|(_, f)| f.transport == "ctcp") {
+        for (i, f) in r.flows.iter().enumerate().filter(|(_, f)| f.transport == TransportName::Ctcp) {
             let c = f.coding.as_ref().unwrap().capacity.as_ref().unwrap();
             let sum =
                 (c.innovative_pkts + c.redundant_needed_pkts + c.non_innovative_pkts + c.lost_pkts + c.in_flight_pkts)

@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 use orbitcp_core::metrics;
-use orbitcp_core::runner::Run;
+use orbitcp_core::runner::{HopRole, Run};
 use orbitcp_core::scenario;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -37,7 +37,10 @@ fn a_lossless_transfer_completes_through_every_midnode_with_every_byte_checked()
     assert!(f.completed && f.delivered_bytes == 3_000_000, "{f:?}");
     assert_eq!(f.retransmissions, 0);
     let hops = f.hops.as_ref().unwrap();
-    assert_eq!(hops.iter().map(|h| h.role).collect::<Vec<_>>(), ["producer", "midnode", "midnode", "consumer"]);
+    assert_eq!(
+        hops.iter().map(|h| h.role).collect::<Vec<_>>(),
+        [HopRole::Producer, HopRole::Midnode, HopRole::Midnode, HopRole::Consumer]
+    );
     // Every midnode cached the whole transfer (the default cache is far larger).
     assert!(hops[1..3].iter().all(|h| h.cache_bytes_used == 3_000_000));
 }
@@ -456,7 +459,10 @@ fn intcp_traces_carry_a_time_series_per_node_and_tcp_traces_none() {
     let r = run(&s, true);
     let tr = r.traces.as_ref().unwrap();
     let hops = tr.flows[0].hops.as_ref().expect("INTCP hop traces");
-    assert_eq!(hops.iter().map(|h| h.role).collect::<Vec<_>>(), ["producer", "midnode", "consumer"]);
+    assert_eq!(
+        hops.iter().map(|h| h.role).collect::<Vec<_>>(),
+        [HopRole::Producer, HopRole::Midnode, HopRole::Consumer]
+    );
     let max = |h: usize, c: &str| {
         hops[h].series.cols[c].as_array().unwrap().iter().filter_map(|v| v.as_f64()).fold(0.0, f64::max)
     };

@@ -2,6 +2,7 @@
 //! the path model's properties, and the INTCP paper's Beijing-to-New-York shapes.
 
 mod common;
+use orbitcp_core::runner::path::PathEventKind;
 use orbitcp_core::runner::RunResult;
 use orbitcp_core::scenario;
 use proptest::prelude::*;
@@ -123,7 +124,7 @@ fn a_handover_outage_loses_what_crosses_the_new_link() {
     let mut v = beijing_new_york(vec![json!({ "transport": "tcp", "cc": "cubic", "bytes": null })], 120.0);
     v["topology"]["handover_outage_s"] = 0.5.into();
     let r = run(&v, false);
-    assert!(r.path.as_ref().unwrap().events.iter().any(|e| e.kind == "handover"));
+    assert!(r.path.as_ref().unwrap().events.iter().any(|e| e.kind == PathEventKind::Handover));
     assert!(r.links.iter().map(|l| l.drops.outage).sum::<u64>() > 0);
 }
 

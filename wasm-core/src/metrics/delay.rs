@@ -121,7 +121,7 @@ pub struct DelayStats {
     jitter: Jitter,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct DelaySummary {
     pub mean: f64,
     pub p5: f64,

@@ -109,7 +109,7 @@ pub enum LossAt {
 }
 
 /// Why a link dropped packets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Drops {
     pub buffer: u64,
     pub loss: u64,

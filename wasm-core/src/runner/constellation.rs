@@ -27,7 +27,7 @@ use crate::orbit::OrbitError;
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
 use std::collections::HashMap;
 
-use super::path::{PathEvent, PathResult, PathSteps, RouteChangeEntry};
+use super::path::{HandoverCauseName, PathEnd, PathEvent, PathEventKind, PathResult, PathSteps, RouteChangeEntry};
 
 /// The network and what results say about the path.
 pub struct ConstellationNet {
@@ -140,21 +140,21 @@ pub fn build_until(
             path.events.push(match e {
                 EventKind::Handover { end, from, to, cause, .. } => PathEvent {
                     t_s,
-                    kind: "handover",
+                    kind: PathEventKind::Handover,
                     end: Some(match end {
-                        End::Src => "src",
-                        End::Dst => "dst",
+                        End::Src => PathEnd::Src,
+                        End::Dst => PathEnd::Dst,
                     }),
                     from: Some(*from),
                     to: Some(*to),
                     cause: match cause {
                         HandoverCause::Step => None,
-                        HandoverCause::SlotBoundary => Some("slot_boundary"),
-                        HandoverCause::LostMidSlot => Some("lost_mid_slot"),
+                        HandoverCause::SlotBoundary => Some(HandoverCauseName::SlotBoundary),
+                        HandoverCause::LostMidSlot => Some(HandoverCauseName::LostMidSlot),
                     },
                 },
                 EventKind::RouteChange => {
-                    PathEvent { t_s, kind: "route_change", end: None, from: None, to: None, cause: None }
+                    PathEvent { t_s, kind: PathEventKind::RouteChange, end: None, from: None, to: None, cause: None }
                 }
             });
         }

@@ -2,7 +2,7 @@
 //! consumer (docs/intcp-protocol.md §1); and what it reports, per node and over time.
 
 use super::result::HopSummary;
-use super::traces::{Columns, HopTrace};
+use super::traces::{Columns, HopRole, HopTrace};
 use super::transport::{Builder, Figures, FlowReport, FlowSlot, TraceParts, Transport};
 use super::Run;
 use crate::delivery::Delivery;
@@ -69,7 +69,7 @@ impl FlowReport for IntcpHandle {
                 let requester = role != Role::Producer;
                 HopSummary {
                     node: n.node,
-                    role: role.name(),
+                    role: role.into(),
                     hop_srtt_ms: if requester { n.cc.srtt_ms() } else { 0.0 },
                     hop_min_rtt_ms: if requester { n.cc.min_hrtt_ms() } else { 0.0 },
                     hop_cwnd_pkts: if requester { n.cc.cwnd_pkts() } else { 0.0 },
@@ -88,7 +88,7 @@ impl FlowReport for IntcpHandle {
             })
             .collect();
         // Re-requested segments: end-to-end timeouts and SeqHoles at every node.
-        let mid_holes: u64 = hops.iter().filter(|h| h.role == "midnode").map(|h| h.hole_requests).sum();
+        let mid_holes: u64 = hops.iter().filter(|h| h.role == HopRole::Midnode).map(|h| h.hole_requests).sum();
         Figures {
             retransmissions: c.stats.timeout_resends + c.stats.hole_requests + mid_holes,
             timeouts: c.stats.timeouts,
@@ -104,7 +104,7 @@ impl FlowReport for IntcpHandle {
             .iter()
             .map(|n| HopTrace {
                 node: n.node,
-                role: n.role.kind().name(),
+                role: n.role.kind().into(),
                 series: Columns::new(&n.hop_trace, HOP_TRACE_COLUMNS),
                 retransmissions: Columns::new(&n.rtx_trace, ["node", "count"]),
             })
@@ -230,5 +230,15 @@ impl Transport for IntcpHandle {
             b.place(ids[i], node, Agent::IntcpNode(Box::new(agent)), st);
         }
         IntcpHandle { producer: ids[0], consumer: ids[n - 1] }
+    }
+}
+
+impl From<Role> for HopRole {
+    fn from(role: Role) -> HopRole {
+        match role {
+            Role::Producer => HopRole::Producer,
+            Role::Midnode => HopRole::Midnode,
+            Role::Consumer => HopRole::Consumer,
+        }
     }
 }

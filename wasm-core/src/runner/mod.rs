@@ -7,7 +7,8 @@
 //! `report.rs` turns a finished run into the [`RunResult`] (`result.rs`, with its time series
 //! in `traces.rs`). A [`Session`]
 //! (`session.rs`) steps the runs of one scenario; `sweep.rs` enumerates a sweep's runs and
-//! `cost.rs` estimates what a run costs; `view.rs` builds the constellation the globe shows.
+//! `cost.rs` estimates what a run costs; `view.rs` builds the constellation the globe shows;
+//! `parallel.rs` is the native front ends' pool of threads.
 
 mod arq;
 mod chain;
@@ -17,6 +18,9 @@ pub mod cost;
 mod ctcp;
 mod error;
 mod intcp;
+/// Native front ends only: the browser runs its jobs on Web Workers.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod parallel;
 pub mod path;
 mod pcap;
 pub mod provenance;
@@ -26,6 +30,7 @@ mod session;
 mod sweep;
 mod sweep_csv;
 mod sweep_merge;
+mod sweep_metrics;
 mod tcp;
 mod traces;
 mod transport;
@@ -33,12 +38,15 @@ mod transport;
 mod view;
 pub use error::RunError;
 pub use pcap::{PcapCapture, PcapFile, DEFAULT_PCAP_LIMIT};
-pub use result::{CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, WireSummary};
-pub use session::{combine, combine_json, combine_values, simulation_count, simulations, Session};
+pub use result::{
+    CapacitySummary, CodingSummary, FlowResult, HopSummary, LinkResult, RunResult, TransportName, WireSummary,
+};
+pub use session::{combine, combine_json, simulation_count, simulations, Session};
 pub use sweep::{run_job, sweep_jobs, Shard, SweepJob, SweepJobRef, SweepPlan};
-pub use sweep_csv::{sweep_csv, sweep_csv_json, SweepFlowRow, SweepRecord, SweepRunRow, SweepTable};
+pub use sweep_csv::{sweep_csv, sweep_csv_json, SweepRecord, SweepTable};
 pub use sweep_merge::{merge_sweep_csv, parse_sweep_csv, SweepShard};
-pub use traces::{CodingTrace, Columns, FlowTrace, HopTrace, LinkTrace, Traces};
+pub use sweep_metrics::{sweep_metrics_json, Metric, MetricKind, MetricOf, SweepFlowRow, SweepRunRow, METRICS};
+pub use traces::{CodingTrace, Columns, FlowTrace, HopRole, HopTrace, LinkTrace, Traces};
 #[cfg(feature = "orbits")]
 pub use view::built_from_scenario_json;
 

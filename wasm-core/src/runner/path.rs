@@ -3,10 +3,10 @@
 //! orbit code and so is here.
 
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// The path over time, as results report it (`RunResult.path`).
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct PathResult {
     pub src: String,
     pub dst: String,
@@ -27,7 +27,7 @@ pub struct PathResult {
 }
 
 /// One value per routing step.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct PathSteps {
     pub t_s: Vec<f64>,
     pub hops: Vec<u32>,
@@ -36,58 +36,55 @@ pub struct PathSteps {
     pub bottleneck_mbps: Vec<f64>,
 }
 
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RouteChangeEntry {
     pub t_s: f64,
     pub nodes: Vec<i64>,
 }
 
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct PathEvent {
     pub t_s: f64,
-    /// `handover` or `route_change`.
-    #[schemars(with = "PathEventKind")]
-    pub kind: &'static str,
+    pub kind: PathEventKind,
     /// Handovers: the end whose serving satellite changed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<PathEnd>")]
-    pub end: Option<&'static str>,
+    pub end: Option<PathEnd>,
     /// Handovers: the satellite left and the one taken (null: none visible).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub from: Option<Option<u32>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub to: Option<Option<u32>>,
-    /// Handovers of a scheduled terminal: `slot_boundary`, or `lost_mid_slot` when its
-    /// satellite left reach inside a slot and was replaced at once. Absent otherwise.
+    /// Handovers of a scheduled terminal: why the satellite changed. Absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "Option<HandoverCauseName>")]
-    pub cause: Option<&'static str>,
+    pub cause: Option<HandoverCauseName>,
 }
 
-/// The values of [`PathEvent::cause`], for the schema.
-#[derive(JsonSchema)]
+/// A field written only when present, whose value may be null: present is `Some`, even null.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Error> {
+    Option::<u32>::deserialize(d).map(Some)
+}
+
+/// Why a scheduled terminal's satellite changed: a slot boundary (`slot_boundary`), or its
+/// satellite left reach inside a slot and was replaced at once (`lost_mid_slot`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-enum HandoverCauseName {
+pub enum HandoverCauseName {
     SlotBoundary,
     LostMidSlot,
 }
 
-/// The values of [`PathEvent::kind`], for the schema (the field is a name, written where the
-/// timeline is built).
-#[derive(JsonSchema)]
+/// What happened to the path: an end's serving satellite changed, or the route did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-enum PathEventKind {
+pub enum PathEventKind {
     Handover,
     RouteChange,
 }
 
-/// The values of [`PathEvent::end`], for the schema.
-#[derive(JsonSchema)]
+/// An end of the path: the source station or the destination station.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-enum PathEnd {
+pub enum PathEnd {
     Src,
     Dst,
 }

@@ -2,7 +2,7 @@
 //! figures (`transport.rs`: each transport's runner file says what it reports), the links'
 //! counters, and the time series.
 
-use super::result::{FlowResult, LinkResult, RunResult};
+use super::result::{FlowResult, LinkResult, RunResult, TransportName};
 use super::traces::{Columns, FlowTrace, LinkTrace, Traces};
 use super::transport::TraceParts;
 use super::{provenance, Run};
@@ -70,8 +70,8 @@ impl Run {
             let delays = &delivery.log.delays;
             flows.push(FlowResult {
                 id: f as u32,
-                transport: flow.transport(),
-                cc: flow.cc_name(),
+                transport: TransportName::of(flow),
+                cc: flow.cc_name().into(),
                 label: flow.label().cloned(),
                 bytes: flow.bytes(),
                 delivered_bytes: delivered,

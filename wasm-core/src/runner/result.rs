@@ -1,16 +1,24 @@
 //! What a run reports: per flow, per link, and the run as a whole. Serialized as the JSON the
-//! CLI prints and the browser draws.
+//! CLI prints and the browser draws, and read back from it by the same types (the parts of a
+//! run joined in the browser, a sweep's table from the results the browser holds): a result
+//! read back is written again to the same bytes (the tests of `session.rs`). Only the orbit
+//! build of the wasm module reads results, so the first load carries no deserializer of them.
 
 use super::path::PathResult;
 use super::traces::{HopRole, Traces};
 use crate::metrics::DelaySummary;
+use crate::scenario::Flow;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::borrow::Cow;
 
 /// The result of one run.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RunResult {
     pub name: String,
+    /// Read back from a number, or from the decimal text the wasm boundary gives JavaScript
+    /// (`api.rs`: a 64-bit seed does not fit a JavaScript number).
+    #[serde(deserialize_with = "seed_number_or_text")]
     pub seed: u64,
     /// The version of the core that ran it (`runner::provenance`).
     pub core_version: String,
@@ -26,7 +34,7 @@ pub struct RunResult {
     pub links: Vec<LinkResult>,
     /// Packets dropped because no route led to their destination (a constellation without a
     /// path for a while, or stranded by a route change with `on_route_change: "drop"`).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub unrouted_pkts: u64,
     /// A constellation's path over time.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -39,12 +47,30 @@ fn is_zero(v: &u64) -> bool {
     *v == 0
 }
 
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+fn seed_number_or_text<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    struct Seed;
+    impl serde::de::Visitor<'_> for Seed {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a 64-bit seed, as a number or as decimal text")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<u64, E> {
+            v.parse().map_err(|_| E::invalid_value(serde::de::Unexpected::Str(v), &self))
+        }
+    }
+    d.deserialize_any(Seed)
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct FlowResult {
     pub id: u32,
-    #[schemars(with = "TransportName")]
-    pub transport: &'static str,
-    pub cc: &'static str,
+    pub transport: TransportName,
+    /// The congestion control (TCP's, ARQ's scheme, CTCP's variant, INTCP's kind), as
+    /// `Flow::cc_name` names it.
+    pub cc: Cow<'static, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     #[schemars(with = "crate::schema::Nullable<u64>")]
@@ -84,11 +110,10 @@ pub struct FlowResult {
 
 /// An INTCP node's figures at the end of the run. The hop fields describe the hop *upstream* of
 /// the node (the node is that hop's requester); the producer has none.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct HopSummary {
     pub node: u32,
-    #[schemars(with = "HopRole")]
-    pub role: &'static str,
+    pub role: HopRole,
     pub hop_srtt_ms: f64,
     pub hop_min_rtt_ms: f64,
     pub hop_cwnd_pkts: f64,
@@ -106,7 +131,7 @@ pub struct HopSummary {
 
 /// A sender's data packets on the wire. A healthy loss-based sender retransmits about
 /// p/(1 − p) packets per delivered one under random loss p, plus what queues drop.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct WireSummary {
     /// Data packets sent, retransmissions (TCP) or coded packets (CTCP) included.
     pub data_sent: u64,
@@ -158,7 +183,7 @@ impl WireSummary {
     }
 }
 
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct CodingSummary {
     pub packets_sent: u64,
     pub coded_packets: u64,
@@ -188,7 +213,7 @@ pub struct CodingSummary {
 /// time is measured by the link itself (the gaps between transmissions), so the sum is a check.
 /// Packets lost at the link's ingress (dummynet-style loss) or dropped by its full buffer took
 /// no link time: they are counted apart (`ingress_loss_pkts`, `queue_drop_pkts`), outside the sum.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct CapacitySummary {
     /// Id of the bottleneck link (as in `links`).
     pub link: u32,
@@ -217,7 +242,7 @@ pub struct CapacitySummary {
     pub busy_fraction: f64,
 }
 
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct LinkResult {
     pub id: u32,
     pub from: u32,
@@ -228,14 +253,39 @@ pub struct LinkResult {
     pub drops: crate::net::Drops,
 }
 
-/// The values of [`FlowResult::transport`], for the schema (the field is the flow's
-/// `Flow::transport()`).
-#[derive(JsonSchema)]
+/// A flow's transport, as the scenario's `transport` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-enum TransportName {
+pub enum TransportName {
     Tcp,
     Ctcp,
     Intcp,
     Arq,
+}
+
+impl TransportName {
+    pub fn of(flow: &Flow) -> TransportName {
+        match flow {
+            Flow::Tcp(_) => TransportName::Tcp,
+            Flow::Ctcp(_) => TransportName::Ctcp,
+            Flow::Intcp(_) => TransportName::Intcp,
+            Flow::Arq(_) => TransportName::Arq,
+        }
+    }
+
+    /// The name as results write it (the scenario's `Flow::transport`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TransportName::Tcp => "tcp",
+            TransportName::Ctcp => "ctcp",
+            TransportName::Intcp => "intcp",
+            TransportName::Arq => "arq",
+        }
+    }
+}
+
+impl std::fmt::Display for TransportName {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.pad(self.name())
+    }
 }

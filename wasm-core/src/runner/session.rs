@@ -6,7 +6,6 @@ use super::{Run, RunError};
 use crate::metrics::jain_index;
 use crate::scenario::Scenario;
 use crate::simulation::EarlyStop;
-use serde_json::{Map, Value};
 
 /// The simulations of one scenario: one, or one per flow with `flows_alone`. Steppable, so the
 /// browser can report progress.
@@ -66,7 +65,7 @@ impl Session {
     /// Simulation `index` of `sc`'s session (in the order of [`simulations`]) alone, with the
     /// session's `seed`: it runs exactly as it does inside [`Session::new`]'s session. A front end
     /// with several workers runs the parts apart and joins their results with [`combine`] (or
-    /// [`combine_values`], from their JSON) into the session's result.
+    /// [`combine_json`], from their JSON) into the session's result.
     pub fn part(sc: &Scenario, seed: u64, index: usize) -> Result<Session, RunError> {
         let mut parts = simulations(sc);
         if index >= parts.len() {
@@ -206,114 +205,14 @@ pub fn combine(results: Vec<RunResult>, scenario_hash: &str) -> Result<RunResult
     Ok(all)
 }
 
-/// [`combine`] over results as JSON values (`serde_json::to_value` of each [`RunResult`], or as
-/// the wasm boundary wrote them, the seed as text), for a front end that ran the parts apart
-/// and holds only their JSON: the value is `to_value` of what [`combine`] returns for the same
-/// results (the tests below hold the two to it), so its text is the session's result's text.
-/// Parts that are not results a core wrote are refused as [`RunError::Results`].
-pub fn combine_values(parts: Vec<Value>, scenario_hash: &str) -> Result<Value, RunError> {
-    let bad = |what: &str| RunError::Results(format!("a simulation's result has no valid {what}"));
-    let single = parts.len() == 1;
-    let mut parts = parts.into_iter();
-    let mut all = match parts.next() {
-        Some(Value::Object(o)) => o,
-        Some(_) => return Err(bad("object")),
-        None => return Err(RunError::NoFlows),
-    };
-    all.insert("scenario_hash".into(), Value::from(scenario_hash));
-    if single {
-        return Ok(Value::Object(all));
-    }
-    if let Some(t) = all.get_mut("traces").and_then(Value::as_object_mut) {
-        t.insert("links".into(), Value::Array(Vec::new()));
-    }
-    let mut unrouted = u64_of(&all, "unrouted_pkts").ok_or_else(|| bad("unrouted_pkts"))?;
-    for (f, r) in parts.enumerate() {
-        let id = Value::from(f as u32 + 1);
-        let Value::Object(mut r) = r else { return Err(bad("object")) };
-        let events = u64_of(&all, "events").zip(u64_of(&r, "events")).ok_or_else(|| bad("events"))?;
-        all.insert("events".into(), Value::from(events.0 + events.1));
-        let end = |o: &Map<String, Value>| o.get("end_s").and_then(Value::as_f64);
-        if end(&r).ok_or_else(|| bad("end_s"))? > end(&all).ok_or_else(|| bad("end_s"))? {
-            all.insert("end_s".into(), r["end_s"].take());
-        }
-        unrouted += u64_of(&r, "unrouted_pkts").ok_or_else(|| bad("unrouted_pkts"))?;
-        let flows = array_mut(&mut all, "flows").ok_or_else(|| bad("flows"))?;
-        for mut fl in take_array(&mut r, "flows").ok_or_else(|| bad("flows"))? {
-            fl["id"] = id.clone();
-            flows.push(fl);
-        }
-        let links = array_mut(&mut all, "links").ok_or_else(|| bad("links"))?;
-        for l in take_array(&mut r, "links").ok_or_else(|| bad("links"))? {
-            match links.iter_mut().find(|a| a["id"] == l["id"]) {
-                Some(a) => {
-                    for path in LINK_COUNTERS {
-                        let sum = a.pointer(path).and_then(Value::as_u64).zip(l.pointer(path).and_then(Value::as_u64));
-                        let (x, y) = sum.ok_or_else(|| bad("link counters"))?;
-                        *a.pointer_mut(path).expect("read above") = Value::from(x + y);
-                    }
-                }
-                None => links.push(l),
-            }
-        }
-        let rt = r.get_mut("traces").and_then(|t| t.get_mut("flows")).map(Value::take);
-        if let (Some(Value::Array(t)), Some(Value::Array(rt))) =
-            (all.get_mut("traces").and_then(|t| t.get_mut("flows")), rt)
-        {
-            for mut ft in rt {
-                ft["id"] = id.clone();
-                t.push(ft);
-            }
-        }
-    }
-    array_mut(&mut all, "links").ok_or_else(|| bad("links"))?.sort_by_key(|l| l["id"].as_u64());
-    let goodputs: Vec<f64> = all["flows"]
-        .as_array()
-        .ok_or_else(|| bad("flows"))?
-        .iter()
-        .map(|f| f["goodput_mbps"].as_f64().unwrap_or(f64::NAN))
-        .collect();
-    all.insert("fairness_jain".into(), Value::from(jain_index(&goodputs)));
-    // Written only when not zero, right after `links` (as `RunResult` orders its fields).
-    all.shift_remove("unrouted_pkts");
-    if unrouted > 0 {
-        let at = all.keys().position(|k| k == "links").ok_or_else(|| bad("links"))? + 1;
-        all.shift_insert(at, "unrouted_pkts".into(), Value::from(unrouted));
-    }
-    Ok(Value::Object(all))
-}
-
-/// The counters of a `LinkResult` that [`combine`] sums, as JSON pointers.
-const LINK_COUNTERS: [&str; 6] =
-    ["/delivered_pkts", "/delivered_bytes", "/drops/buffer", "/drops/loss", "/drops/outage", "/drops/route_change"];
-
-/// A counter of a result; absent is zero (`unrouted_pkts` is written only when it is not).
-fn u64_of(o: &Map<String, Value>, key: &str) -> Option<u64> {
-    o.get(key).map_or(Some(0), Value::as_u64)
-}
-
-fn array_mut<'a>(o: &'a mut Map<String, Value>, key: &str) -> Option<&'a mut Vec<Value>> {
-    o.get_mut(key).and_then(Value::as_array_mut)
-}
-
-fn take_array(o: &mut Map<String, Value>, key: &str) -> Option<Vec<Value>> {
-    match o.get_mut(key).map(Value::take) {
-        Some(Value::Array(a)) => Some(a),
-        _ => None,
-    }
-}
-
-/// [`combine_values`] from text: `parts_json` is a JSON array of the simulations' results as
-/// the wasm boundary wrote them, in the order of [`simulations`]; returns the session's result
-/// as that text.
-pub fn combine_json(parts_json: &str, scenario_hash: &str) -> Result<String, RunError> {
-    // Read as one `Value` (the scenario parser's own instance of the reader), not a `Vec`.
-    let parts = match serde_json::from_str(parts_json).map_err(|e| RunError::Results(e.to_string()))? {
-        Value::Array(parts) => parts,
-        _ => return Err(RunError::Results("not a JSON array of results".into())),
-    };
-    let all = combine_values(parts, scenario_hash)?;
-    serde_json::to_string(&all).map_err(|e| RunError::Output(e.to_string()))
+/// [`combine`] of results read back from their JSON: `parts_json` is a JSON array of the
+/// simulations' results as a core wrote them (the wasm boundary's, with the seed as text,
+/// included), in the order of [`simulations`]. A front end that ran the parts apart and holds
+/// only their text joins them this way. Text that is not results a core wrote is refused as
+/// [`RunError::Results`].
+pub fn combine_json(parts_json: &str, scenario_hash: &str) -> Result<RunResult, RunError> {
+    let parts: Vec<RunResult> = serde_json::from_str(parts_json).map_err(|e| RunError::Results(e.to_string()))?;
+    combine(parts, scenario_hash)
 }
 
 #[cfg(test)]
@@ -344,24 +243,55 @@ mod tests {
             .collect()
     }
 
-    fn values(parts: &[RunResult]) -> Vec<Value> {
-        parts.iter().map(|r| serde_json::to_value(r).unwrap()).collect()
+    /// The parts' JSON as the wasm boundary writes it: the seed as text (`api.rs`).
+    fn boundary_json(parts: &[RunResult]) -> String {
+        let values: Vec<serde_json::Value> = parts
+            .iter()
+            .map(|r| {
+                let mut v = serde_json::to_value(r).unwrap();
+                v["seed"] = serde_json::Value::from(r.seed.to_string());
+                v
+            })
+            .collect();
+        serde_json::to_string(&values).unwrap()
+    }
+
+    fn text(r: &RunResult) -> String {
+        serde_json::to_string(r).unwrap()
     }
 
     #[test]
-    fn combined_values_are_the_combined_result_with_and_without_traces() {
+    fn results_read_back_from_their_json_combine_to_the_same_bytes_with_and_without_traces() {
         let sc = alone();
         let hash = run_hash(&sc, sc.seed);
         for with_traces in [false, true] {
             let parts = parts(&sc, with_traces);
             assert_eq!(parts.len(), 3);
-            let want = serde_json::to_value(combine(parts.clone(), &hash).unwrap()).unwrap();
-            assert_eq!(combine_values(values(&parts), &hash).unwrap(), want, "with_traces {with_traces}");
-            // The text too: the fields keep their order.
-            assert_eq!(combine_values(values(&parts), &hash).unwrap().to_string(), want.to_string());
+            let want = text(&combine(parts.clone(), &hash).unwrap());
+            assert_eq!(text(&combine_json(&boundary_json(&parts), &hash).unwrap()), want, "with_traces {with_traces}");
+            let plain = serde_json::to_string(&parts).unwrap();
+            assert_eq!(text(&combine_json(&plain, &hash).unwrap()), want, "seeds as numbers");
         }
     }
 
+    #[cfg(feature = "orbits")]
+    #[test]
+    fn a_constellation_result_read_back_is_written_again_to_the_same_bytes() {
+        // Handovers at a scheduler's slot boundary (27 s), routes, path steps and hop traces.
+        let mut sc: serde_json::Value =
+            serde_json::from_str(include_str!("../../../scenarios/starlink-liege-frankfurt.json")).unwrap();
+        sc["duration_s"] = 40.into();
+        let sc = crate::scenario::parse(&sc.to_string()).unwrap();
+        let parts = parts(&sc, true);
+        let events = &parts[0].path.as_ref().unwrap().events;
+        assert!(events.iter().any(|e| e.cause.is_some()), "{events:?}");
+        for part in &parts {
+            let back: RunResult = serde_json::from_str(&text(part)).unwrap();
+            assert_eq!(text(&back), text(part));
+        }
+        let hash = run_hash(&sc, sc.seed);
+        assert_eq!(text(&combine_json(&boundary_json(&parts), &hash).unwrap()), text(&combine(parts, &hash).unwrap()));
+    }
     #[test]
     fn results_taken_during_a_run_leave_it_unchanged_and_hold_nothing_past_their_time() {
         // The browser draws a long run's charts from results taken as it goes (worker.ts).
@@ -401,10 +331,9 @@ mod tests {
         let sc = alone();
         let mut whole = Session::new(&sc, sc.seed).unwrap();
         while whole.step() {}
-        let want = serde_json::to_value(whole.result(true).unwrap()).unwrap();
+        let want = text(&whole.result(true).unwrap());
         let hash = run_hash(&sc, sc.seed);
-        let text = serde_json::to_string(&values(&parts(&sc, true))).unwrap();
-        assert_eq!(combine_json(&text, &hash).unwrap(), want.to_string());
+        assert_eq!(text(&combine_json(&boundary_json(&parts(&sc, true)), &hash).unwrap()), want);
     }
 
     #[test]
@@ -414,10 +343,14 @@ mod tests {
         let mut parts = parts(&sc, false);
         parts[1].unrouted_pkts = 3;
         parts[2].unrouted_pkts = 4;
-        let want = serde_json::to_value(combine(parts.clone(), &hash).unwrap()).unwrap();
-        let got = combine_values(values(&parts), &hash).unwrap();
-        assert_eq!(got["unrouted_pkts"], 7);
-        assert_eq!(got.to_string(), want.to_string());
+        let got = combine_json(&boundary_json(&parts), &hash).unwrap();
+        assert_eq!(got.unrouted_pkts, 7);
+        let written = text(&got);
+        assert!(
+            written.contains(r#"],"unrouted_pkts":7,"path""#) || written.contains(r#"],"unrouted_pkts":7}"#),
+            "{written}"
+        );
+        assert_eq!(written, text(&combine(parts, &hash).unwrap()));
     }
 
     #[test]
@@ -426,16 +359,18 @@ mod tests {
         sc.flows_alone = false;
         assert_eq!(simulation_count(&sc), simulations(&sc).len());
         let parts = parts(&sc, false);
-        let want = serde_json::to_value(combine(parts.clone(), "h").unwrap()).unwrap();
-        assert_eq!(combine_values(values(&parts), "h").unwrap(), want);
+        let got = combine_json(&boundary_json(&parts), "h").unwrap();
+        assert_eq!(got.scenario_hash, "h");
+        assert_eq!(text(&got), text(&combine(parts, "h").unwrap()));
     }
 
     #[test]
     fn a_part_beyond_the_simulations_and_results_not_written_by_a_core_are_refused() {
         let sc = alone();
         assert_eq!(Session::part(&sc, 1, 3).err(), Some(RunError::NoSuchPart { index: 3, parts: 3 }));
-        assert_eq!(combine_values(Vec::new(), "h"), Err(RunError::NoFlows));
+        assert_eq!(combine_json("[]", "h").err(), Some(RunError::NoFlows));
         assert!(matches!(combine_json("[1, 2]", "h"), Err(RunError::Results(_))));
         assert!(matches!(combine_json("not json", "h"), Err(RunError::Results(_))));
+        assert!(matches!(combine_json(r#"[{"name": "x"}]"#, "h"), Err(RunError::Results(_))));
     }
 }

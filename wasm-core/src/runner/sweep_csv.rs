@@ -2,7 +2,8 @@
 //! browser's sweep export and the Python package, so all of them give the same bytes.
 //!
 //! Raw tables have one row per (grid point, run, flow): the grid values, `job` (the job's index
-//! in [`SweepPlan::job`] order), `run`, `seed` (the seed the run ran with), the flow, every metric of [`METRICS`], the
+//! in [`SweepPlan::job`] order), `run`, `seed` (the seed the run ran with), the flow, every metric of
+//! [`METRICS`] (`sweep_metrics.rs`), the
 //! paper's goodput if the scenario's `paper` has sweep points, then `sweep_jobs` (the jobs in the
 //! whole sweep), `core_version` and `scenario_hash` (`runner::provenance`). Floats are written
 //! in full (the shortest text that reads back as the same number), so a raw table read back
@@ -20,178 +21,12 @@
 //! name cannot be another path's.
 
 use super::provenance::{self, CORE_VERSION};
-use super::{FlowResult, RunError, RunResult, SweepPlan};
+use super::sweep_metrics::{SweepRunRow, METRICS};
+use super::{RunError, RunResult, SweepPlan};
 use crate::csv;
 use crate::metrics::{ci95_half_width, mean_std};
 use crate::scenario::{self, Scenario};
-use serde::Deserialize;
 use serde_json::Value;
-
-/// What the table reports of one flow of one run. Read from a result's JSON too (the browser
-/// hands back the summaries it received), so only these fields are needed there.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(from = "FlowJson")]
-pub struct SweepFlowRow {
-    pub id: u32,
-    pub transport: String,
-    pub cc: String,
-    pub goodput_mbps: f64,
-    pub completion_s: Option<f64>,
-    pub delivered_bytes: u64,
-    pub retransmissions: u64,
-    pub timeouts: u64,
-    pub owd_ms_mean: f64,
-    pub owd_ms_p95: f64,
-    /// None for CTCP, which does not report the delay at arrival.
-    pub owd_arrival_ms_mean: Option<f64>,
-    pub owd_arrival_ms_p95: Option<f64>,
-    pub jitter_ms: f64,
-    /// CTCP only: packets sent per source packet delivered.
-    pub coding_overhead: Option<f64>,
-}
-
-impl From<&FlowResult> for SweepFlowRow {
-    fn from(f: &FlowResult) -> SweepFlowRow {
-        SweepFlowRow {
-            id: f.id,
-            transport: f.transport.to_string(),
-            cc: f.cc.to_string(),
-            goodput_mbps: f.goodput_mbps,
-            completion_s: f.completion_s,
-            delivered_bytes: f.delivered_bytes,
-            retransmissions: f.retransmissions,
-            timeouts: f.timeouts,
-            owd_ms_mean: f.owd_ms.mean,
-            owd_ms_p95: f.owd_ms.p95,
-            owd_arrival_ms_mean: f.owd_arrival_ms.as_ref().map(|d| d.mean),
-            owd_arrival_ms_p95: f.owd_arrival_ms.as_ref().map(|d| d.p95),
-            jitter_ms: f.jitter_ms,
-            coding_overhead: f.coding.as_ref().map(|c| c.coded_overhead),
-        }
-    }
-}
-
-/// A flow as a result's JSON holds it (other fields are ignored).
-#[derive(Deserialize)]
-struct FlowJson {
-    id: u32,
-    transport: String,
-    cc: String,
-    goodput_mbps: f64,
-    completion_s: Option<f64>,
-    delivered_bytes: u64,
-    retransmissions: u64,
-    timeouts: u64,
-    owd_ms: DelayJson,
-    #[serde(default)]
-    owd_arrival_ms: Option<DelayJson>,
-    jitter_ms: f64,
-    #[serde(default)]
-    coding: Option<CodingJson>,
-}
-
-#[derive(Deserialize)]
-struct DelayJson {
-    mean: f64,
-    p95: f64,
-}
-
-#[derive(Deserialize)]
-struct CodingJson {
-    coded_overhead: f64,
-}
-
-impl From<FlowJson> for SweepFlowRow {
-    fn from(f: FlowJson) -> SweepFlowRow {
-        SweepFlowRow {
-            id: f.id,
-            transport: f.transport,
-            cc: f.cc,
-            goodput_mbps: f.goodput_mbps,
-            completion_s: f.completion_s,
-            delivered_bytes: f.delivered_bytes,
-            retransmissions: f.retransmissions,
-            timeouts: f.timeouts,
-            owd_ms_mean: f.owd_ms.mean,
-            owd_ms_p95: f.owd_ms.p95,
-            owd_arrival_ms_mean: f.owd_arrival_ms.as_ref().map(|d| d.mean),
-            owd_arrival_ms_p95: f.owd_arrival_ms.as_ref().map(|d| d.p95),
-            jitter_ms: f.jitter_ms,
-            coding_overhead: f.coding.map(|c| c.coded_overhead),
-        }
-    }
-}
-
-/// What the table reports of one run: its flows and the run-wide figures.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-pub struct SweepRunRow {
-    pub flows: Vec<SweepFlowRow>,
-    pub fairness_jain: f64,
-    /// Absent from a result's JSON when zero.
-    #[serde(default)]
-    pub unrouted_pkts: u64,
-}
-
-impl From<&RunResult> for SweepRunRow {
-    fn from(r: &RunResult) -> SweepRunRow {
-        SweepRunRow {
-            flows: r.flows.iter().map(SweepFlowRow::from).collect(),
-            fairness_jain: r.fairness_jain,
-            unrouted_pkts: r.unrouted_pkts,
-        }
-    }
-}
-
-/// A metric's value in one row.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Cell {
-    Float(f64),
-    Count(u64),
-    Empty,
-}
-
-impl Cell {
-    fn value(self) -> Option<f64> {
-        match self {
-            Cell::Float(v) => Some(v),
-            Cell::Count(n) => Some(n as f64),
-            Cell::Empty => None,
-        }
-    }
-
-    /// Full precision: Rust prints the shortest decimal that parses back to the same `f64`.
-    fn raw(self) -> String {
-        match self {
-            Cell::Float(v) => v.to_string(),
-            Cell::Count(n) => n.to_string(),
-            Cell::Empty => String::new(),
-        }
-    }
-}
-
-type Metric = (&'static str, fn(&SweepRunRow, &SweepFlowRow) -> Cell);
-
-fn opt(v: Option<f64>) -> Cell {
-    v.map_or(Cell::Empty, Cell::Float)
-}
-
-/// The metrics of the table, in column order: the flow's, then the run's (`unrouted_pkts` and
-/// Jain's index over the run's flows, the same on each of its flow rows).
-pub(crate) const METRICS: [Metric; 13] = [
-    ("goodput_mbps", |_, f| Cell::Float(f.goodput_mbps)),
-    ("completion_s", |_, f| opt(f.completion_s)),
-    ("delivered_bytes", |_, f| Cell::Count(f.delivered_bytes)),
-    ("retransmissions", |_, f| Cell::Count(f.retransmissions)),
-    ("timeouts", |_, f| Cell::Count(f.timeouts)),
-    ("owd_ms_mean", |_, f| Cell::Float(f.owd_ms_mean)),
-    ("owd_ms_p95", |_, f| Cell::Float(f.owd_ms_p95)),
-    ("owd_arrival_ms_mean", |_, f| opt(f.owd_arrival_ms_mean)),
-    ("owd_arrival_ms_p95", |_, f| opt(f.owd_arrival_ms_p95)),
-    ("jitter_ms", |_, f| Cell::Float(f.jitter_ms)),
-    ("coding_overhead", |_, f| opt(f.coding_overhead)),
-    ("unrouted_pkts", |r, _| Cell::Count(r.unrouted_pkts)),
-    ("fairness_jain", |r, _| Cell::Float(r.fairness_jain)),
-];
 
 /// One job's rows: its grid values and paper cells as written, and its figures.
 #[derive(Clone, Debug, PartialEq)]
@@ -267,7 +102,7 @@ impl SweepTable {
     /// The header cells of a raw table after the swept paths.
     pub fn raw_columns(has_paper: bool) -> Vec<String> {
         let mut h: Vec<String> = ["job", "run", "seed", "flow", "transport", "cc"].map(String::from).into();
-        h.extend(METRICS.iter().map(|(name, _)| name.to_string()));
+        h.extend(METRICS.iter().map(|m| m.key.to_string()));
         if has_paper {
             h.push("paper_goodput_mbps".into());
         }
@@ -303,7 +138,7 @@ impl SweepTable {
                     f.transport.clone(),
                     f.cc.clone(),
                 ]);
-                cells.extend(METRICS.iter().map(|(_, get)| get(&r.result, f).raw()));
+                cells.extend(METRICS.iter().map(|m| m.cell(&r.result, f).raw()));
                 if self.has_paper {
                     cells.push(r.paper.get(fi).cloned().unwrap_or_default());
                 }
@@ -318,8 +153,9 @@ impl SweepTable {
     pub fn aggregate_csv(&self) -> String {
         let mut header: Vec<String> = self.paths.clone();
         header.extend(Self::aggregate_columns().map(String::from));
-        for (name, _) in &METRICS {
-            header.extend([format!("{name}_mean"), format!("{name}_std"), format!("{name}_ci95")]);
+        for m in &METRICS {
+            let key = m.key;
+            header.extend([format!("{key}_mean"), format!("{key}_std"), format!("{key}_ci95")]);
         }
         if self.has_paper {
             header.push("paper_goodput_mbps".into());
@@ -335,7 +171,7 @@ impl SweepTable {
             let group = &self.records[start..end];
             let first = &group[0];
             for (fi, f0) in first.result.flows.iter().enumerate() {
-                let rows: Vec<(&SweepRunRow, &SweepFlowRow)> =
+                let rows: Vec<(&SweepRunRow, &super::SweepFlowRow)> =
                     group.iter().filter_map(|r| r.result.flows.get(fi).map(|f| (&r.result, f))).collect();
                 let completed = rows.iter().filter(|(_, f)| f.completion_s.is_some()).count();
                 let mut cells = first.point.clone();
@@ -346,8 +182,8 @@ impl SweepTable {
                     rows.len().to_string(),
                     completed.to_string(),
                 ]);
-                for (_, get) in &METRICS {
-                    let x: Vec<f64> = rows.iter().filter_map(|(r, f)| get(r, f).value()).collect();
+                for m in &METRICS {
+                    let x: Vec<f64> = rows.iter().filter_map(|(r, f)| m.cell(r, f).value()).collect();
                     let fixed = |v: f64| format!("{v:.6}");
                     let (m, s) = mean_std(&x);
                     cells.push(if x.is_empty() { String::new() } else { fixed(m) });
@@ -370,7 +206,7 @@ impl SweepTable {
 /// one of the table's own columns (in either table), so that no two columns share a name.
 fn grid_column(path: &str) -> String {
     let own = SweepTable::raw_columns(true).into_iter().chain(SweepTable::aggregate_columns().map(String::from));
-    let taken = own.chain(METRICS.iter().flat_map(|(m, _)| ["mean", "std", "ci95"].map(|s| format!("{m}_{s}"))));
+    let taken = own.chain(METRICS.iter().flat_map(|m| ["mean", "std", "ci95"].map(|s| format!("{}_{s}", m.key))));
     if taken.into_iter().any(|c| c == path) {
         format!("grid.{path}")
     } else {
@@ -396,15 +232,15 @@ pub fn sweep_csv(plan: &SweepPlan, base: &Scenario, runs: &[SweepRunRow], aggreg
 }
 
 /// [`sweep_csv`] from JSON: the sweep's scenario text and a JSON array of the runs' results in
-/// job order (each at least `{"flows": [...], "fairness_jain": ...}`, as the browser received
-/// them).
+/// job order, as a core wrote them (the browser hands back the summaries it received).
 pub fn sweep_csv_json(scenario_json: &str, results_json: &str, aggregate: bool) -> Result<String, RunError> {
     let plan = SweepPlan::new(scenario_json)?;
     let base = scenario::parse(scenario_json)?;
-    let runs: Vec<SweepRunRow> = serde_json::from_str(results_json).map_err(|e| RunError::Results(e.to_string()))?;
-    if runs.len() > plan.len() {
-        return Err(RunError::Results(format!("{} results for a sweep of {} runs", runs.len(), plan.len())));
+    let results: Vec<RunResult> = serde_json::from_str(results_json).map_err(|e| RunError::Results(e.to_string()))?;
+    if results.len() > plan.len() {
+        return Err(RunError::Results(format!("{} results for a sweep of {} runs", results.len(), plan.len())));
     }
+    let runs: Vec<SweepRunRow> = results.iter().map(SweepRunRow::from).collect();
     Ok(sweep_csv(&plan, &base, &runs, aggregate))
 }
 
@@ -514,7 +350,8 @@ mod tests {
     fn results_that_are_not_runs_are_refused() {
         let e = sweep_csv_json(SWEEP, r#"[{"name": "x"}]"#, false).unwrap_err();
         assert!(matches!(e, RunError::Results(_)) && e.to_string().starts_with("the runs' results: "), "{e}");
-        let five = format!("[{}]", [r#"{"flows": [], "fairness_jain": 1}"#; 5].join(","));
+        let one = serde_json::to_string(&results()[0]).unwrap();
+        let five = format!("[{}]", [one.as_str(); 5].join(","));
         let e = sweep_csv_json(SWEEP, &five, false).unwrap_err();
         assert_eq!(e.to_string(), "the runs' results: 5 results for a sweep of 4 runs");
     }

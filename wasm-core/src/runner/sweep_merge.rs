@@ -4,7 +4,8 @@
 //! numbers (a raw table's floats are written in full, so they read back exactly). An aggregate
 //! is computed from the merged raw rows, never from aggregate shards, which cannot be combined.
 
-use super::sweep_csv::{SweepFlowRow, SweepRecord, SweepRunRow, SweepTable, METRICS};
+use super::sweep_csv::{SweepRecord, SweepTable};
+use super::sweep_metrics::{SweepFlowRow, SweepRunRow, METRICS};
 use crate::csv;
 use crate::scenario::MAX_SWEEP_RUNS;
 use std::collections::BTreeMap;
@@ -51,9 +52,6 @@ pub fn parse_sweep_csv(name: &str, text: &str) -> Result<SweepShard, String> {
             return Err(format!("{name}: line {}: {} cells for {width} columns", i + 2, row.len()));
         }
         let num = |col: usize| row[col].parse::<u64>().map_err(|_| format!("{}: not a count: {:?}", at(col), row[col]));
-        let float =
-            |col: usize| row[col].parse::<f64>().map_err(|_| format!("{}: not a number: {:?}", at(col), row[col]));
-        let opt = |col: usize| if row[col].is_empty() { Ok(None) } else { float(col).map(Some) };
         let tail = width - 3;
         let prov = (num(tail)? as usize, row[tail + 1].clone(), row[tail + 2].clone());
         match &shard.provenance {
@@ -67,23 +65,18 @@ pub fn parse_sweep_csv(name: &str, text: &str) -> Result<SweepShard, String> {
             Some(_) => {}
         }
         let m = np + 6;
-        let flow = SweepFlowRow {
+        let mut figures = SweepRunRow::default();
+        let mut flow = SweepFlowRow {
             id: num(np + 3)? as u32,
             transport: row[np + 4].clone(),
             cc: row[np + 5].clone(),
-            goodput_mbps: float(m)?,
-            completion_s: opt(m + 1)?,
-            delivered_bytes: num(m + 2)?,
-            retransmissions: num(m + 3)?,
-            timeouts: num(m + 4)?,
-            owd_ms_mean: float(m + 5)?,
-            owd_ms_p95: float(m + 6)?,
-            owd_arrival_ms_mean: opt(m + 7)?,
-            owd_arrival_ms_p95: opt(m + 8)?,
-            jitter_ms: float(m + 9)?,
-            coding_overhead: opt(m + 10)?,
+            ..SweepFlowRow::default()
         };
-        let (unrouted_pkts, fairness_jain) = (num(m + 11)?, float(m + 12)?);
+        for (k, metric) in METRICS.iter().enumerate() {
+            metric
+                .read(&row[m + k], &mut figures, &mut flow)
+                .map_err(|why| format!("{}: {why}: {:?}", at(m + k), row[m + k]))?;
+        }
         let paper = if has_paper { row[m + METRICS.len()].clone() } else { String::new() };
         let job = num(np)? as usize;
         let (run, seed) = (num(np + 1)? as u32, num(np + 2)?);
@@ -100,7 +93,7 @@ pub fn parse_sweep_csv(name: &str, text: &str) -> Result<SweepShard, String> {
                 point: row[..np].to_vec(),
                 run,
                 seed,
-                result: SweepRunRow { flows: vec![flow], fairness_jain, unrouted_pkts },
+                result: SweepRunRow { flows: vec![flow], ..figures },
                 paper: vec![paper],
             }),
         }

@@ -3,17 +3,17 @@
 
 use crate::metrics::Trace;
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Traces {
     pub flows: Vec<FlowTrace>,
     pub links: Vec<LinkTrace>,
 }
 
 /// Columns of one flow's traces. Each time series shares its own `t`.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct FlowTrace {
     pub id: u32,
     pub sender: Columns,
@@ -38,11 +38,10 @@ pub struct FlowTrace {
 }
 
 /// One INTCP node's time series.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct HopTrace {
     pub node: u32,
-    #[schemars(with = "HopRole")]
-    pub role: &'static str,
+    pub role: HopRole,
     /// `advertised_rate_mbps` (upstream, 0 at the producer), `paced_rate_mbps` (the token
     /// bucket's rate, 0 at the consumer), `queue_pkts` (send queue), `cache_bytes`.
     pub series: Columns,
@@ -51,20 +50,20 @@ pub struct HopTrace {
     pub retransmissions: Columns,
 }
 
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct CodingTrace {
     pub rank: Columns,
     pub decodes: Columns,
 }
 
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct LinkTrace {
     pub id: u32,
     pub queue: Columns,
 }
 
 /// A time column and named value columns of equal length.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Columns {
     pub t: Vec<f64>,
     #[serde(flatten)]
@@ -108,12 +107,10 @@ fn json_f64(v: f64) -> Value {
     serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)
 }
 
-/// An INTCP node's part in a flow, for the schema of `role` (the field is `Role::name()`): the
-/// data source, a router along the path, or the requester.
-#[derive(JsonSchema)]
+/// An INTCP node's part in a flow: the data source, a router along the path, or the requester.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-#[allow(dead_code)]
-pub(super) enum HopRole {
+pub enum HopRole {
     Producer,
     Midnode,
     Consumer,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, defaultXPath, mathisMbps, meanStd, missingPoints, seriesBy, shortPath, valueLabel } from './sweep';
+import { aggregate, defaultXPath, mathisMbps, meanStd, missingPoints, seriesBy, shortPath, SWEEP_METRICS, valueLabel } from './sweep';
 import type { SweepRow } from './client';
 import type { RunSummary } from './results';
 
@@ -30,6 +30,16 @@ describe('sweep aggregation', () => {
     const series = seriesBy(aggregate(rows), x);
     expect(series.map((s) => s.label)).toEqual(['cc reno', 'cc cubic']);
     expect(series[0].points.map((p) => p.x)).toEqual([0, 0.1]);
+  });
+
+  it("reads each of the core's metrics where its pointer says, a count left out as zero", () => {
+    const { summary } = row('reno', 0, 0, 8);
+    const flow = { ...summary.flows[0], owd_ms: { mean: 4, p5: 1, p95: 7 } };
+    const values = Object.fromEntries(SWEEP_METRICS.map((m) => [m.key, m.get(flow, { ...summary, unrouted_pkts: undefined })]));
+    expect(values).toMatchObject({ goodput_mbps: 8, completion_s: 1.5, owd_ms_mean: 4, owd_ms_p95: 7, unrouted_pkts: 0, fairness_jain: 1 });
+    // Not reported by this flow: no arrival delay, no coding.
+    expect([values.owd_arrival_ms_mean, values.coding_overhead]).toEqual([undefined, undefined]);
+    expect(SWEEP_METRICS[0].key).toBe('goodput_mbps');
   });
 
   it('shortens paths for labels', () => {

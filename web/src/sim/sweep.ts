@@ -5,12 +5,14 @@
 import type { SweepRow } from './client';
 import type { FlowSummary, RunSummary } from './results';
 import { ci95HalfWidth, meanStd } from './stats';
+import { SWEEP_METRIC_DEFS } from './sweepMetrics.gen';
 
 export { meanStd } from './stats';
 
-/** A figure of each flow of each run that a sweep chart can plot. */
+/** A figure of each flow of each run that a sweep chart can plot: one of the core's sweep
+ * metrics (`runner/sweep_metrics.rs` `METRICS`, generated into `sweepMetrics.gen.ts`). */
 export interface SweepMetric {
-  /** The core's column name in `orbitcp sweep` (`runner/sweep_csv.rs` `METRICS`). */
+  /** The core's column name in `orbitcp sweep`. */
   key: string;
   /** What it is, for the select and the sentences of the summary. */
   name: string;
@@ -21,25 +23,28 @@ export interface SweepMetric {
   get: (flow: FlowSummary, run: RunSummary) => number | undefined;
 }
 
-const some = (v: number | null | undefined): number | undefined => (v === null || v === undefined ? undefined : v);
+/** The value at a JSON pointer (`/owd_ms/mean`) of a result's object, if any. */
+function at(obj: unknown, pointer: string): unknown {
+  let v = obj;
+  for (const part of pointer.split('/').slice(1)) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
 
 /** The metrics of the core's sweep table, in its column order. */
-export const SWEEP_METRICS: readonly SweepMetric[] = [
-  { key: 'goodput_mbps', name: 'goodput', unit: 'Mbit/s', get: (f) => f.goodput_mbps },
-  { key: 'completion_s', name: 'completion time', unit: 's', get: (f) => some(f.completion_s) },
-  { key: 'delivered_bytes', name: 'delivered bytes', unit: 'bytes', get: (f) => f.delivered_bytes },
-  { key: 'retransmissions', name: 'retransmissions', unit: 'packets', get: (f) => f.retransmissions },
-  { key: 'timeouts', name: 'timeouts', unit: '', get: (f) => f.timeouts },
-  { key: 'owd_ms_mean', name: 'one-way delay, mean', unit: 'ms', get: (f) => f.owd_ms.mean },
-  { key: 'owd_ms_p95', name: 'one-way delay, p95', unit: 'ms', get: (f) => f.owd_ms.p95 },
-  { key: 'owd_arrival_ms_mean', name: 'one-way delay at arrival, mean', unit: 'ms', get: (f) => some(f.owd_arrival_ms?.mean) },
-  { key: 'owd_arrival_ms_p95', name: 'one-way delay at arrival, p95', unit: 'ms', get: (f) => some(f.owd_arrival_ms?.p95) },
-  { key: 'jitter_ms', name: 'jitter', unit: 'ms', get: (f) => f.jitter_ms },
-  { key: 'coding_overhead', name: 'coding overhead', unit: 'packets sent per source packet', get: (f) => some(f.coding?.coded_overhead) },
-  // A result's JSON leaves the count out when it is zero.
-  { key: 'unrouted_pkts', name: 'unrouted packets', unit: 'packets', get: (_, r) => r.unrouted_pkts ?? 0 },
-  { key: 'fairness_jain', name: "Jain's fairness index", unit: '', get: (_, r) => r.fairness_jain },
-];
+export const SWEEP_METRICS: readonly SweepMetric[] = SWEEP_METRIC_DEFS.map((m) => ({
+  key: m.key,
+  name: m.name,
+  unit: m.unit,
+  get: (flow: FlowSummary, run: RunSummary) => {
+    const v = at(m.of === 'run' ? run : flow, m.pointer);
+    // A result's JSON leaves a count out when it is zero.
+    if (v === undefined || v === null) return m.kind === 'count' ? 0 : undefined;
+    return typeof v === 'number' ? v : undefined;
+  },
+}));
 
 export const GOODPUT: SweepMetric = SWEEP_METRICS[0];
 

@@ -149,13 +149,14 @@ async function run(loaded: Loaded, id: number, scenario: string, seed: string | 
   }
 }
 
-/** The core that answers `msg`: the orbit build for the globe's view and for the exports (pcap
- * files, a sweep's CSV), whatever the scenario, since the first-load build has neither writer;
+/** The core that answers `msg`: the orbit build for the globe's view, for joining a run's parts
+ * (`combine`) and for the exports (pcap files, a sweep's CSV), whatever the scenario, since the
+ * first-load build has none of them (reading results back is the result types' deserializers);
  * and for a sweep's runs, since it is built for speed where the first-load build is built for
  * size (a fifth less CPU time over the CTCP Fig. 2 sweep), and a sweep is long enough that
  * fetching it once costs nothing in comparison. Both give the CLI's bytes. */
 async function coreOf(msg: ToWorker): Promise<Loaded> {
-  if (msg.type === 'view' || msg.type === 'pcap' || msg.type === 'sweepCsv' || msg.type === 'sweepRuns') return loadOrbitCore();
+  if (msg.type === 'view' || msg.type === 'pcap' || msg.type === 'sweepCsv' || msg.type === 'sweepRuns' || msg.type === 'combine') return loadOrbitCore();
   if (msg.type === 'panic') return chainCore;
   return coreFor(msg.scenario);
 }
@@ -177,12 +178,17 @@ async function handle(msg: ToWorker) {
       case 'sweepRuns':
         await sweepRuns(loaded, msg.id, msg.scenario, msg.jobs);
         break;
-      case 'simulations':
-        post({ type: 'simulations', id: msg.id, count: core.simulation_count(msg.scenario) });
+      case 'simulations': {
+        const count = core.simulation_count(msg.scenario);
+        // This worker joins the parts (`combine`, the orbit build's): fetched while they run.
+        if (count > 1) void loadOrbitCore();
+        post({ type: 'simulations', id: msg.id, count });
         break;
+      }
       case 'combine': {
         // The parts are the core's JSON texts: joined into an array without parsing them here.
-        const result = parseResult(core.combine_results(msg.scenario, msg.seed, `[${msg.parts.join(',')}]`));
+        const { core: orbit } = await loadOrbitCore();
+        const result = parseResult(orbit.combine_results(msg.scenario, msg.seed, `[${msg.parts.join(',')}]`));
         post({ type: 'result', id: msg.id, result }, transferables(result));
         break;
       }

@@ -144,8 +144,12 @@ enum Command {
     Schema {
         /// The schema of what runs report (the result, its traces and path timeline, and the
         /// constellation view) instead of the scenario's
-        #[arg(long)]
+        #[arg(long, conflicts_with = "sweep_metrics")]
         results: bool,
+        /// The metrics of a sweep's table instead, in column order: key, name, unit, kind, whose
+        /// figure (flow or run) and its JSON pointer in a result
+        #[arg(long)]
+        sweep_metrics: bool,
     },
     /// Runs the standard benchmark and prints events per second and wall time
     Bench {
@@ -299,8 +303,15 @@ fn main() -> ExitCode {
         }
         Command::Jobs { scenario, shard } => sweep::cmd_jobs(&scenario.path, shard),
         Command::Validate { scenario } => cmd_validate(&scenario.path),
-        Command::Schema { results } => {
-            emit(&format!("{}\n", if results { runner::results_schema_json() } else { runner::schema_json() }));
+        Command::Schema { results, sweep_metrics } => {
+            let text = if results {
+                runner::results_schema_json()
+            } else if sweep_metrics {
+                runner::sweep_metrics_json()
+            } else {
+                runner::schema_json()
+            };
+            emit(&format!("{text}\n"));
             Ok(())
         }
         Command::Bench { threads } => cmd_bench(threads.get()),

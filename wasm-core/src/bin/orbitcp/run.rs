@@ -4,12 +4,10 @@
 use crate::progress::{self, Progress};
 use crate::{emit, input, interrupt, parse_scenario, Failure, Outcome};
 use orbitcp_core::csv;
-use orbitcp_core::runner::{self, RunError, RunResult, Session};
+use orbitcp_core::runner::{self, parallel, RunError, RunResult, Session};
 use orbitcp_core::scenario::Scenario;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 /// Events between two looks at the clock and at Ctrl-C: well under a millisecond of work.
 const CHUNK: u32 = 4096;
@@ -109,35 +107,23 @@ fn run_simulations(
         return Ok((result, session.interrupted(), capture.map(|_| session.pcap())));
     }
     let standings = Mutex::new(vec![Standing::default(); parts.len()]);
-    let next = AtomicUsize::new(0);
-    type Outcome = Result<(RunResult, bool), RunError>;
-    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; parts.len()]);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(part) = parts.get(i) else { break };
+    let simulate = |i: usize| -> Result<(RunResult, bool), RunError> {
         let report = |s: &Session| {
             standings.lock().expect("no panics while holding the lock")[i] =
                 Standing { done_s: s.progress_s(), total_s: s.total_s(), events: s.events_processed() };
         };
-        let outcome = Session::new_until(part, sc.seed, &interrupt::requested).and_then(|mut session| {
-            drive(&mut session, report);
-            Ok((session.result(with_traces)?, session.interrupted()))
-        });
-        outcomes.lock().expect("no panics while holding the lock")[i] = Some(outcome);
+        let mut session = Session::new_until(&parts[i], sc.seed, &interrupt::requested)?;
+        drive(&mut session, report);
+        Ok((session.result(with_traces)?, session.interrupted()))
     };
-    std::thread::scope(|s| {
-        let mut workers = Vec::new();
-        for _ in 0..threads.clamp(1, parts.len().max(1)) {
-            match std::thread::Builder::new().spawn_scoped(s, work) {
-                Ok(w) => workers.push(w),
-                Err(_) => break,
-            }
-        }
-        if workers.is_empty() {
-            work();
-        }
-        // This thread draws the progress line while the simulations run.
-        while !workers.iter().all(|w| w.is_finished()) {
+    // Ctrl-C stops each simulation at its current event (`drive`), never the pool: every
+    // simulation reports, partially.
+    let outcomes = parallel::run_jobs(
+        parts.len(),
+        threads,
+        simulate,
+        || false,
+        |_| {
             if progress.due() {
                 let all = standings.lock().expect("no panics while holding the lock").clone();
                 let sum = |f: fn(&Standing) -> f64| all.iter().map(f).sum::<f64>();
@@ -151,14 +137,13 @@ fn run_simulations(
                     progress.elapsed(),
                 ));
             }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    });
+        },
+    );
     progress.clear();
     let mut results = Vec::with_capacity(parts.len());
     let mut interrupted = false;
-    for outcome in outcomes.into_inner().expect("no panics while holding the lock") {
-        let (result, cut) = outcome.expect("every simulation was run")?;
+    for outcome in outcomes {
+        let (result, cut) = outcome?;
         results.push(result);
         interrupted |= cut;
     }

@@ -3,16 +3,13 @@
 
 use crate::progress::{self, Progress};
 use crate::{emit, input, interrupt, parse_scenario, Failure, LineOut, Outcome};
-use orbitcp_core::runner::{self, RunError, RunResult, Shard, SweepPlan, SweepRunRow, SweepTable};
+use orbitcp_core::runner::{self, parallel, RunResult, Shard, SweepPlan, SweepRunRow, SweepTable};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Duration;
 
-/// Runs the sweep's jobs `jobs` (indices) on `threads` threads, each job expanded when a thread
-/// takes it; results come back in the order of `jobs`, whatever the scheduling. Once `stop()`
-/// says so, no job starts (the ones under way finish): the results are then those of the first
-/// jobs, fewer than asked for.
+/// Runs the sweep's jobs `jobs` (indices) on `threads` threads (`runner::parallel`), each job
+/// expanded when a thread takes it; results come back in the order of `jobs`, whatever the
+/// scheduling. Once `stop()` says so, no job starts (the ones under way finish): the results are
+/// then those of the first jobs, fewer than asked for.
 pub fn run_parallel(
     plan: &SweepPlan,
     jobs: &[usize],
@@ -20,57 +17,18 @@ pub fn run_parallel(
     progress: &mut Progress,
     stop: fn() -> bool,
 ) -> Result<Vec<RunResult>, String> {
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let running = AtomicUsize::new(0);
     let total = jobs.len();
-    let results: Mutex<Vec<Option<Result<RunResult, RunError>>>> = Mutex::new(vec![None; total]);
-    let work = || loop {
-        if stop() {
-            break;
-        }
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= total {
-            break;
-        }
-        running.fetch_add(1, Ordering::Relaxed);
-        let r = plan.job(jobs[i]).and_then(|job| runner::run_job(&job));
-        results.lock().expect("no panics while holding the lock")[i] = Some(r);
-        running.fetch_sub(1, Ordering::Relaxed);
-        done.fetch_add(1, Ordering::Relaxed);
-    };
-    std::thread::scope(|s| {
-        // No more threads than jobs; if the system refuses a thread, the ones started share the
-        // work (and with none, this thread does it all).
-        let mut workers = Vec::new();
-        for _ in 0..threads.clamp(1, total.max(1)) {
-            match std::thread::Builder::new().spawn_scoped(s, work) {
-                Ok(w) => workers.push(w),
-                Err(_) => break,
-            }
-        }
-        if workers.is_empty() {
-            work();
-        }
-        // This thread draws the progress line while the workers run.
-        while progress.due() || !workers.iter().all(|w| w.is_finished()) {
-            if workers.iter().all(|w| w.is_finished()) {
-                break;
-            }
-            if progress.due() {
-                let (d, r) = (done.load(Ordering::Relaxed), running.load(Ordering::Relaxed));
-                progress.show(&progress::sweep_line(d, r, total, progress.elapsed()));
-            }
-            std::thread::sleep(Duration::from_millis(20));
+    let run = |i: usize| plan.job(jobs[i]).and_then(|job| runner::run_job(&job));
+    let results = parallel::run_jobs(total, threads, run, stop, |t| {
+        if progress.due() {
+            progress.show(&progress::sweep_line(t.done, t.running, total, progress.elapsed()));
         }
     });
     progress.clear();
-    let results = results.into_inner().map_err(|_| "a sweep thread failed".to_string())?;
-    let finished = results.iter().take_while(|r| r.is_some()).count();
-    if finished < total && !stop() {
+    if results.len() < total && !stop() {
         return Err("a run did not finish".into());
     }
-    results.into_iter().take(finished).flatten().collect::<Result<_, _>>().map_err(String::from)
+    results.into_iter().collect::<Result<_, _>>().map_err(String::from)
 }
 
 pub fn cmd_sweep(
