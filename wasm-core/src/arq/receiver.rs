@@ -141,7 +141,7 @@ impl ArqReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::EventQueue;
+    use crate::sim::{EventQueue, SimDuration};
     use crate::simulation::testing::{arq_pair, chain, TestLink};
     use crate::simulation::Agent;
 
@@ -186,7 +186,7 @@ mod tests {
         pair.run_until(ms(1));
         // A packet that claims the first 1000 bytes but carries the digest of others.
         let Agent::ArqReceiver(r) = &mut pair.sim.agents[1] else { unreachable!() };
-        let wrong = r.content.digest(5000, 1000);
+        let wrong = r.cfg.content.digest(5000, 1000);
         let pkt = Packet {
             flow: 0,
             dst_node: 1,

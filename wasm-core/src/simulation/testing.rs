@@ -14,7 +14,7 @@ use crate::arq::receiver::{ArqReceiver, ArqReceiverConfig};
 use crate::arq::sender::{ArqConfig, ArqSender};
 use crate::arq::ArqMode;
 use crate::content::Content;
-use crate::metrics::Trace;
+use crate::metrics::{DeliveryLog, Trace};
 use crate::net::{AgentId, Buffer, Link, LinkConfig, LossAt, LossProcess, Network, NodeId, Outages, RateSchedule};
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
 
@@ -160,17 +160,9 @@ pub fn arq_pair(mode: ArqMode, window_pkts: u32, bytes: Option<u64>, link: TestL
     let cfg = ArqConfig { mode, window_pkts, mss: 1000, bytes, fixed_timeout: None };
     let (a, b) = (Pair::A, Pair::B);
     let sender = ArqSender::new(0, b.0, b.1, content, cfg, Trace::new(2));
-    let receiver = ArqReceiver::new(ArqReceiverConfig {
-        flow: 0,
-        peer_node: a.0,
-        peer_agent: a.1,
-        content,
-        mode,
-        window_pkts,
-        mss: 1000,
-        bytes,
-        owd_trace: Trace::new(2),
-        bin_width: SimDuration::from_millis(100),
-    });
+    let receiver = ArqReceiver::new(
+        ArqReceiverConfig { flow: 0, peer_node: a.0, peer_agent: a.1, content, mode, window_pkts, mss: 1000, bytes },
+        DeliveryLog::new(Trace::new(2), SimDuration::from_millis(100)),
+    );
     Pair::new(link, Agent::ArqSender(Box::new(sender)), Agent::ArqReceiver(Box::new(receiver)), end)
 }
