@@ -54,7 +54,7 @@ impl Transport for TcpHandle {
         let delack = set.delayed_ack.then(|| SimDuration::from_secs_f64(set.delack_ms / 1e3));
         let window = match t.rwnd_pkts {
             Some(r) => WindowPolicy::Fixed(r as u64 * t.mss_bytes as u64),
-            None if set.rcv_autotune => WindowPolicy::Autotune(RcvWindow::new(t.mss_bytes)),
+            None if set.rcv_autotune => WindowPolicy::Autotune(RcvWindow::new(t.mss_bytes, t.sack)),
             None => WindowPolicy::Unlimited,
         };
         let receiver = TcpReceiver::new(TcpReceiverConfig {

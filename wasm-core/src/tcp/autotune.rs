@@ -9,7 +9,9 @@
 //! the advertised window itself (`rcv_ssthresh`) starts at 64 KB and grows by two segments per
 //! segment received (`tcp_grow_window`), so it at most triples per round trip, whatever the
 //! sender's congestion window says, and never exceeds 3 MB: this is what holds Hybla's huge
-//! slow-start increments back on a real GEO path.
+//! slow-start increments back on a real GEO path. An out-of-order segment grows it too when the
+//! flow uses SACK (`tcp_data_queue_ofo`, since Linux 5.1: "grow window for OOO packets only for
+//! SACK flows"), so a window with holes keeps opening while they wait for retransmission.
 //!
 //! The application is modelled as reading everything as soon as it is in order.
 
@@ -44,10 +46,12 @@ pub struct RcvWindow {
     clamp: u64,
     window: u64,
     max_window: u64,
+    /// SACK is in use: out-of-order segments grow the window as in-order ones do.
+    sack: bool,
 }
 
 impl RcvWindow {
-    pub fn new(mss: u32) -> RcvWindow {
+    pub fn new(mss: u32, sack: bool) -> RcvWindow {
         let mss = mss as u64;
         RcvWindow {
             mss,
@@ -58,6 +62,7 @@ impl RcvWindow {
             clamp: win_from_space(RMEM_DEFAULT),
             window: win_from_space(RMEM_DEFAULT),
             max_window: win_from_space(RMEM_MAX),
+            sack,
         }
     }
 
@@ -78,6 +83,14 @@ impl RcvWindow {
     /// segments, up to the clamp.
     pub fn on_segment(&mut self) {
         self.window = (self.window + 2 * self.mss).min(self.clamp);
+    }
+
+    /// Linux `tcp_data_queue_ofo`: a full segment arrived out of order; without SACK the window
+    /// stays as it is, so that the sender sees duplicate ACKs and retransmits.
+    pub fn on_out_of_order_segment(&mut self) {
+        if self.sack {
+            self.on_segment();
+        }
     }
 
     /// Linux `tcp_rcv_space_adjust`, called as the application reads: once per receiver RTT,
@@ -110,12 +123,12 @@ mod tests {
 
     #[test]
     fn the_first_window_is_half_the_default_buffer() {
-        assert_eq!(RcvWindow::new(MSS).window(), 65_536);
+        assert_eq!(RcvWindow::new(MSS, true).window(), 65_536);
     }
 
     #[test]
     fn the_window_follows_twice_what_was_read_per_rtt_and_stops_at_half_rmem_max() {
-        let mut w = RcvWindow::new(MSS);
+        let mut w = RcvWindow::new(MSS, true);
         let rtt = SimDuration::from_millis(500);
         w.rtt_sample(rtt);
         let mut delivered = 0u64;
@@ -143,8 +156,22 @@ mod tests {
     }
 
     #[test]
+    fn out_of_order_segments_grow_the_window_only_with_sack() {
+        let mut with_sack = RcvWindow::new(MSS, true);
+        let mut without = RcvWindow::new(MSS, false);
+        with_sack.clamp = 1 << 20;
+        without.clamp = 1 << 20;
+        for _ in 0..10 {
+            with_sack.on_out_of_order_segment();
+            without.on_out_of_order_segment();
+        }
+        assert_eq!(with_sack.window(), 65_536 + 20 * MSS as u64);
+        assert_eq!(without.window(), 65_536);
+    }
+
+    #[test]
     fn a_slow_reader_keeps_the_window_where_it_is() {
-        let mut w = RcvWindow::new(MSS);
+        let mut w = RcvWindow::new(MSS, true);
         w.rtt_sample(SimDuration::from_millis(100));
         w.on_read(SimTime::ZERO, 0);
         w.on_read(SimTime::from_secs_f64(0.1), 5 * MSS as u64);

@@ -184,6 +184,9 @@ impl TcpReceiver {
                 self.ooo.insert(i, OutOfOrder { seq, len, digest, first_sent });
                 self.delivery.arrived(ctx.now, first_sent);
                 self.add_range(seq, end);
+                if let WindowPolicy::Autotune(a) = &mut self.window {
+                    a.on_out_of_order_segment();
+                }
             }
             self.recent = [Some(seq), self.recent[0], self.recent[1]];
             self.send_ack(ctx);
