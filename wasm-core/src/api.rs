@@ -261,6 +261,18 @@ pub fn sweep_csv(json: &str, results_json: &str, aggregate: bool) -> Result<Stri
     runner::sweep_csv_json(json, results_json, aggregate).map_err(run_error)
 }
 
+/// A sweep's statistics per grid point and flow as JSON (`runner::SweepPointStats`: for each
+/// metric the runs, mean, standard deviation and 95 % confidence half-width, the numbers
+/// `orbitcp sweep --aggregate` prints), for the sweep chart and table; arguments as
+/// [`sweep_csv`]'s. In the orbit build only: the chart is drawn after a sweep, which already
+/// fetched the orbit build.
+#[cfg(feature = "orbits")]
+#[wasm_bindgen]
+pub fn sweep_stats(json: &str, results_json: &str) -> Result<String, JsValue> {
+    let stats = runner::sweep_stats_from_json(json, results_json).map_err(run_error)?;
+    serde_json::to_string(&stats).map_err(output_error)
+}
+
 /// What a scenario will cost (`runner::cost::CostEstimate` as JSON: runs, events, browser
 /// seconds), so the app can ask before it opens an expensive shared link.
 #[wasm_bindgen]

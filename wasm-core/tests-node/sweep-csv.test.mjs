@@ -1,10 +1,11 @@
 // One sweep-CSV writer: the browser's sweep export (the worker's wasm calls, as SimClient makes
 // them) must give the bytes `orbitcp sweep` prints for the same scenario, paper column included.
+// The sweep chart's statistics (`sweep_stats`) must be the numbers of `orbitcp sweep --aggregate`.
 // Run by scripts/test.sh (node_determinism) after the release CLI and scripts/build-wasm.sh.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,4 +88,38 @@ test("the browser's sweep CSV is the CLI's, byte for byte", async () => {
   assert.ok(first && first[1] === '4.5', lines[1]);
   assert.ok(lines[lines.length - 1].includes(',1.25,8,'), lines[lines.length - 1]);
   for (const l of lines.slice(1)) assert.ok(l.endsWith(`,8,${first[2]},${first[3]}`), l);
+});
+
+/** A CSV without quoted cells as objects keyed by the header. */
+function csvRecords(text) {
+  const [head, ...lines] = text.trimEnd().split('\n');
+  const cols = head.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((c, i) => [cols[i], c])));
+}
+
+test("the browser's sweep statistics are the numbers of the CLI's aggregate table", async () => {
+  assert.ok(existsSync(cli), `${cli} is missing: run cargo build --release`);
+  // Two flows, one of them CTCP: metrics some flows do not report, so empty cells too.
+  const file = join(root, 'web/src/sim/fixtures/sweep-ci.json');
+  const text = readFileSync(file, 'utf8');
+  const summaries = JSON.stringify(browserSummaries(await wasm(), text));
+  const stats = JSON.parse((await wasm('pkg-orbit')).sweep_stats(text, summaries));
+  const table = csvRecords(execFileSync(cli, ['sweep', '--aggregate', '--threads', '2', file], { encoding: 'utf8' }));
+  assert.equal(stats.length, table.length, 'one entry per grid point and flow');
+  const sixDecimals = (v) => (v === null ? '' : v.toFixed(6));
+  let empty = 0;
+  stats.forEach((s, i) => {
+    const row = table[i];
+    assert.equal(String(s.point[0][1]), row['topology.links[1].loss.p']);
+    assert.equal(String(s.flow), row.flow);
+    assert.equal(s.cc, row.cc);
+    for (const m of s.metrics) {
+      assert.equal(sixDecimals(m.mean), row[`${m.key}_mean`], `${m.key} mean, row ${i}`);
+      assert.equal(m.runs < 2 ? '' : sixDecimals(m.std), row[`${m.key}_std`], `${m.key} std, row ${i}`);
+      assert.equal(sixDecimals(m.ci95), row[`${m.key}_ci95`], `${m.key} ci95, row ${i}`);
+      if (m.runs === 0) empty++;
+    }
+    assert.equal(s.metrics.find((m) => m.key === 'goodput_mbps').runs, Number(row.runs));
+  });
+  assert.ok(empty > 0, 'some metric is reported by no run of some flow');
 });

@@ -66,7 +66,7 @@ const LANDING_CARDS = landingCards(PRESETS, LESSONS);
 
 export function App() {
   const { state, valid, running, globeSpanS, scenario, hasSweep, actions } = useSimulation();
-  const { text, presetId, errors, validated, estimate, coreVersion, phase, result, sweepRows, resultScenario, notice, status, costPrompt, view } = state;
+  const { text, presetId, errors, validated, estimate, coreVersion, phase, result, sweepRows, sweepStats, resultScenario, notice, status, costPrompt, view } = state;
   const starting = phase.kind === 'running' ? phase.what : null;
   /** A long run's result so far: drawn in place of the last result until the run ends. */
   const partial = phase.kind === 'running' ? phase.partial : undefined;
@@ -325,10 +325,10 @@ export function App() {
           <FoldChartNumbersContext.Provider value={foldChartNumbers}>
           <div data-testid="results" data-run-state={runStateAttribute(phase)} data-stale={stale}>
             {shownOutput && !partial && <ResultOrigin scenario={resultScenario} seed={result && !sweepRows ? result.summary.seed : undefined} what={sweepRows ? 'sweep' : 'run'} changes={editorChanges} />}
-            {sweepRows && (
+            {sweepRows && sweepStats && (
               <ErrorBoundary resetKey={sweepRows}>
                 <Suspense fallback={<p className="status">Loading the charts…</p>}>
-                  <SweepChart rows={sweepRows} scenario={resultScenario} />
+                  <SweepChart rows={sweepRows} pointStats={sweepStats} scenario={resultScenario} />
                 </Suspense>
               </ErrorBoundary>
             )}

@@ -78,7 +78,7 @@ describe('runs and sweeps', () => {
     let s = play(ready(), { type: 'started', what: 'run', job: 1 }, { type: 'run-finished', job: 1, result: result(1, 1), scenario: null });
     s = play(s, { type: 'started', what: 'sweep', job: 2 });
     expect(s.phase.kind === 'running' && s.phase.progress.label).toBe('expanding the sweep');
-    s = play(s, { type: 'sweep-finished', job: 2, rows: rows(18), scenario: null, workers: 2 });
+    s = play(s, { type: 'sweep-finished', job: 2, rows: rows(18), stats: [], scenario: null, workers: 2 });
     expect(s.sweepRows).toHaveLength(18);
     expect(s.status).toBe('Sweep finished: 18 runs on 2 workers.');
     s = play(s, { type: 'started', what: 'run', job: 3 }, { type: 'run-finished', job: 3, result: result(1, 2), scenario: null });

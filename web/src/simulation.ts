@@ -9,7 +9,7 @@
 
 import { wallSeconds } from './estimate';
 import type { Progress, SweepRow } from './sim/client';
-import type { CostEstimate, FieldError } from './sim/protocol';
+import type { CostEstimate, FieldError, SweepPointStats } from './sim/protocol';
 import type { RunResult } from './sim/results';
 import type { ConstellationView } from './sim/constellation';
 import type { Scenario } from './scenario/types.gen';
@@ -70,6 +70,8 @@ export interface SimState {
   /** The last finished job's output: a run's result or a sweep's rows, never both. */
   result: RunResult | null;
   sweepRows: SweepRow[] | null;
+  /** The core's statistics of `sweepRows` per grid point and flow (set with them). */
+  sweepStats: SweepPointStats[] | null;
   /** The scenario the result or rows came from (the text may have changed since). */
   resultScenario: Scenario | null;
   /** Something the user should read: a failure, a crash, a link that could not be opened. */
@@ -104,7 +106,7 @@ export type SimAction =
   | { type: 'progress'; job: number; progress: Progress }
   | { type: 'partial'; job: number; result: RunResult }
   | { type: 'run-finished'; job: number; result: RunResult; scenario: Scenario | null }
-  | { type: 'sweep-finished'; job: number; rows: SweepRow[]; scenario: Scenario | null; workers: number }
+  | { type: 'sweep-finished'; job: number; rows: SweepRow[]; stats: SweepPointStats[]; scenario: Scenario | null; workers: number }
   /** A job ended without output: cancelled, ended by a crash (already told by `crashed`), or an
    * error with its message. */
   | { type: 'job-failed'; job: number; reason: 'cancelled' | 'crash' | 'error'; message: string }
@@ -137,6 +139,7 @@ export function initialSimState(init: InitialScenario): SimState {
     phase: { kind: 'idle' },
     result: null,
     sweepRows: null,
+    sweepStats: null,
     resultScenario: null,
     notice: init.notice ?? null,
     status: '',
@@ -177,7 +180,7 @@ function calledOff(autoRun: AutoRunSource | null): AutoRunSource | null {
 function replacedBy(s: SimState, text: string): Partial<SimState> {
   if (text === s.text) return {};
   const phase: Phase = s.phase.kind === 'running' ? s.phase : { kind: 'idle' };
-  return { result: null, sweepRows: null, resultScenario: null, view: null, phase };
+  return { result: null, sweepRows: null, sweepStats: null, resultScenario: null, view: null, phase };
 }
 
 export function simReducer(s: SimState, a: SimAction): SimState {
@@ -225,6 +228,7 @@ export function simReducer(s: SimState, a: SimAction): SimState {
         phase: { kind: 'done', what: 'run' },
         result: a.result,
         sweepRows: null,
+        sweepStats: null,
         resultScenario: a.scenario,
         status: `Run finished: ${a.result.summary.flows.length} flow(s), ${a.result.summary.events.toLocaleString('en')} events.`,
       };
@@ -234,6 +238,7 @@ export function simReducer(s: SimState, a: SimAction): SimState {
         ...s,
         phase: { kind: 'done', what: 'sweep' },
         sweepRows: a.rows,
+        sweepStats: a.stats,
         resultScenario: a.scenario,
         status: `Sweep finished: ${a.rows.length} runs on ${a.workers} workers.`,
       };

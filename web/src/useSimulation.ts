@@ -148,7 +148,12 @@ export function useSimulation() {
         const handle = client.sweep(text, onProgress);
         sweepTextRef.current = text;
         cancelRef.current = handle.cancel;
-        handle.promise.then((rows) => dispatch({ type: 'sweep-finished', job, rows, scenario: sc, workers: client.size }), fail);
+        handle.promise
+          .then(async (rows) => {
+            const stats = await client.sweepStats(text, rows);
+            dispatch({ type: 'sweep-finished', job, rows, stats, scenario: sc, workers: client.size });
+          })
+          .catch(fail);
       }
     },
     [text, valid, running],

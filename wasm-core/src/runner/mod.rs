@@ -31,6 +31,7 @@ mod sweep;
 mod sweep_csv;
 mod sweep_merge;
 mod sweep_metrics;
+mod sweep_stats;
 mod tcp;
 mod traces;
 mod transport;
@@ -46,6 +47,7 @@ pub use sweep::{run_job, sweep_jobs, Shard, SweepJob, SweepJobRef, SweepPlan};
 pub use sweep_csv::{sweep_csv, sweep_csv_json, SweepRecord, SweepTable};
 pub use sweep_merge::{merge_sweep_csv, parse_sweep_csv, SweepShard};
 pub use sweep_metrics::{sweep_metrics_json, Metric, MetricKind, MetricOf, SweepFlowRow, SweepRunRow, METRICS};
+pub use sweep_stats::{sweep_stats, sweep_stats_from_json, MetricStats, SweepPointStats};
 pub use traces::{CodingTrace, Columns, FlowTrace, HopRole, HopTrace, LinkTrace, Traces};
 #[cfg(feature = "orbits")]
 pub use view::built_from_scenario_json;
@@ -235,6 +237,8 @@ struct CoreOutputs {
     cost_estimate: cost::CostEstimate,
     /// A sweep's job as the browser lists it (`sweep_jobs`).
     sweep_job: SweepJobRef,
+    /// A sweep's statistics per grid point and flow, for its chart (`sweep_stats`).
+    sweep_point_stats: SweepPointStats,
 }
 
 /// The JSON Schema of what the core reports (the run result with its traces and path

@@ -11,12 +11,13 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { pointer, select } from 'd3-selection';
 import { line } from 'd3-shape';
 import type { SweepRow } from '../sim/client';
+import type { SweepPointStats } from '../sim/protocol';
 import {
-  aggregate,
   defaultXPath,
   GOODPUT,
   mathisMbps,
   metricLabel,
+  metricStats,
   missingPoints,
   reportedMetrics,
   seriesBy,
@@ -82,13 +83,15 @@ interface SeriesInfo {
   rep: PointStats;
 }
 
-export function SweepChart({ rows, scenario }: { rows: SweepRow[]; scenario: Scenario | null }) {
+/** `rows`: the sweep's runs in job order; `pointStats`: the core's statistics of them
+ * (`SimClient.sweepStats`). */
+export function SweepChart({ rows, pointStats, scenario }: { rows: SweepRow[]; pointStats: readonly SweepPointStats[]; scenario: Scenario | null }) {
   const metrics = useMemo(() => reportedMetrics(rows), [rows]);
   const [metricKey, setMetricKey] = useState(GOODPUT.key);
   const metric = metrics.find((m) => m.key === metricKey) ?? metrics[0] ?? GOODPUT;
   const isGoodput = metric.key === GOODPUT.key;
   const [spread, setSpread] = useState<Spread>('ci');
-  const stats = useMemo(() => aggregate(rows, metric), [rows, metric]);
+  const stats = useMemo(() => metricStats(pointStats, metric), [pointStats, metric]);
   const paths = useMemo(() => sweptPaths(rows), [rows]);
   const numericPaths = useMemo(() => paths.filter((p) => rows.every((r) => typeof Object.fromEntries(r.job.point)[p] === 'number')), [paths, rows]);
   const [xPathPick, setXPath] = useState<string | undefined>(undefined);

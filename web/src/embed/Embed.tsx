@@ -51,7 +51,7 @@ function useHeightBelow(ref: RefObject<HTMLElement | null>): number | null {
 
 export function Embed() {
   const { state, valid, running, globeSpanS, scenario, hasSweep, actions } = useSimulation();
-  const { coreVersion, phase, result, sweepRows, resultScenario, notice, status, costPrompt, view } = state;
+  const { coreVersion, phase, result, sweepRows, sweepStats, resultScenario, notice, status, costPrompt, view } = state;
   const chosen = useMemo(() => embedView(window.location.search, window.location.hash, hasSweep), [hasSweep]);
   const { cursor, chartTime } = usePageTime(Boolean(view), result?.path);
   // The core that made the link, read once: the embedded page never rewrites its address.
@@ -78,9 +78,9 @@ export function Embed() {
       <p className="embed-empty">{coreVersion ? 'This scenario has no globe: it is not placed on the Earth.' : ''}</p>
     );
   } else if (chosen.view === 'sweep') {
-    body = sweepRows ? (
+    body = sweepRows && sweepStats ? (
       <ErrorBoundary resetKey={sweepRows}>
-        <SweepChart rows={sweepRows} scenario={resultScenario} />
+        <SweepChart rows={sweepRows} pointStats={sweepStats} scenario={resultScenario} />
       </ErrorBoundary>
     ) : (
       <p className="embed-empty">{hasSweep ? 'Run the sweep to see its chart.' : 'This scenario has no sweep.'}</p>

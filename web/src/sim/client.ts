@@ -2,7 +2,7 @@
 // scenarios and sweeps on them, reports progress, cancels at once (by replacing the worker),
 // and replaces a worker whose core crashed, telling the UI what happened.
 
-import { assertNever, REPLY_TYPE, type CostEstimate, type FieldError, type FromWorker, type PcapFile, type Replies, type SweepJob, type ToWorker } from './protocol';
+import { assertNever, REPLY_TYPE, type CostEstimate, type FieldError, type FromWorker, type PcapFile, type Replies, type SweepJob, type SweepPointStats, type ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
 import type { ConstellationView } from './constellation';
 import { progressReporter, secondsLeft, timeLeftText, type Progress } from './progress';
@@ -96,6 +96,7 @@ class WorkerSlot {
         case 'view':
         case 'estimate':
         case 'csv':
+        case 'sweepStats':
         case 'pcap':
         case 'armed':
           this.settle(msg.id, msg);
@@ -195,6 +196,14 @@ export class SimClient {
     const results = JSON.stringify(rows.map((r) => r.summary));
     const msg = await this.slots[0].request({ type: 'sweepCsv', id: this.id(), scenario, results });
     return msg.csv;
+  }
+
+  /** A sweep's statistics per grid point and flow for its chart and table (`sweep()`'s rows, in
+   * job order): computed by the core, the numbers `orbitcp sweep --aggregate` prints. */
+  async sweepStats(scenario: string, rows: SweepRow[]): Promise<SweepPointStats[]> {
+    const results = JSON.stringify(rows.map((r) => r.summary));
+    const msg = await this.slots[0].request({ type: 'sweepStats', id: this.id(), scenario, results });
+    return msg.stats;
   }
 
   /** The scenario's packet capture, one pcap file per link: the files `orbitcp run --pcap`

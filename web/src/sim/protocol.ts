@@ -4,11 +4,12 @@
 
 import type { ConstellationView } from './constellation';
 import type { RunResult, RunSummary } from './results';
-import type { CostEstimate, FieldError, SweepJobRef as SweepJob } from './results.gen';
+import type { CostEstimate, FieldError, SweepJobRef as SweepJob, SweepPointStats } from './results.gen';
 
-/** A sweep's job, the scenario's problem and cost as the core writes them (generated from the Rust
- * types: `runner::SweepJobRef`, `scenario::FieldError`, `runner::cost::CostEstimate`). */
-export type { CostEstimate, FieldError, SweepJobRef as SweepJob } from './results.gen';
+/** A sweep's job and statistics, the scenario's problem and cost as the core writes them
+ * (generated from the Rust types: `runner::SweepJobRef`, `runner::SweepPointStats`,
+ * `scenario::FieldError`, `runner::cost::CostEstimate`). */
+export type { CostEstimate, FieldError, SweepJobRef as SweepJob, SweepPointStats } from './results.gen';
 
 /** One link's capture: `link-K-nA-nB.pcap` and its bytes, as `orbitcp run --pcap` writes them. */
 export interface PcapFile {
@@ -40,6 +41,9 @@ export type ToWorker =
   /** A sweep's CSV, written by the core as `orbitcp sweep` writes it: `results` is the JSON
    * array of the runs' summaries in job order. */
   | { type: 'sweepCsv'; id: number; scenario: string; results: string }
+  /** A sweep's statistics per grid point and flow, computed by the core as `orbitcp sweep
+   * --aggregate` computes them: `results` as `sweepCsv`'s. */
+  | { type: 'sweepStats'; id: number; scenario: string; results: string }
   /** Runs the scenario again with a packet capture (docs/pcap.md): one pcap file per link. */
   | { type: 'pcap'; id: number; scenario: string }
   /** Makes the core fail, to exercise crash recovery: panic now, panic inside the next run, or
@@ -65,6 +69,7 @@ export type FromWorker =
   | { type: 'view'; id: number; view: ConstellationView }
   | { type: 'estimate'; id: number; estimate: CostEstimate }
   | { type: 'csv'; id: number; csv: string }
+  | { type: 'sweepStats'; id: number; stats: SweepPointStats[] }
   /** `missed`: packets transmitted after the capture's limit, which no file holds. */
   | { type: 'pcap'; id: number; files: PcapFile[]; missed: number }
   /** The next run will panic. */
@@ -89,6 +94,7 @@ export interface Replies {
   expandSweep: Reply<'sweepJobs'>;
   view: Reply<'view'>;
   sweepCsv: Reply<'csv'>;
+  sweepStats: Reply<'sweepStats'>;
   pcap: Reply<'pcap'>;
   panic: Reply<'armed'>;
 }
@@ -105,6 +111,7 @@ export const REPLY_TYPE: { [K in ToWorker['type']]: Replies[K]['type'] } = {
   expandSweep: 'sweepJobs',
   view: 'view',
   sweepCsv: 'csv',
+  sweepStats: 'sweepStats',
   pcap: 'pcap',
   panic: 'armed',
 };

@@ -71,6 +71,10 @@ export interface CoreOutputs {
    * A sweep's job as the browser lists it (`sweep_jobs`).
    */
   sweep_job: SweepJobRef;
+  /**
+   * A sweep's statistics per grid point and flow, for its chart (`sweep_stats`).
+   */
+  sweep_point_stats: SweepPointStats;
 }
 /**
  * The result of one run.
@@ -531,4 +535,47 @@ export interface SweepJobRef {
   point: [string, unknown][];
   run: number;
   seed: string;
+}
+/**
+ * The statistics of one flow at one grid point.
+ */
+export interface SweepPointStats {
+  /**
+   * The grid point's (path, value) pairs, in grid order.
+   */
+  point: [string, unknown][];
+  /**
+   * The flow's id.
+   */
+  flow: number;
+  cc: string;
+  /**
+   * One per metric of `METRICS`, in its order.
+   */
+  metrics: MetricStats[];
+}
+/**
+ * One metric's statistics over a grid point's runs.
+ */
+export interface MetricStats {
+  /**
+   * The metric's column (`METRICS`' `key`).
+   */
+  key: string;
+  /**
+   * Runs that report the metric: what the mean is over.
+   */
+  runs: number;
+  /**
+   * None where no run reports the metric.
+   */
+  mean?: number | null;
+  /**
+   * Sample standard deviation (0 for one run); None where no run reports the metric.
+   */
+  std?: number | null;
+  /**
+   * Half-width of the 95 % confidence interval of the mean (Student t); None below two runs.
+   */
+  ci95?: number | null;
 }

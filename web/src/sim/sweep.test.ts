@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate, defaultXPath, mathisMbps, meanStd, missingPoints, seriesBy, shortPath, SWEEP_METRICS, valueLabel } from './sweep';
+import { defaultXPath, mathisMbps, metricStats, missingPoints, seriesBy, shortPath, SWEEP_METRICS, valueLabel } from './sweep';
 import type { SweepRow } from './client';
+import type { SweepPointStats } from './protocol';
 import type { RunSummary } from './results';
 
 function row(cc: string, p: number, run: number, goodput: number): SweepRow {
@@ -13,21 +14,47 @@ function row(cc: string, p: number, run: number, goodput: number): SweepRow {
   return { job: { point: [['flows[0].cc', cc], ['topology.links[1].loss.p', p]], run, seed: String(run + 1) }, summary };
 }
 
+/** The core's statistics of one flow at one grid point, as `sweep_stats` writes them: goodput's
+ * and completion time's (whose runs may be fewer), the other metrics left out. */
+function pointStats(cc: string, p: number, goodput: { runs: number; mean: number; std: number; ci95: number | null }, completionRuns = goodput.runs): SweepPointStats {
+  return {
+    point: [['flows[0].cc', cc], ['topology.links[1].loss.p', p]],
+    flow: 0,
+    cc,
+    metrics: [
+      { key: 'goodput_mbps', ...goodput },
+      { key: 'completion_s', runs: completionRuns, mean: completionRuns ? 1.5 : null, std: completionRuns ? 0 : null, ci95: null },
+    ],
+  };
+}
+
 describe('sweep aggregation', () => {
   const rows = [row('reno', 0, 0, 8), row('reno', 0, 1, 10), row('reno', 0.1, 0, 1), row('reno', 0.1, 1, 3), row('cubic', 0, 0, 9), row('cubic', 0, 1, 9)];
+  const stats = [
+    pointStats('reno', 0, { runs: 2, mean: 9, std: Math.SQRT2, ci95: 12.7 }),
+    pointStats('reno', 0.1, { runs: 2, mean: 2, std: Math.SQRT2, ci95: 12.7 }, 0),
+    pointStats('cubic', 0, { runs: 2, mean: 9, std: 0, ci95: 0 }),
+  ];
 
-  it('computes mean and sample standard deviation per point', () => {
-    const s = aggregate(rows);
-    expect(s).toHaveLength(3);
-    expect(s[0]).toMatchObject({ cc: 'reno', runs: 2, mean: 9 });
-    expect(s[0].std).toBeCloseTo(Math.SQRT2, 12);
-    expect(s[2]).toMatchObject({ cc: 'cubic', mean: 9, std: 0 });
+  it("picks the metric's statistics from the core's, NaN where it has none", () => {
+    const goodput = metricStats(stats);
+    expect(goodput).toHaveLength(3);
+    expect(goodput[0]).toEqual({ point: { 'flows[0].cc': 'reno', 'topology.links[1].loss.p': 0 }, flow: 0, cc: 'reno', runs: 2, mean: 9, std: Math.SQRT2, ci95: 12.7 });
+    const completion = metricStats(stats, SWEEP_METRICS.find((m) => m.key === 'completion_s'));
+    expect(completion[0]).toMatchObject({ runs: 2, mean: 1.5, std: 0 });
+    expect(Number.isNaN(completion[0].ci95)).toBe(true);
+    expect(completion[1].runs).toBe(0);
+    expect([completion[1].mean, completion[1].std].every(Number.isNaN)).toBe(true);
+    // A metric the core did not send at all: no runs.
+    const coding = metricStats(stats, SWEEP_METRICS.find((m) => m.key === 'coding_overhead'));
+    expect(coding[2].runs).toBe(0);
+    expect(Number.isNaN(coding[2].mean)).toBe(true);
   });
 
   it('puts the loss probability on the x axis and makes one series per variant', () => {
     const x = defaultXPath(rows)!;
     expect(x).toBe('topology.links[1].loss.p');
-    const series = seriesBy(aggregate(rows), x);
+    const series = seriesBy(metricStats(stats), x);
     expect(series.map((s) => s.label)).toEqual(['cc reno', 'cc cubic']);
     expect(series[0].points.map((p) => p.x)).toEqual([0, 0.1]);
   });
@@ -48,17 +75,12 @@ describe('sweep aggregation', () => {
   });
 
   it('labels a swept flow object by its transport and algorithm', () => {
-    const r = row('x', 0, 0, 1);
-    r.job.point = [['flows[0]', { transport: 'ctcp', variant: 'v2', bytes: 1 }], ['topology.links[1].loss.p', 0]];
-    const series = seriesBy(aggregate([r]), 'topology.links[1].loss.p');
+    const s = pointStats('x', 0, { runs: 1, mean: 1, std: 0, ci95: null });
+    s.point = [['flows[0]', { transport: 'ctcp', variant: 'v2', bytes: 1 }], ['topology.links[1].loss.p', 0]];
+    const series = seriesBy(metricStats([s]), 'topology.links[1].loss.p');
     expect(series[0].label).toBe('ctcp v2');
     expect(valueLabel({ transport: 'tcp', cc: 'reno' })).toBe('tcp reno');
     expect(valueLabel(0.5)).toBe('0.5');
-  });
-
-  it('meanStd handles tiny samples', () => {
-    expect(meanStd([5])).toEqual({ mean: 5, std: 0 });
-    expect(Number.isNaN(meanStd([]).mean)).toBe(true);
   });
 
   it('Mathis model matches docs/models.md §2 (MSS 1460, RTT 600 ms)', () => {

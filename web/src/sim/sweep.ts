@@ -1,13 +1,12 @@
-// Turning sweep rows into what charts need: a metric's mean, standard deviation and 95 %
-// confidence half-width per grid point and flow, and series keyed by the swept values other
-// than the x axis. (A sweep's CSV is the core's: `SimClient.sweepCsv`.)
+// Turning a sweep's rows and the core's statistics into what charts need: a metric's mean,
+// standard deviation and 95 % confidence half-width per grid point and flow (computed by the
+// core: `SimClient.sweepStats`), and series keyed by the swept values other than the x axis.
+// (A sweep's CSV is the core's too: `SimClient.sweepCsv`.)
 
 import type { SweepRow } from './client';
+import type { SweepPointStats } from './protocol';
 import type { FlowSummary, RunSummary } from './results';
-import { ci95HalfWidth, meanStd } from './stats';
 import { SWEEP_METRIC_DEFS } from './sweepMetrics.gen';
-
-export { meanStd } from './stats';
 
 /** A figure of each flow of each run that a sweep chart can plot: one of the core's sweep
  * metrics (`runner/sweep_metrics.rs` `METRICS`, generated into `sweepMetrics.gen.ts`). */
@@ -73,29 +72,22 @@ export interface PointStats {
   ci95: number;
 }
 
-const key = (point: [string, unknown][]) => JSON.stringify(point);
-
-/** The metric's statistics over runs, per grid point and flow, in grid order: the numbers of
- * the `_mean`, `_std` and `_ci95` columns of `orbitcp sweep --aggregate`. */
-export function aggregate(rows: SweepRow[], metric: SweepMetric = GOODPUT): PointStats[] {
-  const groups = new Map<string, { point: [string, unknown][]; flow: number; cc: string; values: number[] }>();
-  for (const r of rows) {
-    for (const f of r.summary.flows) {
-      const k = `${key(r.job.point)}#${f.id}`;
-      let g = groups.get(k);
-      if (!g) groups.set(k, (g = { point: r.job.point, flow: f.id, cc: f.cc, values: [] }));
-      const v = metric.get(f, r.summary);
-      if (v !== undefined) g.values.push(v);
-    }
-  }
-  return [...groups.values()].map((g) => ({
-    point: Object.fromEntries(g.point),
-    flow: g.flow,
-    cc: g.cc,
-    runs: g.values.length,
-    ...meanStd(g.values),
-    ci95: ci95HalfWidth(g.values),
-  }));
+/** The metric's statistics over runs, per grid point and flow, in grid order, picked from the
+ * core's (`sweep_stats`): the numbers of the `_mean`, `_std` and `_ci95` columns of
+ * `orbitcp sweep --aggregate`, with NaN where the core has none. */
+export function metricStats(stats: readonly SweepPointStats[], metric: SweepMetric = GOODPUT): PointStats[] {
+  return stats.map((s) => {
+    const m = s.metrics.find((x) => x.key === metric.key);
+    return {
+      point: Object.fromEntries(s.point),
+      flow: s.flow,
+      cc: s.cc,
+      runs: m?.runs ?? 0,
+      mean: m?.mean ?? NaN,
+      std: m?.std ?? NaN,
+      ci95: m?.ci95 ?? NaN,
+    };
+  });
 }
 
 /** The swept paths, in grid order. */

@@ -4,7 +4,7 @@
 // replaces it.
 
 import { chainCore, coreFor, loadOrbitCore, type Loaded } from '../wasm/cores';
-import { assertNever, type CostEstimate, type FieldError, type FromWorker, type SweepJob, type ToWorker } from './protocol';
+import { assertNever, type CostEstimate, type FieldError, type FromWorker, type SweepJob, type SweepPointStats, type ToWorker } from './protocol';
 import { parseResult, transferables } from './results';
 import { trapMessage } from './trap';
 import type { ConstellationView } from './constellation';
@@ -150,13 +150,13 @@ async function run(loaded: Loaded, id: number, scenario: string, seed: string | 
 }
 
 /** The core that answers `msg`: the orbit build for the globe's view, for joining a run's parts
- * (`combine`) and for the exports (pcap files, a sweep's CSV), whatever the scenario, since the
+ * (`combine`), for a sweep's statistics and for the exports (pcap files, a sweep's CSV), whatever the scenario, since the
  * first-load build has none of them (reading results back is the result types' deserializers);
  * and for a sweep's runs, since it is built for speed where the first-load build is built for
  * size (a fifth less CPU time over the CTCP Fig. 2 sweep), and a sweep is long enough that
  * fetching it once costs nothing in comparison. Both give the CLI's bytes. */
 async function coreOf(msg: ToWorker): Promise<Loaded> {
-  if (msg.type === 'view' || msg.type === 'pcap' || msg.type === 'sweepCsv' || msg.type === 'sweepRuns' || msg.type === 'combine') return loadOrbitCore();
+  if (msg.type === 'view' || msg.type === 'pcap' || msg.type === 'sweepCsv' || msg.type === 'sweepStats' || msg.type === 'sweepRuns' || msg.type === 'combine') return loadOrbitCore();
   if (msg.type === 'panic') return chainCore;
   return coreFor(msg.scenario);
 }
@@ -211,6 +211,11 @@ async function handle(msg: ToWorker) {
       case 'sweepCsv': {
         const { core: orbit } = await loadOrbitCore();
         post({ type: 'csv', id: msg.id, csv: orbit.sweep_csv(msg.scenario, msg.results, false) });
+        break;
+      }
+      case 'sweepStats': {
+        const { core: orbit } = await loadOrbitCore();
+        post({ type: 'sweepStats', id: msg.id, stats: JSON.parse(orbit.sweep_stats(msg.scenario, msg.results)) as SweepPointStats[] });
         break;
       }
       case 'pcap': {
