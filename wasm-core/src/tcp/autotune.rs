@@ -10,8 +10,9 @@
 //! segment received (`tcp_grow_window`), so it at most triples per round trip, whatever the
 //! sender's congestion window says, and never exceeds 3 MB: this is what holds Hybla's huge
 //! slow-start increments back on a real GEO path. An out-of-order segment grows it too when the
-//! flow uses SACK (`tcp_data_queue_ofo`, since Linux 5.1: "grow window for OOO packets only for
-//! SACK flows"), so a window with holes keeps opening while they wait for retransmission.
+//! flow uses SACK (`tcp_data_queue_ofo`; kernel changes "tcp: properly increase rcv_ssthresh for
+//! ofo packets", 2013, and "tcp: grow window for OOO packets only for SACK flows", 2019), so a
+//! window with holes keeps opening while they wait for retransmission.
 //!
 //! The application is modelled as reading everything as soon as it is in order.
 
