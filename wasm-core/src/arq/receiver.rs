@@ -141,12 +141,12 @@ impl ArqReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{EventQueue, SimDuration};
+    use crate::sim::EventQueue;
     use crate::simulation::testing::{arq_pair, chain, TestLink};
     use crate::simulation::Agent;
 
     fn ms(x: u64) -> SimTime {
-        SimTime(SimDuration::from_millis(x).0)
+        SimTime::from_millis(x)
     }
 
     #[test]

@@ -51,26 +51,16 @@ impl<'a> Ctx<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::{Body, Buffer, Link, LinkConfig, LossAt, LossProcess, Outages, RateSchedule};
+    use crate::net::{Body, Buffer, Link, LinkConfig};
     use crate::sim::{Rng, SimDuration, Stream};
 
     fn ms(x: u64) -> SimTime {
-        SimTime(SimDuration::from_millis(x).0)
+        SimTime::from_millis(x)
     }
 
     /// Nodes 0 and 1 joined one way by a link of 8 Mbit/s and 10 ms.
     fn one_way() -> Network {
-        let cfg = LinkConfig {
-            rate: RateSchedule::Constant(8e6),
-            delay: SimDuration::from_millis(10),
-            buffer: Buffer::Unlimited,
-            jitter: SimDuration::ZERO,
-            reorder: false,
-            loss: LossProcess::None,
-            loss_at: LossAt::Channel,
-            outages: Outages::None,
-            motion: None,
-        };
+        let cfg = LinkConfig::constant(8e6, SimDuration::from_millis(10), Buffer::Unlimited);
         let rng = |s| Rng::new(1, s);
         let link = Link::new(
             0,

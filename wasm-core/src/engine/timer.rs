@@ -75,10 +75,10 @@ mod tests {
     use super::*;
     use crate::engine::Event;
     use crate::net::Network;
-    use crate::sim::{EventQueue, SimDuration};
+    use crate::sim::EventQueue;
 
     fn ms(x: u64) -> SimTime {
-        SimTime(SimDuration::from_millis(x).0)
+        SimTime::from_millis(x)
     }
 
     /// Drives a timer of agent 0: `arm` and `stop` through a `Ctx`, its events popped in order.

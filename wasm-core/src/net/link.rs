@@ -102,6 +102,23 @@ pub struct LinkConfig {
     pub motion: Option<Box<Motion>>,
 }
 
+impl LinkConfig {
+    /// A link of one fixed rate and delay that loses, jitters and fails nothing.
+    pub fn constant(rate_bps: f64, delay: SimDuration, buffer: Buffer) -> LinkConfig {
+        LinkConfig {
+            rate: RateSchedule::Constant(rate_bps),
+            delay,
+            buffer,
+            jitter: SimDuration::ZERO,
+            reorder: false,
+            loss: LossProcess::None,
+            loss_at: LossAt::Channel,
+            outages: Outages::None,
+            motion: None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LossAt {
     Channel,
@@ -520,17 +537,7 @@ mod tests {
         )
     }
     fn cfg(rate_bps: f64, delay_ms: u64, buffer: Buffer) -> LinkConfig {
-        LinkConfig {
-            rate: RateSchedule::Constant(rate_bps),
-            delay: SimDuration::from_millis(delay_ms),
-            buffer,
-            jitter: SimDuration::ZERO,
-            reorder: false,
-            loss: LossProcess::None,
-            loss_at: LossAt::Channel,
-            outages: Outages::None,
-            motion: None,
-        }
+        LinkConfig::constant(rate_bps, SimDuration::from_millis(delay_ms), buffer)
     }
     fn pkt(size: u32) -> Packet {
         Packet {

@@ -18,6 +18,9 @@ impl SimTime {
     pub fn from_secs_f64(s: f64) -> SimTime {
         SimTime(secs_to_nanos(s))
     }
+    pub const fn from_millis(ms: u64) -> SimTime {
+        SimTime(SimDuration::from_millis(ms).0)
+    }
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 * 1e-9
     }

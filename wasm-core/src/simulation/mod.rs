@@ -237,7 +237,7 @@ mod tests {
     use crate::sim::SimDuration;
 
     fn ms(x: u64) -> SimTime {
-        SimTime(SimDuration::from_millis(x).0)
+        SimTime::from_millis(x)
     }
 
     /// A flow that never ends (stop-and-wait over 10 Mbit/s, 20 ms each way) for `end_ms`.

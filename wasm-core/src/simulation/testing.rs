@@ -15,7 +15,7 @@ use crate::arq::sender::{ArqConfig, ArqSender};
 use crate::arq::ArqMode;
 use crate::content::Content;
 use crate::metrics::{DeliveryLog, Trace};
-use crate::net::{AgentId, Buffer, Link, LinkConfig, LossAt, LossProcess, Network, NodeId, Outages, RateSchedule};
+use crate::net::{AgentId, Buffer, Link, LinkConfig, LossProcess, Network, NodeId};
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
 
 /// One link of a test network, the same both ways except for its loss.
@@ -61,17 +61,8 @@ impl TestLink {
     }
 
     fn config(&self, reverse: bool) -> LinkConfig {
-        LinkConfig {
-            rate: RateSchedule::Constant(self.rate_mbps * 1e6),
-            delay: self.delay,
-            buffer: self.buffer,
-            jitter: SimDuration::ZERO,
-            reorder: false,
-            loss: if reverse { self.loss_back.clone() } else { self.loss.clone() },
-            loss_at: LossAt::Channel,
-            outages: Outages::None,
-            motion: None,
-        }
+        let loss = if reverse { self.loss_back.clone() } else { self.loss.clone() };
+        LinkConfig { loss, ..LinkConfig::constant(self.rate_mbps * 1e6, self.delay, self.buffer) }
     }
 }
 

@@ -493,7 +493,7 @@ mod tests {
     const DOWNSTREAM: usize = 2;
 
     fn ms(x: u64) -> SimTime {
-        SimTime(SimDuration::from_millis(x).0)
+        SimTime::from_millis(x)
     }
 
     /// A midnode with a cache on node 1 of a chain 0 - 1 - 2, its neighbours' agents absent:
