@@ -36,6 +36,11 @@ impl<'a> Ctx<'a> {
     pub fn route_neighbours(&self, node: NodeId) -> Option<(Option<NodeId>, Option<NodeId>)> {
         self.net.moving.as_ref()?.route_at(self.now).neighbours(node)
     }
+    /// On a network whose route changes with time: the span `[from, until)` in which the route
+    /// in force now stays in force (so the answers of `route_neighbours` hold for it).
+    pub fn route_span(&self) -> Option<(SimTime, SimTime)> {
+        Some(self.net.moving.as_ref()?.step_span(self.now))
+    }
     /// State this agent shares with others on its node (`net::node_state`), as the type that
     /// made the slot.
     pub fn node_state<T: 'static>(&mut self, slot: NodeSlot) -> &mut T {

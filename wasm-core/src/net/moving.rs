@@ -81,6 +81,15 @@ impl MovingRoutes {
         ((t.0 / self.step.0.max(1)) as usize).min(self.route_of_step.len().saturating_sub(1))
     }
 
+    /// The span of time `[from, until)` in which the route in force at `t` is the one of
+    /// [`Self::step_index`]`(t)` (the last step's span runs to the end of time).
+    pub fn step_span(&self, t: SimTime) -> (SimTime, SimTime) {
+        let k = self.step_index(t);
+        let from = SimTime(self.step.0 * k as u64);
+        let until = if k + 1 >= self.route_of_step.len() { SimTime::MAX } else { SimTime(from.0 + self.step.0) };
+        (from, until)
+    }
+
     pub fn route_at_step(&self, k: usize) -> &Route {
         &self.routes[self.route_of_step[k] as usize]
     }
@@ -187,5 +196,21 @@ mod tests {
         assert_eq!(r.neighbours(2), Some((Some(0), Some(3))));
         assert_eq!(r.neighbours(0), Some((None, Some(2))));
         assert_eq!(r.neighbours(7), None);
+    }
+
+    #[test]
+    fn a_step_span_covers_the_times_whose_route_is_that_step_s() {
+        let m = two_routes(false);
+        let s = SimTime::from_secs_f64;
+        assert_eq!(m.step_span(s(0.5)), (s(0.0), s(1.0)));
+        assert_eq!(m.step_span(s(1.0)), (s(1.0), s(2.0)));
+        for t in [0.0, 0.999, 1.0, 1.7, 2.0, 2.5] {
+            let (from, until) = m.step_span(s(t));
+            assert!(from <= s(t) && s(t) < until);
+            assert_eq!(m.step_index(from), m.step_index(s(t)));
+            assert_eq!(m.step_index(SimTime(until.0 - 1)), m.step_index(s(t)));
+        }
+        // The last step holds after the timeline ends.
+        assert_eq!(m.step_span(s(99.0)), (s(2.0), SimTime::MAX));
     }
 }

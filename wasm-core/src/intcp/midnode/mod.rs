@@ -252,7 +252,7 @@ impl IntcpNode {
                 let now = ctx.now;
                 // Hop sequence numbers are per sender: a new upstream neighbour starts its own.
                 let from = self.up(ctx).map(|p| p.node);
-                if matches!(self.peers, Peers::Moving(_)) && from != self.data_from {
+                if matches!(self.peers, Peers::Moving(..)) && from != self.data_from {
                     self.data_from = from;
                     match &mut self.role {
                         NodeRole::Midnode(m) => m.holes = m.holes.restarted(),

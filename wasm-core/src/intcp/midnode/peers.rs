@@ -4,6 +4,8 @@
 use super::{IntcpNode, NodeRole};
 use crate::engine::Ctx;
 use crate::net::{AgentId, NodeId};
+use crate::sim::SimTime;
+use std::cell::Cell;
 use std::rc::Rc;
 
 /// A neighbour on the flow's path.
@@ -32,8 +34,23 @@ impl MovingPeers {
 }
 
 pub(super) enum Peers {
-    Fixed { up: Option<Peer>, down: Option<Peer> },
-    Moving(Rc<MovingPeers>),
+    Fixed {
+        up: Option<Peer>,
+        down: Option<Peer>,
+    },
+    /// The flow's agents, and this node's neighbours on the route in force during a span of
+    /// time: a node asks for them at every packet, and the route changes once a step.
+    Moving(Rc<MovingPeers>, Cell<Option<RouteNeighbours>>),
+}
+
+/// A node's neighbours (towards the producer, towards the consumer) on the route in force
+/// during `[from, until)`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RouteNeighbours {
+    from: SimTime,
+    until: SimTime,
+    up: Option<Peer>,
+    down: Option<Peer>,
 }
 
 impl IntcpNode {
@@ -41,7 +58,7 @@ impl IntcpNode {
     /// ahead by default (docs/intcp-caching.md, "On a constellation"): only `read_ahead:
     /// "always"` keeps it.
     pub fn with_moving_peers(mut self, peers: Rc<MovingPeers>) -> IntcpNode {
-        self.peers = Peers::Moving(peers);
+        self.peers = Peers::Moving(peers, Cell::new(None));
         if let NodeRole::Midnode(m) = &mut self.role {
             if m.ra.as_ref().is_some_and(|ra| ra.gate.is_some()) {
                 m.ra = None;
@@ -60,9 +77,23 @@ impl IntcpNode {
                     *down
                 }
             }
-            Peers::Moving(m) => {
-                let (to_source, to_dest) = ctx.route_neighbours(self.node)?;
-                m.peer(if upstream == m.producer_at_source { to_source } else { to_dest })
+            Peers::Moving(m, memo) => {
+                let now = memo.get().filter(|n| n.from <= ctx.now && ctx.now < n.until).or_else(|| {
+                    let (from, until) = ctx.route_span()?;
+                    let (up, down) = match ctx.route_neighbours(self.node) {
+                        Some((to_source, to_dest)) if m.producer_at_source => (m.peer(to_source), m.peer(to_dest)),
+                        Some((to_source, to_dest)) => (m.peer(to_dest), m.peer(to_source)),
+                        None => (None, None),
+                    };
+                    let n = RouteNeighbours { from, until, up, down };
+                    memo.set(Some(n));
+                    Some(n)
+                })?;
+                if upstream {
+                    now.up
+                } else {
+                    now.down
+                }
             }
         }
     }
