@@ -14,7 +14,7 @@ import { Landing, type LandingProps } from './landing/Landing';
 import { LESSONS } from './lessons/catalog';
 import { Notice } from './Notice';
 import { CostPrompt, EstimateLine, RunControls, RunProgress } from './RunControls';
-import { RunOutput } from './RunOutput';
+import { RunOutput, type BaselineControls } from './RunOutput';
 import { PRESETS } from './scenario/presets';
 import { isDebug } from './share/query';
 import type { UrlState } from './share/useUrlState';
@@ -48,14 +48,20 @@ export function ResultsPane({
   paneRef: Ref<HTMLElement>;
 }) {
   const { state, valid, running, globeSpanS, scenario, hasSweep, actions } = sim;
-  const { text, validated, estimate, coreVersion, phase, result, sweepRows, sweepStats, resultScenario, notice, status, costPrompt, view } = state;
+  const { text, validated, estimate, coreVersion, phase, result, sweepRows, resultScenario, notice, status, costPrompt, view } = state;
   // One time cursor for the globe, the hop view and the charts (an external store: see timeCursor.ts).
-  const { cursor, chartTime } = usePageTime(Boolean(view), result?.path);
+  const pageTime = usePageTime(Boolean(view), result?.path);
 
   // The pinned run the next runs are compared with (not against itself).
   const compare = useBaseline();
   const linkedBaseline = useLinkedBaseline({ coreVersion, runAside: actions.runAside, pin: compare.pin, clear: compare.clear });
   const baselineText = compare.baseline?.scenario ? JSON.stringify(compare.baseline.scenario, null, 2) : null;
+  const baselineControls: BaselineControls = {
+    baseline: compare.baseline,
+    onPin: compare.pin,
+    onClear: linkedBaseline.clear,
+    onCopyLink: baselineText === null ? undefined : () => void actions.share(url.shareUrl(baselineText)),
+  };
   const comparison = useComparison({ result, shownOutput: result || sweepRows, resultScenario, scenario, baseline: compare.baseline, previousRun });
 
   return (
@@ -92,26 +98,11 @@ export function ResultsPane({
       {view && (
         <ErrorBoundary resetKey={view}>
           <Suspense fallback={<p className="status">Loading the globe…</p>}>
-            <Globe view={view.view} path={comparison.stale ? undefined : result?.path} durationS={globeSpanS} cursor={cursor} />
+            <Globe view={view.view} path={comparison.stale ? undefined : result?.path} durationS={globeSpanS} cursor={pageTime.cursor} />
           </Suspense>
         </ErrorBoundary>
       )}
-      <RunOutput
-        phase={phase}
-        result={result}
-        sweepRows={sweepRows}
-        sweepStats={sweepStats}
-        resultScenario={resultScenario}
-        scenario={scenario}
-        comparison={comparison}
-        baseline={compare.baseline}
-        onPin={compare.pin}
-        onClearBaseline={linkedBaseline.clear}
-        onCopyBaselineLink={baselineText === null ? undefined : () => void actions.share(url.shareUrl(baselineText))}
-        cursor={cursor}
-        chartTime={chartTime}
-        foldChartNumbers={foldChartNumbers}
-      />
+      <RunOutput output={state} scenario={scenario} comparison={comparison} baselineControls={baselineControls} time={pageTime} foldChartNumbers={foldChartNumbers} />
     </section>
   );
 }

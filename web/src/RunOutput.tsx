@@ -3,19 +3,15 @@
 // The charts and d3 are a chunk of their own, fetched when a run starts (so it is there when the
 // result is), not with the page: the first load is what it takes to edit and start a run.
 
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, type ComponentProps } from 'react';
 import { FoldChartNumbersContext } from './charts/foldNumbers';
 import { BaselineBar } from './compare/BaselineBar';
 import { CompareTable } from './compare/CompareTable';
 import { ResultOrigin } from './compare/ResultOrigin';
-import type { Baseline } from './compare/useBaseline';
 import type { useComparison } from './compare/useComparison';
 import { ErrorBoundary } from './ErrorBoundary';
 import type { Scenario } from './scenario/types.gen';
-import type { SweepRow } from './sim/client';
-import type { SweepPointStats } from './sim/protocol';
-import type { RunResult } from './sim/results';
-import { runStateAttribute, type Phase } from './simulation';
+import { runStateAttribute, type SimState } from './simulation';
 import { SummaryTable } from './SummaryTable';
 import { ChartTimeContext, TimeCursorContext, type ChartTime, type TimeCursor } from './timeCursor';
 
@@ -28,41 +24,29 @@ function ChartsLoading() {
   return <p className="status">Loading the charts…</p>;
 }
 
+/** What the baseline bar shows and does, but for the result and its scenario. */
+export type BaselineControls = Omit<ComponentProps<typeof BaselineBar>, 'result' | 'scenario'>;
+
 export function RunOutput({
-  phase,
-  result,
-  sweepRows,
-  sweepStats,
-  resultScenario,
+  output,
   scenario,
   comparison,
-  baseline,
-  onPin,
-  onClearBaseline,
-  onCopyBaselineLink,
-  cursor,
-  chartTime,
+  baselineControls,
+  time,
   foldChartNumbers,
 }: {
-  phase: Phase;
-  result: RunResult | null;
-  sweepRows: SweepRow[] | null;
-  sweepStats: SweepPointStats[] | null;
-  /** The scenario the output came from. */
-  resultScenario: Scenario | null;
+  /** The run or the sweep on screen, or the run under way, and the scenario it came from. */
+  output: Pick<SimState, 'phase' | 'result' | 'sweepRows' | 'sweepStats' | 'resultScenario'>;
   /** The editor's scenario: a running run's is the one in the editor. */
   scenario: Scenario | null;
   comparison: ReturnType<typeof useComparison>;
-  /** The pinned run (useBaseline.ts), and how the baseline bar pins and clears it. */
-  baseline: Baseline | null;
-  onPin: (result: RunResult, scenario: Scenario | null) => void;
-  onClearBaseline: () => void;
-  onCopyBaselineLink: (() => void) | undefined;
-  cursor: TimeCursor;
-  chartTime: ChartTime | null;
+  baselineControls: BaselineControls;
+  /** The page's time cursor, and the run's time marks on the charts (timeCursor.ts). */
+  time: { cursor: TimeCursor; chartTime: ChartTime | null };
   /** A lesson step's answer is not revealed yet: the charts fold their written numbers. */
   foldChartNumbers: boolean;
 }) {
+  const { phase, result, sweepRows, sweepStats, resultScenario } = output;
   const starting = phase.kind === 'running' ? phase.what : null;
   useEffect(() => {
     if (starting !== null) void (starting === 'sweep' ? loadSweepChart() : loadCharts());
@@ -72,8 +56,8 @@ export function RunOutput({
   const { against, editorChanges, stale, baselineChanges, chartBaseline } = comparison;
 
   return (
-    <TimeCursorContext.Provider value={cursor}>
-      <ChartTimeContext.Provider value={chartTime}>
+    <TimeCursorContext.Provider value={time.cursor}>
+      <ChartTimeContext.Provider value={time.chartTime}>
         <FoldChartNumbersContext.Provider value={foldChartNumbers}>
           <div data-testid="results" data-run-state={runStateAttribute(phase)} data-stale={stale}>
             {(result || sweepRows) && !partial && (
@@ -102,14 +86,7 @@ export function RunOutput({
             )}
             {result && !sweepRows && !partial && (
               <>
-                <BaselineBar
-                  result={result}
-                  scenario={resultScenario}
-                  baseline={baseline}
-                  onPin={onPin}
-                  onClear={onClearBaseline}
-                  onCopyLink={onCopyBaselineLink}
-                />
+                <BaselineBar result={result} scenario={resultScenario} {...baselineControls} />
                 <SummaryTable summary={result.summary} scenario={resultScenario} />
                 {against && <CompareTable baseline={against.result.summary} baselineName={against.name} current={result.summary} changes={baselineChanges} shared={!resultScenario?.flows_alone} />}
                 <ErrorBoundary resetKey={result}>
