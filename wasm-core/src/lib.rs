@@ -4,6 +4,17 @@
 
 #![deny(unsafe_code)]
 
+/// Items that need SGP4 and routing, compiled only with the `orbits` feature (ARCHITECTURE.md:
+/// the first-load wasm module goes without them): one attribute for a group of declarations.
+macro_rules! orbits_only {
+    ($($item:item)*) => {
+        $(
+            #[cfg(feature = "orbits")]
+            $item
+        )*
+    };
+}
+
 #[cfg(target_arch = "wasm32")]
 pub mod api;
 pub mod arq;

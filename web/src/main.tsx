@@ -1,7 +1,7 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { isEmbed } from './embed/embed';
+import { isEmbed } from './share/query';
 import { registerServiceWorker } from './offline/register';
 import './styles.css';
 

@@ -234,3 +234,6 @@ export function useSimulation() {
 
   return { state, valid, running, globeSpanS, scenario, hasSweep, actions };
 }
+
+/** The page's simulator: its state, what follows from it, and what moves it. */
+export type Simulation = ReturnType<typeof useSimulation>;

@@ -1,5 +1,6 @@
 //! What the GF(256) kernels share: which kernel runs ([`Kernel`], and [`Detected`], the proof
-//! that it may), the portable path, and the shapes of their arguments. The SIMD kernels
+//! that it may), the portable path, the shapes of their arguments, and how a dot product is cut
+//! into passes over batches of sources (`dot_passes`). The SIMD kernels
 //! (`simd_x86.rs`, `simd_wasm.rs`) import only this file; `gf256.rs` and `dot.rs` choose a kernel
 //! and call them.
 
@@ -129,4 +130,47 @@ pub struct DotJob<'a> {
     pub stride: usize,
     pub rows: &'a [usize],
     pub coeffs: &'a [u8],
+}
+
+/// One pass of a SIMD dot product: up to [`DOT_DSTS`] destination rows and one batch of at most
+/// [`DOT_BATCH`] sources. `srcs[t]` is valid for `width` bytes and `tabs[t][d]`, the nibble table
+/// of destination d's coefficient of source t, for 32 (both taken from checked slices by
+/// [`dot_passes`]). The first batch overwrites `dst`; later ones add to it.
+#[cfg_attr(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))), allow(dead_code))]
+pub(crate) struct Pass<'a> {
+    pub dst: &'a mut [u8],
+    pub width: usize,
+    pub srcs: &'a [*const u8],
+    pub tabs: &'a [[*const u8; DOT_DSTS]],
+    pub first: bool,
+}
+
+/// A dot product as the SIMD kernels compute it (ISA-L's `gf_4vect_dot_prod`): for each batch of
+/// sources and each group of [`DOT_DSTS`] destinations, one [`Pass`] given to `pass`, which walks
+/// the columns once with the destinations' accumulators in registers. The pointers are gathered
+/// per batch, so that a pass's inner loop carries no bounds checks and no coefficient arithmetic:
+/// `srcs[t]` from `&src[r·stride..][..width]`, `tabs[t][d]` from a 32-byte table. `vector_bytes`
+/// is the kernel's vector width, the narrowest row it computes.
+#[cfg_attr(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn dot_passes(tables: &[[u8; 32]; 256], job: DotJob, vector_bytes: usize, mut pass: impl FnMut(Pass)) {
+    let DotJob { dst, width: w, src, stride, rows, coeffs } = job;
+    assert!(w >= vector_bytes && !rows.is_empty() && dst.len() % w == 0 && coeffs.len() == dst.len() / w * rows.len());
+    let n = rows.len();
+    let mut srcs = [core::ptr::null::<u8>(); DOT_BATCH];
+    let mut tabs = [[core::ptr::null::<u8>(); DOT_DSTS]; DOT_BATCH];
+    for (b, batch) in rows.chunks(DOT_BATCH).enumerate() {
+        for (p, &r) in srcs.iter_mut().zip(batch) {
+            *p = src[r * stride..][..w].as_ptr();
+        }
+        let srcs = &srcs[..batch.len()];
+        for (dst, cs) in dst.chunks_mut(DOT_DSTS * w).zip(coeffs.chunks(DOT_DSTS * n)) {
+            for (t, tab) in tabs[..batch.len()].iter_mut().enumerate() {
+                for (d, p) in tab.iter_mut().enumerate().take(cs.len() / n) {
+                    *p = tables[cs[d * n + b * DOT_BATCH + t] as usize].as_ptr();
+                }
+            }
+            pass(Pass { dst, width: w, srcs, tabs: &tabs[..batch.len()], first: b == 0 });
+        }
+    }
 }

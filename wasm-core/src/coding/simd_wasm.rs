@@ -16,7 +16,7 @@
 
 use core::arch::wasm32::*;
 
-use super::kernel::{portable, DotJob, DOT_BATCH, DOT_DSTS};
+use super::kernel::{dot_passes, portable, DotJob, Pass, DOT_DSTS};
 
 #[inline]
 fn load(s: &[u8]) -> v128 {
@@ -151,51 +151,20 @@ pub(crate) fn mul_add_multi(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [
     }
 }
 
-// Multi-destination dot product (as `dot_avx2_n` in `simd_x86.rs`, with 16-byte vectors): per
+// Multi-destination dot product (as `dot_avx2` in `simd_x86.rs`, with 16-byte vectors): per
 // 32-byte column step each source is split into nibbles once and feeds up to four destinations
-// whose accumulators stay in registers. Sources and tables are read through pointers gathered per
-// batch from bounds-checked slices (`srcs[t]` from `&src[r·stride..][..width]`, `tabs[t][d]` from
-// a 32-byte table); a step at `off` reads `off..off + 16·V` with `off + 16·V <= width`.
+// whose accumulators stay in registers. Sources and tables are read through the pointers that
+// `dot_passes` gathers per batch from bounds-checked slices; a step at `off` reads
+// `off..off + 16·V` with `off + 16·V <= width`.
 
 pub(crate) fn dot(nib: &[[u8; 32]; 256], job: DotJob) {
-    let DotJob { dst, width: w, src, stride, rows, coeffs } = job;
-    assert!(w >= 16 && !rows.is_empty() && dst.len() % w == 0 && coeffs.len() == dst.len() / w * rows.len());
-    let n = rows.len();
-    // Pointers of one batch of sources, and of their tables for the destinations of one pass.
-    let mut srcs = [core::ptr::null::<u8>(); DOT_BATCH];
-    let mut tabs = [[core::ptr::null::<u8>(); DOT_DSTS]; DOT_BATCH];
-    for (b, batch) in rows.chunks(DOT_BATCH).enumerate() {
-        for (p, &r) in srcs.iter_mut().zip(batch) {
-            *p = src[r * stride..][..w].as_ptr();
-        }
-        let srcs = &srcs[..batch.len()];
-        for (dst, cs) in dst.chunks_mut(DOT_DSTS * w).zip(coeffs.chunks(DOT_DSTS * n)) {
-            for (t, tab) in tabs[..batch.len()].iter_mut().enumerate() {
-                for (d, p) in tab.iter_mut().enumerate().take(cs.len() / n) {
-                    *p = nib[cs[d * n + b * DOT_BATCH + t] as usize].as_ptr();
-                }
-            }
-            let pass = Pass { dst, width: w, srcs, tabs: &tabs[..batch.len()], first: b == 0 };
-            match pass.dst.len() / w {
-                1 => dot_pass::<1>(pass),
-                2 => dot_pass::<2>(pass),
-                3 => dot_pass::<3>(pass),
-                4 => dot_pass::<4>(pass),
-                d => unreachable!("a pass computes 1 to {DOT_DSTS} destinations, not {d}"),
-            }
-        }
-    }
-}
-
-/// One pass: up to [`DOT_DSTS`] destination rows and one batch of sources. `srcs[t]` is valid for
-/// `width` bytes and `tabs[t][d]` for 32 (taken from checked slices). The first batch overwrites
-/// `dst`; later ones add to it.
-struct Pass<'a> {
-    dst: &'a mut [u8],
-    width: usize,
-    srcs: &'a [*const u8],
-    tabs: &'a [[*const u8; DOT_DSTS]],
-    first: bool,
+    dot_passes(nib, job, 16, |pass| match pass.dst.len() / pass.width {
+        1 => dot_pass::<1>(pass),
+        2 => dot_pass::<2>(pass),
+        3 => dot_pass::<3>(pass),
+        4 => dot_pass::<4>(pass),
+        d => unreachable!("a pass computes 1 to {DOT_DSTS} destinations, not {d}"),
+    });
 }
 
 /// `acc[d][v] ^= Σ_t c(t, d)·src_t[off + 16v ..][..16]` for `d < D`, where `tabs[t][d]` is the

@@ -26,7 +26,7 @@
 
 use std::arch::x86_64::*;
 
-use super::kernel::{portable, Detected, DotJob, Kernel, DOT_BATCH, DOT_DSTS, MULTI_GROUP};
+use super::kernel::{dot_passes, portable, Detected, DotJob, Kernel, Pass, DOT_DSTS, MULTI_GROUP};
 
 // ---------------------------------------------------------------------------------------------
 // Checked entry points (safe to call from anywhere).
@@ -317,52 +317,22 @@ fn mul_add_multi_avx2(tbls: &[&[u8; 32]], rows: &[&[u8; 256]], dst: &mut [u8], s
 // step, walk the sources once; split each source's two vectors into nibbles once, and add their
 // products to up to four destinations whose accumulators stay in registers.
 //
-// The inner loop reads sources and tables through raw pointers gathered per batch of sources (so
-// that it carries no bounds checks and no coefficient arithmetic: about 56 instructions for eight
-// 32-byte products). Each pointer comes from a slice that was bounds-checked when it was taken:
-// `srcs[t]` from `&src[r·stride..][..width]`, `tabs[t][d]` from a 32-byte table. Column offsets
-// stay below `width`: a step at `off` reads `off..off + 32·V` with `off + 32·V <= width`.
+// The inner loop reads sources and tables through the raw pointers that `kernel::dot_passes`
+// gathers per batch of sources (so that it carries no bounds checks and no coefficient
+// arithmetic: about 56 instructions for eight 32-byte products), each from a slice that was
+// bounds-checked when it was taken. Column offsets stay below `width`: a step at `off` reads
+// `off..off + 32·V` with `off + 32·V <= width`.
 
 #[target_feature(enable = "avx2")]
 fn dot_avx2(tables: &[[u8; 32]; 256], job: DotJob) {
-    let DotJob { dst, width: w, src, stride, rows, coeffs } = job;
-    assert!(w >= 32 && !rows.is_empty() && dst.len() % w == 0 && coeffs.len() == dst.len() / w * rows.len());
-    let n = rows.len();
-    // Pointers of one batch of sources, and of their tables for the destinations of one pass.
-    let mut srcs = [std::ptr::null::<u8>(); DOT_BATCH];
-    let mut tabs = [[std::ptr::null::<u8>(); DOT_DSTS]; DOT_BATCH];
-    for (b, batch) in rows.chunks(DOT_BATCH).enumerate() {
-        for (p, &r) in srcs.iter_mut().zip(batch) {
-            *p = src[r * stride..][..w].as_ptr();
-        }
-        let srcs = &srcs[..batch.len()];
-        for (dst, cs) in dst.chunks_mut(DOT_DSTS * w).zip(coeffs.chunks(DOT_DSTS * n)) {
-            for (t, tab) in tabs[..batch.len()].iter_mut().enumerate() {
-                for (d, p) in tab.iter_mut().enumerate().take(cs.len() / n) {
-                    *p = tables[cs[d * n + b * DOT_BATCH + t] as usize].as_ptr();
-                }
-            }
-            let pass = Pass { dst, width: w, srcs, tabs: &tabs[..batch.len()], first: b == 0 };
-            match pass.dst.len() / w {
-                1 => dot_pass_avx2::<1>(pass),
-                2 => dot_pass_avx2::<2>(pass),
-                3 => dot_pass_avx2::<3>(pass),
-                4 => dot_pass_avx2::<4>(pass),
-                d => unreachable!("a pass computes 1 to {DOT_DSTS} destinations, not {d}"),
-            }
-        }
-    }
-}
-
-/// One pass: up to [`DOT_DSTS`] destination rows and one batch of sources. `srcs[t]` is valid for
-/// `width` bytes and `tabs[t][d]` for 32 (taken from checked slices). The first batch overwrites
-/// `dst`; later ones add to it.
-struct Pass<'a> {
-    dst: &'a mut [u8],
-    width: usize,
-    srcs: &'a [*const u8],
-    tabs: &'a [[*const u8; DOT_DSTS]],
-    first: bool,
+    // The closure has this function's target features, so it may call the AVX2 passes.
+    dot_passes(tables, job, 32, |pass| match pass.dst.len() / pass.width {
+        1 => dot_pass_avx2::<1>(pass),
+        2 => dot_pass_avx2::<2>(pass),
+        3 => dot_pass_avx2::<3>(pass),
+        4 => dot_pass_avx2::<4>(pass),
+        d => unreachable!("a pass computes 1 to {DOT_DSTS} destinations, not {d}"),
+    });
 }
 
 /// `acc[d][v] ^= Σ_t c(t, d)·src_t[off + 32v ..][..32]` for `d < D`, where `tabs[t][d]` is the

@@ -111,7 +111,7 @@ impl LinkConfig {
             buffer,
             jitter: SimDuration::ZERO,
             reorder: false,
-            loss: LossProcess::None,
+            loss: LossProcess::NONE,
             loss_at: LossAt::Channel,
             outages: Outages::None,
             motion: None,
@@ -702,7 +702,7 @@ mod tests {
     fn ingress_loss_takes_no_capacity_and_channel_loss_does() {
         for (at, second_arrival_ms) in [(LossAt::Channel, 12), (LossAt::Ingress, 11)] {
             let mut c = cfg(8e6, 10, Buffer::Unlimited);
-            c.loss = LossProcess::List { drops: vec![0], next: 0 };
+            c.loss = LossProcess::drop_list(&[0]);
             c.loss_at = at;
             let mut l = link(c);
             l.enqueue(SimTime::ZERO, pkt(1000));

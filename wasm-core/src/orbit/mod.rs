@@ -19,34 +19,31 @@
 //! build parses. No I/O and no clocks: the CLI reads files and passes text in.
 
 pub mod config;
-#[cfg(feature = "orbits")]
-pub mod elements;
 pub mod geometry;
 pub mod grid;
 pub mod ground;
 pub mod links;
 pub mod math;
 pub mod params;
-#[cfg(feature = "orbits")]
-pub mod route;
-#[cfg(feature = "orbits")]
-pub mod set_checks;
-#[cfg(feature = "orbits")]
-pub mod view;
 pub mod walker;
-#[cfg(feature = "orbits")]
-pub mod walker_tle;
 
-#[cfg(feature = "orbits")]
-pub use elements::{Constellation, ElementSource, Orbit, Satellite, SourcedElements};
 pub use ground::GroundStation;
 pub use links::{Capacity, LinkBudget, LinkModel, LinkType, Loss};
 pub use params::Attachment;
-#[cfg(feature = "orbits")]
-pub use route::{
-    path_timeline, path_timeline_until, End, EventKind, Hop, IslMode, Node, PathStep, RouteConfig, Router, Timeline,
-};
 pub use walker::WalkerShell;
+
+orbits_only! {
+    pub mod elements;
+    pub mod route;
+    pub mod set_checks;
+    pub mod view;
+    pub mod walker_tle;
+
+    pub use elements::{Constellation, ElementSource, Orbit, Satellite, SourcedElements};
+    pub use route::{
+        path_timeline, path_timeline_until, End, EventKind, Hop, IslMode, Node, PathStep, RouteConfig, Router, Timeline,
+    };
+}
 
 /// Everything that can be wrong with orbit input. Messages say where and what.
 #[derive(Debug, Clone, PartialEq)]

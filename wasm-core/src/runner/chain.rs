@@ -27,25 +27,7 @@ pub(super) fn chain_network(links: &[LinkSpec], seed: u64, points: usize) -> Net
 }
 
 fn loss_process(spec: &Option<LossSpec>) -> LossProcess {
-    match spec {
-        None | Some(LossSpec::None) => LossProcess::None,
-        Some(LossSpec::Bernoulli { p }) => LossProcess::Bernoulli { p: *p },
-        Some(LossSpec::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad }) => {
-            LossProcess::GilbertElliott {
-                p_good_to_bad: *p_good_to_bad,
-                p_bad_to_good: *p_bad_to_good,
-                loss_good: *loss_good,
-                loss_bad: *loss_bad,
-                bad: false,
-            }
-        }
-        Some(LossSpec::List { drops }) => {
-            let mut d = drops.clone();
-            d.sort_unstable();
-            d.dedup();
-            LossProcess::List { drops: d, next: 0 }
-        }
-    }
+    spec.clone().map_or(LossProcess::NONE, LossProcess::new)
 }
 
 fn link_config(spec: &LinkSpec, reverse: bool) -> LinkConfig {

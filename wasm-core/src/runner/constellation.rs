@@ -81,7 +81,7 @@ pub fn build_until(
         buffer,
         jitter: SimDuration::ZERO,
         reorder: false,
-        loss: if loss > 0.0 { LossProcess::Bernoulli { p: loss } } else { LossProcess::None },
+        loss: if loss > 0.0 { LossProcess::bernoulli(loss) } else { LossProcess::NONE },
         loss_at: LossAt::Channel,
         outages: Outages::None,
         motion: None,

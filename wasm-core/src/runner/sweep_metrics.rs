@@ -162,20 +162,25 @@ fn count(c: Cell) -> u64 {
     }
 }
 
-/// A metric of each flow; `$field` is its `SweepFlowRow` field.
-macro_rules! flow_metric {
-    ($key:literal, $name:literal, $unit:literal, $kind:ident, $pointer:literal, $field:ident) => {
+/// A metric of each flow (`Flow`: `$field` is its `SweepFlowRow` field) or of the run (`Run`: a
+/// `SweepRunRow` field, the same on each of its flow rows).
+macro_rules! metric {
+    ($of:ident, $key:literal, $name:literal, $unit:literal, $kind:ident, $pointer:literal, $field:ident) => {
         Metric {
             key: $key,
             name: $name,
             unit: $unit,
             kind: MetricKind::$kind,
-            of: MetricOf::Flow,
+            of: MetricOf::$of,
             pointer: $pointer,
-            get: |_, f| flow_metric!(@get $kind, f.$field),
-            set: |_, f, c| f.$field = flow_metric!(@set $kind, c),
+            get: metric!(@get_from $of, $kind, $field),
+            set: metric!(@set_in $of, $kind, $field),
         }
     };
+    (@get_from Flow, $kind:ident, $field:ident) => { |_, f| metric!(@get $kind, f.$field) };
+    (@get_from Run, $kind:ident, $field:ident) => { |r, _| metric!(@get $kind, r.$field) };
+    (@set_in Flow, $kind:ident, $field:ident) => { |_, f, c| f.$field = metric!(@set $kind, c) };
+    (@set_in Run, $kind:ident, $field:ident) => { |r, _, c| r.$field = metric!(@set $kind, c) };
     (@get Float, $v:expr) => { Cell::Float($v) };
     (@get Count, $v:expr) => { Cell::Count($v) };
     (@get Optional, $v:expr) => { $v.map_or(Cell::Empty, Cell::Float) };
@@ -187,14 +192,15 @@ macro_rules! flow_metric {
 /// The metrics of the table, in column order: the flow's, then the run's (`unrouted_pkts` and
 /// Jain's index over the run's flows, the same on each of its flow rows).
 pub const METRICS: [Metric; 13] = [
-    flow_metric!("goodput_mbps", "goodput", "Mbit/s", Float, "/goodput_mbps", goodput_mbps),
-    flow_metric!("completion_s", "completion time", "s", Optional, "/completion_s", completion_s),
-    flow_metric!("delivered_bytes", "delivered bytes", "bytes", Count, "/delivered_bytes", delivered_bytes),
-    flow_metric!("retransmissions", "retransmissions", "packets", Count, "/retransmissions", retransmissions),
-    flow_metric!("timeouts", "timeouts", "", Count, "/timeouts", timeouts),
-    flow_metric!("owd_ms_mean", "one-way delay, mean", "ms", Float, "/owd_ms/mean", owd_ms_mean),
-    flow_metric!("owd_ms_p95", "one-way delay, p95", "ms", Float, "/owd_ms/p95", owd_ms_p95),
-    flow_metric!(
+    metric!(Flow, "goodput_mbps", "goodput", "Mbit/s", Float, "/goodput_mbps", goodput_mbps),
+    metric!(Flow, "completion_s", "completion time", "s", Optional, "/completion_s", completion_s),
+    metric!(Flow, "delivered_bytes", "delivered bytes", "bytes", Count, "/delivered_bytes", delivered_bytes),
+    metric!(Flow, "retransmissions", "retransmissions", "packets", Count, "/retransmissions", retransmissions),
+    metric!(Flow, "timeouts", "timeouts", "", Count, "/timeouts", timeouts),
+    metric!(Flow, "owd_ms_mean", "one-way delay, mean", "ms", Float, "/owd_ms/mean", owd_ms_mean),
+    metric!(Flow, "owd_ms_p95", "one-way delay, p95", "ms", Float, "/owd_ms/p95", owd_ms_p95),
+    metric!(
+        Flow,
         "owd_arrival_ms_mean",
         "one-way delay at arrival, mean",
         "ms",
@@ -202,7 +208,8 @@ pub const METRICS: [Metric; 13] = [
         "/owd_arrival_ms/mean",
         owd_arrival_ms_mean
     ),
-    flow_metric!(
+    metric!(
+        Flow,
         "owd_arrival_ms_p95",
         "one-way delay at arrival, p95",
         "ms",
@@ -210,8 +217,9 @@ pub const METRICS: [Metric; 13] = [
         "/owd_arrival_ms/p95",
         owd_arrival_ms_p95
     ),
-    flow_metric!("jitter_ms", "jitter", "ms", Float, "/jitter_ms", jitter_ms),
-    flow_metric!(
+    metric!(Flow, "jitter_ms", "jitter", "ms", Float, "/jitter_ms", jitter_ms),
+    metric!(
+        Flow,
         "coding_overhead",
         "coding overhead",
         "packets sent per source packet",
@@ -219,26 +227,8 @@ pub const METRICS: [Metric; 13] = [
         "/coding/coded_overhead",
         coding_overhead
     ),
-    Metric {
-        key: "unrouted_pkts",
-        name: "unrouted packets",
-        unit: "packets",
-        kind: MetricKind::Count,
-        of: MetricOf::Run,
-        pointer: "/unrouted_pkts",
-        get: |r, _| Cell::Count(r.unrouted_pkts),
-        set: |r, _, c| r.unrouted_pkts = count(c),
-    },
-    Metric {
-        key: "fairness_jain",
-        name: "Jain's fairness index",
-        unit: "",
-        kind: MetricKind::Float,
-        of: MetricOf::Run,
-        pointer: "/fairness_jain",
-        get: |r, _| Cell::Float(r.fairness_jain),
-        set: |r, _, c| r.fairness_jain = float(c),
-    },
+    metric!(Run, "unrouted_pkts", "unrouted packets", "packets", Count, "/unrouted_pkts", unrouted_pkts),
+    metric!(Run, "fairness_jain", "Jain's fairness index", "", Float, "/fairness_jain", fairness_jain),
 ];
 
 /// The metrics as JSON, for the browser's generated list (`orbitcp schema --sweep-metrics`).

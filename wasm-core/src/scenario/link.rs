@@ -3,6 +3,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+// One enum for the format and the simulation: the link that runs the loss model owns it.
+pub use crate::net::loss::LossSpec;
+
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
@@ -48,27 +51,6 @@ pub enum LossAtSpec {
     #[default]
     Channel,
     Ingress,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
-pub enum LossSpec {
-    None,
-    /// Each packet is lost independently with probability `p`.
-    Bernoulli {
-        p: f64,
-    },
-    /// Two-state Markov chain per packet (docs/links-and-orbits.md §1).
-    GilbertElliott {
-        p_good_to_bad: f64,
-        p_bad_to_good: f64,
-        loss_good: f64,
-        loss_bad: f64,
-    },
-    /// Drops exactly these packets (0-based indices of packets offered to this direction).
-    List {
-        drops: Vec<u64>,
-    },
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]

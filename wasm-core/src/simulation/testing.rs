@@ -37,26 +37,26 @@ impl TestLink {
             rate_mbps,
             delay: SimDuration::from_millis(delay_ms),
             buffer: Buffer::Unlimited,
-            loss: LossProcess::None,
-            loss_back: LossProcess::None,
+            loss: LossProcess::NONE,
+            loss_back: LossProcess::NONE,
         }
     }
 
     /// Drops these packets (0-based, counting packets offered to the link) going forward.
     pub fn dropping(mut self, drops: &[u64]) -> TestLink {
-        self.loss = drop_list(drops);
+        self.loss = LossProcess::drop_list(drops);
         self
     }
 
     /// Drops these packets going back.
     pub fn dropping_back(mut self, drops: &[u64]) -> TestLink {
-        self.loss_back = drop_list(drops);
+        self.loss_back = LossProcess::drop_list(drops);
         self
     }
 
     /// Loses each forward packet with probability `p` (drawn from the run's seeded stream).
     pub fn with_loss(mut self, p: f64) -> TestLink {
-        self.loss = LossProcess::Bernoulli { p };
+        self.loss = LossProcess::bernoulli(p);
         self
     }
 
@@ -64,13 +64,6 @@ impl TestLink {
         let loss = if reverse { self.loss_back.clone() } else { self.loss.clone() };
         LinkConfig { loss, ..LinkConfig::constant(self.rate_mbps * 1e6, self.delay, self.buffer) }
     }
-}
-
-fn drop_list(drops: &[u64]) -> LossProcess {
-    let mut drops = drops.to_vec();
-    drops.sort_unstable();
-    drops.dedup();
-    LossProcess::List { drops, next: 0 }
 }
 
 /// The network of a chain of `links`: node i joined to node i + 1 by `links[i]`, link ids 2i

@@ -16,7 +16,8 @@ import { VIEWS } from '../lessons/format';
 import { CANCEL_KEYS, RUN_KEYS, useRunShortcuts } from '../shortcuts';
 import { readFragment, versionNotice } from '../share/urlState';
 import { DEFAULT_PRESET_ID, presetById } from '../scenario/presets';
-import { EMBED_PARAM, embedView } from './embed';
+import { EMBED_PARAM } from '../share/query';
+import { embedView } from './embed';
 import { ChartFitContext } from '../charts/fit';
 import './embed.css';
 

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeScenario } from '../share/share';
-import { embedCode, embedView, isEmbed } from './embed';
+import { embedCode, embedView } from './embed';
 
 describe('the embedded page', () => {
-  it('is asked for by ?embed=1 only', () => {
-    expect(isEmbed('?embed=1')).toBe(true);
-    expect(isEmbed('?debug=1&embed=1')).toBe(true);
-    expect(isEmbed('?embed=0')).toBe(false);
-    expect(isEmbed('')).toBe(false);
-  });
-
   it('takes its view from the fragment, then the query, then a default that fits the scenario', () => {
     expect(embedView('?embed=1&view=cwnd', '#s=1x&view=globe', false)).toEqual({ ok: true, view: 'globe' });
     expect(embedView('?embed=1&view=cwnd', '#s=1x', false)).toEqual({ ok: true, view: 'cwnd' });

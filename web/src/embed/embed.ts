@@ -4,10 +4,8 @@
 // lessons/format.ts VIEWS by its id. The snippet a teacher pastes is written here too.
 
 import { VIEWS, isView, type View } from '../lessons/format';
+import { EMBED_PARAM } from '../share/query';
 import { screenHash, VIEW_PARAM } from '../share/urlState';
-
-/** The query parameter that asks for the embedded page. */
-export const EMBED_PARAM = 'embed';
 
 /** The frame sizes the snippet offers: a slide's 16:9 first (the view lays itself out to the
  * frame, so nothing is cut), then a page's 3:2. */
@@ -20,10 +18,6 @@ export const EMBED_SIZES = [
 
 export type EmbedSize = (typeof EMBED_SIZES)[number];
 export const DEFAULT_EMBED_SIZE: EmbedSize = EMBED_SIZES[0];
-
-export function isEmbed(search: string): boolean {
-  return new URLSearchParams(search).get(EMBED_PARAM) === '1';
-}
 
 /** The view an embedded page shows: the fragment's `view=`, else the query's, else the sweep
  * chart for a scenario with a sweep and the goodput chart for any other. An unknown view is an

@@ -1,7 +1,7 @@
 // Nothing a teacher typed is lost: the text last loaded or saved (so "unsaved" means the editor
 // differs from it), a question before a preset or a lesson step replaces unsaved edits, the
 // autosaved draft and its restoring notice, and opening, saving and loading element-set files.
-// App.tsx lays out what this returns; the scenario text itself stays useSimulation's.
+// App.tsx joins what this returns to the lessons and the address bar; ScenarioPane.tsx shows it; the scenario text itself stays useSimulation's.
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { downloadText } from '../export/export';

@@ -1,6 +1,6 @@
 // The globe: a thin React wrapper around GlobeScene (scene.ts). React renders the controls once;
 // the scene, the scrub bar and the clock read-out are driven imperatively from the shared time
-// cursor, so neither playing nor scrubbing re-renders anything. Loaded lazily (App.tsx): three.js,
+// cursor, so neither playing nor scrubbing re-renders anything. Loaded lazily (ResultsPane.tsx): three.js,
 // satellite.js and the world atlas are a separate chunk that only constellation scenarios fetch.
 
 import { useEffect, useRef, useState } from 'react';

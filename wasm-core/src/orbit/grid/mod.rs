@@ -178,23 +178,18 @@ impl schemars::JsonSchema for GridSpec {
     }
 }
 
-#[cfg(feature = "orbits")]
-mod circular;
-#[cfg(feature = "orbits")]
-mod inference;
-#[cfg(feature = "orbits")]
-mod lattice;
-#[cfg(feature = "orbits")]
-mod report;
-#[cfg(feature = "orbits")]
-mod sat;
-#[cfg(feature = "orbits")]
-mod shells;
+// The inference of a grid from the elements.
+orbits_only! {
+    mod circular;
+    mod inference;
+    mod lattice;
+    mod report;
+    mod sat;
+    mod shells;
 
-#[cfg(feature = "orbits")]
-pub use inference::infer_grid;
-#[cfg(feature = "orbits")]
-pub use report::{InferredGrid, InferredShell, LeftOut, LeftOutKind};
+    pub use inference::infer_grid;
+    pub use report::{InferredGrid, InferredShell, LeftOut, LeftOutKind};
+}
 
 #[cfg(test)]
 mod tests {
