@@ -13,6 +13,7 @@ pub const MAX_ARQ_WINDOW_PKTS: u32 = 100_000;
 /// Window of go-back-N and selective repeat when the scenario gives none, packets.
 pub const DEFAULT_ARQ_WINDOW_PKTS: u32 = 16;
 
+flow_with_ends! {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArqFlow {
@@ -34,12 +35,7 @@ pub struct ArqFlow {
     /// each timeout, at most 60 s).
     #[serde(default)]
     pub timeout_ms: Option<f64>,
-    #[serde(default)]
-    pub from_node: Option<u32>,
-    #[serde(default)]
-    pub to_node: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+}
 }
 
 fn default_arq_payload() -> u32 {

@@ -59,6 +59,7 @@ pub enum CodingMode {
     RankOnly,
 }
 
+flow_with_ends! {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CtcpFlow {
@@ -114,12 +115,7 @@ pub struct CtcpFlow {
     /// estimate) or `ceil` (the reference code: at least one extra packet per block at any p > 0).
     #[serde(default)]
     pub redundancy: CtcpRedundancy,
-    #[serde(default)]
-    pub from_node: Option<u32>,
-    #[serde(default)]
-    pub to_node: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+}
 }
 
 fn default_ctcp_payload() -> u32 {

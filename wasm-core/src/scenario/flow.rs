@@ -5,6 +5,26 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+/// Declares an end-to-end flow's struct with the fields it ends with: its sender's and receiver's
+/// nodes and its label, the same for TCP, CTCP and ARQ. A shared struct under serde's `flatten`
+/// would say this once too, but `flatten` does not work with `deny_unknown_fields`.
+macro_rules! flow_with_ends {
+    ($(#[$attr:meta])* $vis:vis struct $name:ident { $($fields:tt)* }) => {
+        $(#[$attr])*
+        $vis struct $name {
+            $($fields)*
+            /// Sender node (default 0) and receiver node (default the last).
+            #[serde(default)]
+            pub from_node: Option<u32>,
+            #[serde(default)]
+            pub to_node: Option<u32>,
+            /// A name for charts and tables.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub label: Option<String>,
+        }
+    };
+}
+
 // Read by hand (`tagged.rs`), written and described by the derives. A plain comment: a doc
 // comment would become the type's description in the JSON Schema and the generated types.
 #[derive(Clone, Debug, Serialize, JsonSchema)]

@@ -11,11 +11,14 @@
 //! to name the field) in `parse.rs`; the range checks in `validate.rs` and
 //! `validate_topology.rs` (collected by `problems.rs`); the sweep's path setter in `json_path.rs`.
 
+// First: `flow.rs` declares the macro that the flows' files use.
+#[macro_use]
+mod flow;
+
 mod arq_flow;
 mod ctcp_flow;
 mod error;
 pub mod files;
-mod flow;
 mod intcp_flow;
 mod json_locate;
 mod json_path;

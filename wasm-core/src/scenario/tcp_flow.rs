@@ -9,6 +9,7 @@ use crate::tcp::sender::{LossDetection, Recovery};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+flow_with_ends! {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TcpFlow {
@@ -73,14 +74,7 @@ pub struct TcpFlow {
     /// (RFC 3708), as Linux's `tcp_try_undo_*`. Default: on (`linux`), off (`ns3`).
     #[serde(default)]
     pub undo: Option<bool>,
-    /// Sender node (default 0) and receiver node (default the last).
-    #[serde(default)]
-    pub from_node: Option<u32>,
-    #[serde(default)]
-    pub to_node: Option<u32>,
-    /// A name for charts and tables.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub label: Option<String>,
+}
 }
 
 fn default_mss() -> u32 {

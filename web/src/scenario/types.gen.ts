@@ -311,8 +311,14 @@ export type Flow =
        * How `need/(1 − p)` packets become a whole number: `nearest` (redundancy follows the loss estimate) or `ceil` (the reference code: at least one extra packet per block at any p > 0).
        */
       redundancy?: CtcpRedundancy & string;
+      /**
+       * Sender node (default 0) and receiver node (default the last).
+       */
       from_node?: number | null;
       to_node?: number | null;
+      /**
+       * A name for charts and tables.
+       */
       label?: string | null;
     }
   | {
@@ -421,8 +427,14 @@ export type Flow =
        * A fixed retransmission timeout in ms, as the textbooks draw it. Absent or null: RFC 6298's, from the RTT the sender measures (1 s before the first sample and at least 1 s, doubled on each timeout, at most 60 s).
        */
       timeout_ms?: number | null;
+      /**
+       * Sender node (default 0) and receiver node (default the last).
+       */
       from_node?: number | null;
       to_node?: number | null;
+      /**
+       * A name for charts and tables.
+       */
       label?: string | null;
     };
 /**
