@@ -137,8 +137,8 @@ impl TcpReceiver {
     /// ns-3's receiver acknowledges the first data segment at once, delayed ACKs or not
     /// (`TcpSocketBase::ProcessSynRcvd` sets `m_delAckCount = m_delAckMaxCount` when the
     /// handshake completes, "to speed up the connection"): from then on each delayed ACK covers
-    /// an even-numbered segment and the odd one after it, and the last segment of an odd-sized
-    /// burst waits for the timer.
+    /// an even-numbered segment (counting from 1) and the odd one after it, and the last segment
+    /// of an even-sized burst waits for the timer.
     pub fn acking_the_first_segment_at_once(mut self) -> TcpReceiver {
         self.unacked_segments = 1;
         self
