@@ -9,13 +9,22 @@ lossless) unless the point is listed in KNOWN_GAPS, 2 if ns-3 is not installed, 
 step can skip rather than fail where ns-3 cannot be had. ns-3's runs go on as many processes as
 the machine has cores.
 
+With --same-losses both simulators lose the same data segments: run k of a point draws its
+list of lost segments (each lost with probability p, from Python's `random.Random(k)`), ns-3
+takes it as `--drops` and orbitcp as a `list` loss model. The two simulators' own random
+streams differ, and at low loss rates a handful of losses decide a run, so 10-run means of
+independent draws can differ by more than the tolerance while the mechanisms agree; with the
+same losses the ratio measures the mechanisms alone (docs/tcp.md, "The ns3 profile and ns-3
+itself").
+
 Usage: tools/ns3/crosscheck.py [--rtt 500] [--p 0,0.001,0.01] [--runs 10] [--cc reno,cubic,bbr]
-                               [--orbitcp PATH]
+                               [--orbitcp PATH] [--same-losses]
 """
 import argparse
 import concurrent.futures
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -30,29 +39,63 @@ CCS = [("reno", "TcpNewReno"), ("cubic", "TcpCubic"), ("bbr", "TcpBbr")]
 KNOWN_GAPS = set()
 
 
-def ns3_run(cc, p, rtt, run):
-    line = subprocess.run(
-        [os.path.join(HERE, "dumbbell"), f"--cc={cc}", f"--p={p}", f"--rtt={rtt}", f"--run={run}"],
-        check=True, capture_output=True, text=True).stdout
+# Data segments a 20 MB transfer may put on the wire, retransmissions included, with room to spare.
+MAX_SEGMENTS = 60000
+
+
+def drop_list(p, run):
+    """The 0-based indices of the data segments run `run` loses with --same-losses."""
+    rng = random.Random(run)
+    return [i for i in range(MAX_SEGMENTS) if rng.random() < p]
+
+
+def ns3_run(cc, p, rtt, run, same_losses):
+    args = [os.path.join(HERE, "dumbbell"), f"--cc={cc}", f"--p={p}", f"--rtt={rtt}", f"--run={run}"]
+    drops = drop_list(p, run) if same_losses else []
+    if drops:
+        args.append("--drops=" + ",".join(map(str, drops)))
+    line = subprocess.run(args, check=True, capture_output=True, text=True).stdout
     return dict(x.split("=", 1) for x in line.split())
 
 
-def ns3_results(points, rtt, runs):
+def ns3_results(points, rtt, runs, same_losses):
     """Every (ns-3 cc, p) point's runs, in parallel; {(cc, p): [goodput]} and the release."""
     jobs = [(cc, p, run) for cc, p in points for run in range(1, runs + 1)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        outs = list(pool.map(lambda j: ns3_run(j[0], j[1], rtt, j[2]), jobs))
+        outs = list(pool.map(lambda j: ns3_run(j[0], j[1], rtt, j[2], same_losses), jobs))
     got = {}
     for (cc, p, _), kv in zip(jobs, outs):
         got.setdefault((cc, p), []).append(float(kv["goodput_mbps"]))
     return got, outs[0]["ns3"] if outs else "?"
 
 
-def orbitcp_goodputs(binary, ccs, ps, rtt, runs):
+def dumbbell(rtt):
     with open(os.path.join(ROOT, "scenarios", "ns3-dumbbell.json")) as f:
         sc = json.load(f)
     sc["topology"]["links"][1]["delay_ms"] = rtt / 2
     sc["topology"]["links"][1]["buffer_pkts"] = int(10e6 * rtt / 1e3 / 8 / 1500)
+    return sc
+
+
+def orbitcp_same_losses(binary, ccs, ps, rtt, runs):
+    """Each run alone, losing the segments of `drop_list` (orbitcp counts the SYN as packet 0)."""
+    got = {}
+    for cc, _ in ccs:
+        for p in ps:
+            for run in range(1, runs + 1):
+                sc = dumbbell(rtt)
+                del sc["sweep"]
+                sc["flows"][0]["cc"] = cc
+                drops = [i + 1 for i in drop_list(p, run)]
+                sc["topology"]["links"][1]["loss"] = {"model": "list", "drops": drops} if drops else {"model": "none"}
+                out = subprocess.run([binary, "run", "-", "--summary"], input=json.dumps(sc), check=True,
+                                     capture_output=True, text=True).stdout
+                got.setdefault((cc, p), []).append(json.loads(out)["flows"][0]["goodput_mbps"])
+    return got
+
+
+def orbitcp_goodputs(binary, ccs, ps, rtt, runs):
+    sc = dumbbell(rtt)
     sc["sweep"] = {"grid": {"flows[0].cc": [c for c, _ in ccs], "topology.links[1].loss.p": ps}, "runs": runs}
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as t:
         json.dump(sc, t)
@@ -77,6 +120,7 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--cc", default=",".join(c for c, _ in CCS))
     ap.add_argument("--orbitcp", default=os.path.join(ROOT, "target", "release", "orbitcp"))
+    ap.add_argument("--same-losses", action="store_true", help="both simulators lose the same data segments")
     a = ap.parse_args()
     build = subprocess.run([os.path.join(HERE, "build.sh")])
     if build.returncode == 2:
@@ -85,10 +129,14 @@ def main():
     build.check_returncode()
     ps = [float(x) for x in a.p.split(",")]
     ccs = [(c, n) for c, n in CCS if c in a.cc.split(",")]
-    ours = orbitcp_goodputs(a.orbitcp, ccs, ps, a.rtt, a.runs)
-    theirs_all, version = ns3_results([(n, p) for _, n in ccs for p in ps], a.rtt, a.runs)
+    if a.same_losses:
+        ours = orbitcp_same_losses(a.orbitcp, ccs, ps, a.rtt, a.runs)
+    else:
+        ours = orbitcp_goodputs(a.orbitcp, ccs, ps, a.rtt, a.runs)
+    theirs_all, version = ns3_results([(n, p) for _, n in ccs for p in ps], a.rtt, a.runs, a.same_losses)
     failures = []
-    print(f"ns-{version}; RTT {a.rtt:g} ms, {a.runs} runs, mean goodput in Mbit/s", flush=True)
+    losses = ", the same losses in both" if a.same_losses else ""
+    print(f"ns-{version}; RTT {a.rtt:g} ms, {a.runs} runs{losses}, mean goodput in Mbit/s", flush=True)
     print(f"{'cc':6} {'p':>6} {'ns-3':>8} {'orbitcp':>8} {'ratio':>6}  tolerance")
     for cc, ns3cc in ccs:
         for p in ps:

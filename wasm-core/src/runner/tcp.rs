@@ -68,6 +68,8 @@ impl Transport for TcpHandle {
             bin_width,
         })
         .with_window(window);
+        let receiver =
+            if t.profile == TcpProfile::Ns3 { receiver.acking_the_first_segment_at_once() } else { receiver };
         b.place(ends.receiver, to, Agent::TcpReceiver(Box::new(receiver)), None);
         ends
     }

@@ -134,6 +134,16 @@ impl TcpReceiver {
         self
     }
 
+    /// ns-3's receiver acknowledges the first data segment at once, delayed ACKs or not
+    /// (`TcpSocketBase::ProcessSynRcvd` sets `m_delAckCount = m_delAckMaxCount` when the
+    /// handshake completes, "to speed up the connection"): from then on each delayed ACK covers
+    /// an even-numbered segment (counting from 1) and the odd one after it, and the last segment
+    /// of an even-sized burst waits for the timer.
+    pub fn acking_the_first_segment_at_once(mut self) -> TcpReceiver {
+        self.unacked_segments = 1;
+        self
+    }
+
     /// The window currently advertised, in bytes (`u64::MAX`: unlimited).
     pub fn advertised_window(&self) -> u64 {
         self.window.window()
@@ -314,5 +324,81 @@ impl TcpReceiver {
                 ts_echo: self.ts_recent,
             },
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rto::RtoFlavor;
+    use crate::simulation::testing::{Pair, TestLink};
+    use crate::simulation::Agent;
+    use crate::tcp::congestion::{CcKind, CcOptions};
+    use crate::tcp::sender::{LossDetection, Recovery, TcpConfig, TcpSender};
+
+    const MSS: u32 = 1448;
+
+    /// A NewReno sender of ten segments (its initial window) to a receiver with 200 ms delayed
+    /// ACKs, over 10 Mbit/s and 100 ms each way; `ns3` gives the receiver ns-3's first ACK.
+    fn ten_segments(ns3: bool) -> Pair {
+        let content = Content::new(7, 0);
+        let cfg = TcpConfig {
+            cc: CcKind::Reno,
+            cc_options: CcOptions::default(),
+            mss: MSS,
+            initial_cwnd: 10,
+            initial_ssthresh: None,
+            sack: true,
+            rto_flavor: RtoFlavor::Rfc6298,
+            rto_min: SimDuration::from_millis(1000),
+            rto_max: SimDuration::from_millis(60_000),
+            recovery: Recovery::Prr,
+            loss_detection: LossDetection::Dupack,
+            per_ack_growth: true,
+            bytes: Some(10 * MSS as u64),
+            audit: true,
+            seed: 1,
+            frto: false,
+            undo: false,
+            ns3_rules: true,
+        };
+        let (a, b) = (Pair::A, Pair::B);
+        let sender = TcpSender::new(cfg, 0, b.0, b.1, content, Trace::new(2));
+        let receiver = TcpReceiver::new(TcpReceiverConfig {
+            flow: 0,
+            peer_node: a.0,
+            peer_agent: a.1,
+            content,
+            expected_bytes: Some(10 * MSS as u64),
+            delayed_ack: Some(SimDuration::from_millis(200)),
+            owd_trace: Trace::new(2),
+            bin_width: SimDuration::from_millis(100),
+        });
+        let receiver = if ns3 { receiver.acking_the_first_segment_at_once() } else { receiver };
+        let end = SimTime::from_millis(2000);
+        Pair::new(
+            TestLink::new(10.0, 100),
+            Agent::TcpSender(Box::new(sender)),
+            Agent::TcpReceiver(Box::new(receiver)),
+            end,
+        )
+    }
+
+    /// What the receiver had acknowledged, in segments, once the ten segments (sent at 200 ms,
+    /// after the handshake, 1.2 ms apart) had all arrived, and 200 ms later.
+    fn acked_after_the_burst_and_after_the_timer(ns3: bool) -> (u64, u64) {
+        let mut pair = ten_segments(ns3);
+        pair.run_until(SimTime::from_millis(330));
+        let burst = pair.b::<TcpReceiver>().last_ack_sent / MSS as u64;
+        pair.run_until(SimTime::from_millis(540));
+        (burst, pair.b::<TcpReceiver>().last_ack_sent / MSS as u64)
+    }
+
+    #[test]
+    fn ns3_acks_the_first_segment_at_once_so_the_last_of_an_even_burst_waits_for_the_timer() {
+        // ns-3: 1, then (2, 3) ... (8, 9); the tenth waits for the 200 ms timer.
+        assert_eq!(acked_after_the_burst_and_after_the_timer(true), (9, 10));
+        // Pairs from the first segment: (1, 2) ... (9, 10), nothing left for the timer.
+        assert_eq!(acked_after_the_burst_and_after_the_timer(false), (10, 10));
     }
 }
