@@ -17,11 +17,17 @@ independent draws can differ by more than the tolerance while the mechanisms agr
 same losses the ratio measures the mechanisms alone (docs/tcp.md, "The ns3 profile and ns-3
 itself").
 
+ns-3's result for a run depends only on the dumbbell binary (built from dumbbell.cc against
+ns-3.44) and the run's arguments, so each is kept in tools/ns3/.cache/ under a hash of both, and
+a later cross-check on the same machine reruns only orbitcp (an ns-3 BBR run at 1 % loss takes
+one to two minutes). --fresh runs ns-3 again.
+
 Usage: tools/ns3/crosscheck.py [--rtt 500] [--p 0,0.001,0.01] [--runs 10] [--cc reno,cubic,bbr]
-                               [--orbitcp PATH] [--same-losses]
+                               [--orbitcp PATH] [--same-losses] [--fresh]
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import random
@@ -49,20 +55,41 @@ def drop_list(p, run):
     return [i for i in range(MAX_SEGMENTS) if rng.random() < p]
 
 
-def ns3_run(cc, p, rtt, run, same_losses):
+CACHE = os.path.join(HERE, ".cache")
+
+
+def binary_digest():
+    """What an ns-3 run's result depends on besides its arguments: the dumbbell binary, and the
+    ns-3 release whose libraries it loads (build.sh's rpath names the release's folder)."""
+    with open(os.path.join(HERE, "dumbbell"), "rb") as f:
+        return hashlib.sha256(f.read() + b"ns-3.44").hexdigest()
+
+
+def ns3_run(cc, p, rtt, run, same_losses, digest, fresh):
     args = [os.path.join(HERE, "dumbbell"), f"--cc={cc}", f"--p={p}", f"--rtt={rtt}", f"--run={run}"]
     drops = drop_list(p, run) if same_losses else []
     if drops:
         args.append("--drops=" + ",".join(map(str, drops)))
-    line = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    key = hashlib.sha256((digest + " ".join(args[1:])).encode()).hexdigest()
+    kept = os.path.join(CACHE, key)
+    if not fresh and os.path.exists(kept):
+        with open(kept) as f:
+            line = f.read()
+    else:
+        line = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+        os.makedirs(CACHE, exist_ok=True)
+        with open(kept + ".tmp", "w") as f:
+            f.write(line)
+        os.replace(kept + ".tmp", kept)
     return dict(x.split("=", 1) for x in line.split())
 
 
-def ns3_results(points, rtt, runs, same_losses):
+def ns3_results(points, rtt, runs, same_losses, fresh):
     """Every (ns-3 cc, p) point's runs, in parallel; {(cc, p): [goodput]} and the release."""
+    digest = binary_digest()
     jobs = [(cc, p, run) for cc, p in points for run in range(1, runs + 1)]
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        outs = list(pool.map(lambda j: ns3_run(j[0], j[1], rtt, j[2], same_losses), jobs))
+        outs = list(pool.map(lambda j: ns3_run(j[0], j[1], rtt, j[2], same_losses, digest, fresh), jobs))
     got = {}
     for (cc, p, _), kv in zip(jobs, outs):
         got.setdefault((cc, p), []).append(float(kv["goodput_mbps"]))
@@ -121,6 +148,7 @@ def main():
     ap.add_argument("--cc", default=",".join(c for c, _ in CCS))
     ap.add_argument("--orbitcp", default=os.path.join(ROOT, "target", "release", "orbitcp"))
     ap.add_argument("--same-losses", action="store_true", help="both simulators lose the same data segments")
+    ap.add_argument("--fresh", action="store_true", help="run ns-3 again rather than take its kept results")
     a = ap.parse_args()
     build = subprocess.run([os.path.join(HERE, "build.sh")])
     if build.returncode == 2:
@@ -133,7 +161,7 @@ def main():
         ours = orbitcp_same_losses(a.orbitcp, ccs, ps, a.rtt, a.runs)
     else:
         ours = orbitcp_goodputs(a.orbitcp, ccs, ps, a.rtt, a.runs)
-    theirs_all, version = ns3_results([(n, p) for _, n in ccs for p in ps], a.rtt, a.runs, a.same_losses)
+    theirs_all, version = ns3_results([(n, p) for _, n in ccs for p in ps], a.rtt, a.runs, a.same_losses, a.fresh)
     failures = []
     losses = ", the same losses in both" if a.same_losses else ""
     print(f"ns-{version}; RTT {a.rtt:g} ms, {a.runs} runs{losses}, mean goodput in Mbit/s", flush=True)
