@@ -184,7 +184,9 @@ test("a loss-free path's jitter chart has a plain axis, not floating-point noise
   // The ISTN window preset: one flow, no loss, a constant delay: its jitter is 4.3e-7 ms of rounding.
   await open(page, '#preset=istn-window-reno');
   await runAndWait(page);
-  const ticks = await page.getByTestId('chart-jitter').locator('.axis-y .tick text').allTextContents();
-  expect(ticks.length).toBeGreaterThan(1);
+  const tickLabels = page.getByTestId('chart-jitter').locator('.axis-y .tick text');
+  // The chart draws its axes after the run's result arrives; wait for them rather than read once.
+  await expect.poll(async () => (await tickLabels.allTextContents()).length).toBeGreaterThan(1);
+  const ticks = await tickLabels.allTextContents();
   for (const t of ticks) expect(t, 'a tick label').not.toMatch(/e-|0\.0000/);
 });
