@@ -9,6 +9,7 @@ use crate::tcp::prr::{Prr, PrrAck};
 use crate::tcp::rack::TxState;
 use crate::tcp::rate::RateSample;
 use crate::tcp::scoreboard::{LOST, RETRANSMITTED, SACKED};
+use std::cell::Cell;
 
 impl TcpSender {
     pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
@@ -31,12 +32,14 @@ impl TcpSender {
         let high_sacked_before = self.sb.high_sacked;
         let high_seq = self.recovery_point;
         let (rack, rate) = (&mut self.rack, &mut self.rate);
+        let oldest_sent = Cell::new(None::<SimTime>);
         let mut on_delivered = |s: u64, seg: &crate::tcp::scoreboard::Segment| {
             let retransmitted = seg.flags & RETRANSMITTED != 0;
             rack.on_delivered(now, s, seg.last_sent, retransmitted, min_rtt);
             rate.on_delivered(&seg.tx, seg.last_sent, now);
             if !retransmitted {
                 d.newest_sample = Some(d.newest_sample.map_or(seg.last_sent, |t| t.max(seg.last_sent)));
+                oldest_sent.set(Some(oldest_sent.get().map_or(seg.last_sent, |t: SimTime| t.min(seg.last_sent))));
                 d.orig_acked |= s < high_seq;
             }
             // A segment never retransmitted, delivered below one already SACKed, overtook it.
@@ -56,7 +59,9 @@ impl TcpSender {
             }
             self.sb.set_sack_cache(cache);
         }
+        let first_sacked_sent = oldest_sent.get();
         d.newly_acked = self.sb.ack_to(ack_seg, &mut on_delivered);
+        d.first_sacked_sent = first_sacked_sent;
         d
     }
 
@@ -110,7 +115,7 @@ impl TcpSender {
         let pipe_before_sends = self.pipe();
         let mut forced_sends = self.update_ca_state(ctx, newly_lost);
         self.set_window(sample, rs, newly_lost, cum_advanced);
-        self.restart_timers(ctx, cum_advanced);
+        self.restart_timers(ctx, cum_advanced, delta.first_sacked_sent);
         forced_sends += self.retransmit_partial_ack(ctx, cum_advanced);
         self.send_after_ack(ctx, pipe_before_sends, forced_sends);
     }
@@ -233,12 +238,21 @@ impl TcpSender {
     }
 
     /// RFC 6298 §5.3: restart the timer when new data is acknowledged; stop it when all is.
-    fn restart_timers(&mut self, ctx: &mut Ctx, cum_advanced: bool) {
+    /// Linux (`tcp_clean_rtx_queue`) also restarts it on an ACK that acknowledges nothing new
+    /// cumulatively but SACKs a segment sent before the head's last transmission: the path is
+    /// delivering what was sent before the head, so the head's (re)transmission is not yet
+    /// overdue. A SACK of data sent after it does not, "otherwise the timeout may continue to
+    /// extend in loss recovery". Linux's one transmit timer is RACK's reordering timer while
+    /// that is pending, and this restart is then not made (`tcp_identify_packet_loss`).
+    fn restart_timers(&mut self, ctx: &mut Ctx, cum_advanced: bool, first_sacked_sent: Option<SimTime>) {
         if self.sb.una == self.sb.nxt {
             self.rto_timer.stop();
             self.tlp_timer.stop();
             self.reo_timer.stop();
-        } else if cum_advanced {
+        } else if cum_advanced
+            || (sack_restarts_rto(first_sacked_sent, self.sb.get(self.sb.una).map(|h| h.last_sent))
+                && !self.reo_timer.is_armed())
+        {
             self.arm_rto(ctx);
         }
     }
@@ -364,5 +378,38 @@ impl TcpSender {
             Recovery::Prr => self.prr = Prr::start(self.w.prior_cwnd, self.w.ssthresh),
             Recovery::Rfc6675 => self.w.cwnd = self.w.ssthresh,
         }
+    }
+}
+
+/// Linux `tcp_clean_rtx_queue`: an ACK that acknowledges nothing new cumulatively restarts the
+/// retransmission timer if its RTT sample (`sack_rtt_us`, from the earliest-sent segment it newly
+/// SACKed, never retransmitted) is longer than the time since the head was last sent.
+fn sack_restarts_rto(first_sacked_sent: Option<SimTime>, head_last_sent: Option<SimTime>) -> bool {
+    matches!((first_sacked_sent, head_last_sent), (Some(sacked), Some(head)) if sacked < head)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const T: fn(u64) -> SimTime = |ms| SimTime(ms * 1_000_000);
+
+    #[test]
+    fn a_sack_of_data_sent_before_the_heads_retransmission_restarts_the_timer() {
+        // The head was retransmitted at 5 s; the queue still delivers what was sent at 4.9 s.
+        assert!(sack_restarts_rto(Some(T(4900)), Some(T(5000))));
+    }
+
+    #[test]
+    fn a_sack_of_data_sent_after_the_head_does_not_extend_the_timer() {
+        assert!(!sack_restarts_rto(Some(T(5100)), Some(T(5000))));
+        assert!(!sack_restarts_rto(Some(T(5000)), Some(T(5000))), "the same instant is not before");
+    }
+
+    #[test]
+    fn without_an_rtt_sample_or_a_head_nothing_restarts() {
+        // Only retransmitted segments were SACKed (Karn: no sample), or nothing is outstanding.
+        assert!(!sack_restarts_rto(None, Some(T(5000))));
+        assert!(!sack_restarts_rto(Some(T(4900)), None));
     }
 }

@@ -220,6 +220,9 @@ struct AckDelta {
     newly_acked: u32,
     newly_sacked: u32,
     newest_sample: Option<SimTime>,
+    /// When the earliest-sent segment this ACK newly SACKed was sent, if it was never
+    /// retransmitted (Linux `first_sackt`, from which `sack_rtt_us` is measured).
+    first_sacked_sent: Option<SimTime>,
     /// A segment below the recovery point that was never retransmitted was acknowledged or
     /// SACKed (Linux `FLAG_ORIG_SACK_ACKED`).
     orig_acked: bool,
