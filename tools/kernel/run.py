@@ -33,7 +33,7 @@ KERNEL_CC = {
     "westwood": "westwood", "bbr": "bbr",
 }
 # inet_diag and tcp_diag: what `ss -i` reads a socket's TCP_INFO through.
-MODULES = ["drivers/net/veth.ko", "net/sched/sch_netem.ko", "net/ipv4/inet_diag.ko", "net/ipv4/tcp_diag.ko"] + [
+MODULES = ["drivers/net/veth.ko", "net/sched/sch_netem.ko", "net/sched/sch_tbf.ko", "net/ipv4/inet_diag.ko", "net/ipv4/tcp_diag.ko"] + [
     f"net/ipv4/tcp_{m}.ko" for m in ("bic", "htcp", "highspeed", "hybla", "scalable", "vegas", "veno", "westwood", "bbr")
 ]
 # /proc/net/netstat counters worth reading beside TCP_INFO.
@@ -61,14 +61,26 @@ def copy_with_libs(binary, root):
             shutil.copy(m.group(1), dest)
 
 
+def bottleneck(args, prefix, rate=None):
+    """The tc command that sets the bottleneck: netem, or tbf when the rate changes during the run
+    (netem fixes each packet's departure when it is queued, so a rate change would not reach the
+    packets already waiting; tbf spends its tokens at each dequeue)."""
+    rate = args.rate if rate is None else rate
+    if args.rate_at:
+        # One packet of burst: the rate holds packet by packet. The buffer in bytes, at 1514 each.
+        return f"{prefix} tbf rate {rate * 1000:g}kbit burst 1514 limit {args.buffer * 1514}"
+    loss = f" loss random {args.p * 100:g}%" if args.p > 0 else ""
+    return f"{prefix} netem rate {rate}mbit -14 limit {args.buffer}{loss}"
+
+
 def experiment(args):
     # Full paths: busybox's shell runs its own `ip` applet before any `ip` on the PATH.
-    lines, receivers, senders = ["IP=/usr/sbin/ip"], [], []
+    # A setup step that fails stops the run: a flow must never run on a path not as asked.
+    lines, receivers, senders = ["set -e", "IP=/usr/sbin/ip"], [], []
     for i, cc in enumerate(args.cc):
         s, r, a, b = f"s{i}", f"r{i}", f"a{i}", f"b{i}"
-        # The bottleneck counts IP bytes (its 14-byte Ethernet header off, as orbitcp counts packets),
-        # and its buffer the packet in transmission too, as a link does in orbitcp.
-        loss = f" loss random {args.p * 100:g}%" if args.p > 0 else ""
+        # netem counts IP bytes (its 14-byte Ethernet header off, as orbitcp counts packets), and
+        # its buffer the packet in transmission too, as a link does in orbitcp.
         lines += [
             f"$IP netns add {s}; $IP netns add {r}",
             f"$IP link add {a} address 02:00:00:00:{i:02x}:01 netns {s} type veth "
@@ -82,12 +94,21 @@ def experiment(args):
             f"$IP -n {r} neigh add 10.{i}.0.1 lladdr 02:00:00:00:{i:02x}:01 dev {b} nud permanent",
             f"$IP netns exec {s} ethtool -K {a} tso off gso off gro off 2>/dev/null",
             f"$IP netns exec {r} ethtool -K {b} tso off gso off gro off 2>/dev/null",
-            f"$IP netns exec {s} /usr/sbin/tc qdisc add dev {a} root netem rate {args.rate}mbit -14 limit {args.buffer}{loss}",
+            bottleneck(args, f"$IP netns exec {s} /usr/sbin/tc qdisc add dev {a} root"),
             f"$IP netns exec {r} /usr/sbin/tc qdisc add dev {b} root netem delay {args.rtt}ms limit 1000000",
         ]
         for k, v in args.sysctl:
             lines.append(f"$IP netns exec {s} sysctl -q -w {k}={v}")
+            lines.append(f"$IP netns exec {r} sysctl -q -w {k}={v}")
         receivers.append(f"$IP netns exec {r} bulk recv 5001 > /dev/null &")
+        if args.rate_at:
+            changes = []
+            elapsed = 0.0
+            for at, rate in args.rate_at:
+                changes.append(f"sleep {at - elapsed:g}; " + bottleneck(args, f"$IP netns exec {s} /usr/sbin/tc qdisc change dev {a} root", rate))
+                elapsed = at
+            # Timed from the senders' start (the SYN's round trip is inside it, as in orbitcp).
+            senders.append("(" + "; ".join(changes) + ") &")
         senders += [
             f"($IP netns exec {s} bulk send 10.{i}.0.2 5001 {KERNEL_CC[cc]} {args.seconds} > /tmp/out{i}; "
             f"echo \"flow {i} $(cat /tmp/out{i}) $($IP netns exec {s} cat /proc/net/netstat | tr '\\n' ' ')\") &",
@@ -181,8 +202,14 @@ def main():
     p.add_argument("--p", type=float, default=0.002, help="random loss on the bottleneck")
     p.add_argument("--seconds", type=float, default=120.0)
     p.add_argument("--sysctl", action="append", default=[], metavar="KEY=VALUE",
-                   help="a sysctl for the senders' namespaces, e.g. net.ipv4.tcp_frto=0")
+                   help="a sysctl for every namespace, senders' and receivers', e.g. net.ipv4.tcp_frto=0")
+    p.add_argument("--rate-at", action="append", default=[], metavar="SECONDS:MBPS",
+                   help="change the bottleneck's rate this long after the flows start (repeatable; "
+                        "the bottleneck is then tbf, and --p must be 0)")
     p.add_argument("--log", help="write the VM's console here")
+    p.add_argument("--timeout", type=float, default=3600.0,
+                   help="give up on the VM after this many seconds of wall time (the emulated CPU "
+                        "runs slower than the guest's clock on a busy host)")
     p.add_argument("--trace", type=float, metavar="SECONDS",
                    help="log each sender's `ss -tin` this often (lines 'trace FLOW UPTIME ...' in --log)")
     p.add_argument("--kvm", action="store_true",
@@ -193,6 +220,12 @@ def main():
     if unknown:
         sys.exit(f"--cc: unknown congestion control {unknown}; known: {', '.join(KERNEL_CC)}")
     args.sysctl = [tuple(s.split("=", 1)) for s in args.sysctl]
+    try:
+        args.rate_at = sorted((float(a), float(b)) for a, b in (r.split(":", 1) for r in args.rate_at))
+    except ValueError:
+        sys.exit("--rate-at: expected SECONDS:MBPS, e.g. 10:0.002")
+    if args.rate_at and args.p > 0:
+        sys.exit("--rate-at: the rate-changing bottleneck (tbf) has no loss model; give --p 0")
     with tempfile.TemporaryDirectory() as tmp:
         initrd = os.path.join(tmp, "initrd.cpio")
         vmlinuz = build_initramfs(args, initrd)
@@ -201,7 +234,7 @@ def main():
         accel = ["-enable-kvm", "-cpu", "host"] if args.kvm else ["-accel", "tcg", "-icount", "shift=0,sleep=off"]
         cmd = ["qemu-system-x86_64", *accel, "-m", "2048", "-nographic", "-no-reboot",
                "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet panic=-1"]
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.seconds * 4 + 120).stdout
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout).stdout
     if args.log:
         with open(args.log, "w") as f:
             f.write(out)
