@@ -78,24 +78,40 @@ def experiment(args):
     # A setup step that fails stops the run: a flow must never run on a path not as asked.
     lines, receivers, senders = ["set -e", "IP=/usr/sbin/ip"], [], []
     for i, cc in enumerate(args.cc):
-        s, r, a, b = f"s{i}", f"r{i}", f"a{i}", f"b{i}"
-        # netem counts IP bytes (its 14-byte Ethernet header off, as orbitcp counts packets), and
-        # its buffer the packet in transmission too, as a link does in orbitcp.
+        # sender s -- router m -- receiver r. The bottleneck is the router's queue towards the
+        # receiver: a packet it drops is lost on the path, as at a satellite modem. (A queue on
+        # the sender's own interface would not do: TCP takes a drop there as local congestion
+        # and sends the segment again later, so nothing is ever lost to its buffer.)
+        s, m, r = f"s{i}", f"m{i}", f"r{i}"
+        mac = lambda link, end: f"02:00:00:{i:02x}:{link:02x}:{end:02x}"  # noqa: E731
         lines += [
-            f"$IP netns add {s}; $IP netns add {r}",
-            f"$IP link add {a} address 02:00:00:00:{i:02x}:01 netns {s} type veth "
-            f"peer name {b} address 02:00:00:00:{i:02x}:02 netns {r}",
-            f"$IP -n {s} addr add 10.{i}.0.1/24 dev {a}; $IP -n {r} addr add 10.{i}.0.2/24 dev {b}",
-            f"$IP -n {s} link set lo up; $IP -n {s} link set {a} up",
-            f"$IP -n {r} link set lo up; $IP -n {r} link set {b} up",
-            # Each end knows the other's address: an ARP reply would come a round trip late, and
-            # the SYN would time out.
-            f"$IP -n {s} neigh add 10.{i}.0.2 lladdr 02:00:00:00:{i:02x}:02 dev {a} nud permanent",
-            f"$IP -n {r} neigh add 10.{i}.0.1 lladdr 02:00:00:00:{i:02x}:01 dev {b} nud permanent",
-            f"$IP netns exec {s} ethtool -K {a} tso off gso off gro off 2>/dev/null",
-            f"$IP netns exec {r} ethtool -K {b} tso off gso off gro off 2>/dev/null",
-            bottleneck(args, f"$IP netns exec {s} /usr/sbin/tc qdisc add dev {a} root"),
-            f"$IP netns exec {r} /usr/sbin/tc qdisc add dev {b} root netem delay {args.rtt}ms limit 1000000",
+            f"$IP netns add {s}; $IP netns add {m}; $IP netns add {r}",
+            f"$IP link add sm address {mac(1, 1)} netns {s} type veth peer name ms address {mac(1, 2)} netns {m}",
+            f"$IP link add mr address {mac(2, 1)} netns {m} type veth peer name rm address {mac(2, 2)} netns {r}",
+            f"$IP -n {s} addr add 10.{i}.1.1/24 dev sm; $IP -n {m} addr add 10.{i}.1.2/24 dev ms",
+            f"$IP -n {m} addr add 10.{i}.2.1/24 dev mr; $IP -n {r} addr add 10.{i}.2.2/24 dev rm",
+        ]
+        for ns, devs in ((s, ["sm"]), (m, ["ms", "mr"]), (r, ["rm"])):
+            lines.append(f"$IP -n {ns} link set lo up")
+            for dev in devs:
+                lines += [
+                    f"$IP -n {ns} link set {dev} up",
+                    # One packet per segment everywhere: no offloads, no coalescing at the router.
+                    f"$IP netns exec {ns} ethtool -K {dev} tso off gso off gro off 2>/dev/null",
+                ]
+        lines += [
+            # Each end knows its neighbour's address: an ARP reply would come a round trip late,
+            # and the SYN would time out.
+            f"$IP -n {s} neigh add 10.{i}.1.2 lladdr {mac(1, 2)} dev sm nud permanent",
+            f"$IP -n {m} neigh add 10.{i}.1.1 lladdr {mac(1, 1)} dev ms nud permanent",
+            f"$IP -n {m} neigh add 10.{i}.2.2 lladdr {mac(2, 2)} dev mr nud permanent",
+            f"$IP -n {r} neigh add 10.{i}.2.1 lladdr {mac(2, 1)} dev rm nud permanent",
+            f"$IP -n {s} route add default via 10.{i}.1.2",
+            f"$IP -n {r} route add default via 10.{i}.2.1",
+            f"$IP netns exec {m} sysctl -q -w net.ipv4.ip_forward=1",
+            bottleneck(args, f"$IP netns exec {m} /usr/sbin/tc qdisc add dev mr root"),
+            # The round trip's delay, on the ACKs' way back.
+            f"$IP netns exec {r} /usr/sbin/tc qdisc add dev rm root netem delay {args.rtt}ms limit 1000000",
         ]
         for k, v in args.sysctl:
             lines.append(f"$IP netns exec {s} sysctl -q -w {k}={v}")
@@ -105,12 +121,13 @@ def experiment(args):
             changes = []
             elapsed = 0.0
             for at, rate in args.rate_at:
-                changes.append(f"sleep {at - elapsed:g}; " + bottleneck(args, f"$IP netns exec {s} /usr/sbin/tc qdisc change dev {a} root", rate))
+                change = bottleneck(args, f"$IP netns exec {m} /usr/sbin/tc qdisc change dev mr root", rate)
+                changes.append(f"sleep {at - elapsed:g}; {change}")
                 elapsed = at
             # Timed from the senders' start (the SYN's round trip is inside it, as in orbitcp).
             senders.append("(" + "; ".join(changes) + ") &")
         senders += [
-            f"($IP netns exec {s} bulk send 10.{i}.0.2 5001 {KERNEL_CC[cc]} {args.seconds} > /tmp/out{i}; "
+            f"($IP netns exec {s} bulk send 10.{i}.2.2 5001 {KERNEL_CC[cc]} {args.seconds} > /tmp/out{i}; "
             f"echo \"flow {i} $(cat /tmp/out{i}) $($IP netns exec {s} cat /proc/net/netstat | tr '\\n' ' ')\") &",
             "senders=\"$senders $!\"",
         ]
@@ -118,7 +135,7 @@ def experiment(args):
         # The sender's socket every TRACE seconds, as `ss -tin` shows it.
         senders += [
             f"(while true; do for i in {' '.join(str(i) for i in range(len(args.cc)))}; do "
-            f"echo \"trace $i $(cat /proc/uptime) $($IP netns exec s$i /usr/sbin/ss -tinH dst 10.$i.0.2 | tr '\\n' ' ')\"; "
+            f"echo \"trace $i $(cat /proc/uptime) $($IP netns exec s$i /usr/sbin/ss -tinH dst 10.$i.2.2 | tr '\\n' ' ')\"; "
             f"done; sleep {args.trace}; done) &",
             "tracer=$!",
         ]
@@ -193,6 +210,19 @@ def parse(text, ccs):
     return rows
 
 
+def boot(args):
+    """Runs the experiment for `args.cc` in one VM; returns its console and the kernel's path."""
+    with tempfile.TemporaryDirectory() as tmp:
+        initrd = os.path.join(tmp, "initrd.cpio")
+        vmlinuz = build_initramfs(args, initrd)
+        # Emulated, the guest's clock follows the instructions it runs (icount: 1 ns each, idle time
+        # skipped), so a busy host slows the run down but changes no timing inside it.
+        accel = ["-enable-kvm", "-cpu", "host"] if args.kvm else ["-accel", "tcg", "-icount", "shift=0,sleep=off"]
+        cmd = ["qemu-system-x86_64", *accel, "-m", "2048", "-nographic", "-no-reboot",
+               "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet panic=-1"]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout).stdout, vmlinuz
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--cc", default=",".join(KERNEL_CC), help="orbitcp congestion controls, comma-separated")
@@ -206,7 +236,9 @@ def main():
     p.add_argument("--rate-at", action="append", default=[], metavar="SECONDS:MBPS",
                    help="change the bottleneck's rate this long after the flows start (repeatable; "
                         "the bottleneck is then tbf, and --p must be 0)")
-    p.add_argument("--log", help="write the VM's console here")
+    p.add_argument("--log", help="write the VMs' consoles here")
+    p.add_argument("--per-vm", type=int, default=4, metavar="N",
+                   help="flows per VM; the VMs run one after another (default 4)")
     p.add_argument("--timeout", type=float, default=3600.0,
                    help="give up on the VM after this many seconds of wall time (the emulated CPU "
                         "runs slower than the guest's clock on a busy host)")
@@ -226,21 +258,21 @@ def main():
         sys.exit("--rate-at: expected SECONDS:MBPS, e.g. 10:0.002")
     if args.rate_at and args.p > 0:
         sys.exit("--rate-at: the rate-changing bottleneck (tbf) has no loss model; give --p 0")
-    with tempfile.TemporaryDirectory() as tmp:
-        initrd = os.path.join(tmp, "initrd.cpio")
-        vmlinuz = build_initramfs(args, initrd)
-        # Emulated, the guest's clock follows the instructions it runs (icount: 1 ns each, idle time
-        # skipped), so a busy host slows the run down but changes no timing inside it.
-        accel = ["-enable-kvm", "-cpu", "host"] if args.kvm else ["-accel", "tcg", "-icount", "shift=0,sleep=off"]
-        cmd = ["qemu-system-x86_64", *accel, "-m", "2048", "-nographic", "-no-reboot",
-               "-kernel", vmlinuz, "-initrd", initrd, "-append", "console=ttyS0 quiet panic=-1"]
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout).stdout
+    all_ccs, rows, logs = args.cc, {}, []
+    for start in range(0, len(all_ccs), args.per_vm):
+        # A VM per group of flows: the emulated CPU has a fixed speed, and too many flows at
+        # once would queue packets behind the guest's own processing.
+        args.cc = all_ccs[start:start + args.per_vm]
+        out, vmlinuz = boot(args)
+        logs.append(out)
+        if "EXPERIMENT-DONE" not in out:
+            sys.exit("the VM did not finish the experiment:\n" + out[-3000:])
+        for i, row in parse(out, args.cc).items():
+            rows[start + i] = row
+    args.cc = all_ccs
     if args.log:
         with open(args.log, "w") as f:
-            f.write(out)
-    if "EXPERIMENT-DONE" not in out:
-        sys.exit("the VM did not finish the experiment:\n" + out[-3000:])
-    rows = parse(out, args.cc)
+            f.write("\n".join(logs))
     print(f"# kernel {os.path.basename(vmlinuz)}: {args.rate} Mbit/s, RTT {args.rtt} ms, buffer {args.buffer} "
           f"packets, p {args.p}, {args.seconds} s{', ' + ' '.join(f'{k}={v}' for k, v in args.sysctl) if args.sysctl else ''}")
     print(f"{'cc':10} {'goodput':>8} {'retrans':>8} {'dsack':>6} {'share':>6} " + " ".join(f"{c:>9.9}" for c in COUNTERS))
