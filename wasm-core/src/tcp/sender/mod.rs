@@ -300,9 +300,13 @@ impl TcpSender {
         self.seg_start(self.sb.una)
     }
 
-    /// Segments believed in the network (RFC 6675 pipe, Linux `tcp_packets_in_flight`).
+    /// Segments believed in the network (RFC 6675 pipe, Linux `tcp_packets_in_flight`; in the
+    /// `ns3` profile ns-3's `TcpTxBuffer::BytesInFlight`).
     pub fn pipe(&self) -> u32 {
-        self.sb.pipe.saturating_sub(self.reno_dupacks)
+        // ns-3's `BytesInFlight` still counts a retransmission the receiver has SACKed
+        // (`NS3_RETRANS`), until the cumulative ACK or a timeout.
+        let ns3_extra = if self.cfg.ns3_rules { self.sb.sacked_retrans } else { 0 };
+        (self.sb.pipe + ns3_extra).saturating_sub(self.reno_dupacks)
     }
 
     fn seg_start(&self, s: u64) -> u64 {
