@@ -320,8 +320,7 @@ impl TcpSender {
         }
         let nxt = self.sb.nxt;
         let s = self
-            .sb
-            .next_retransmission()
+            .next_lost()
             .or_else(|| (nxt < self.total_segs && self.rwnd_allows(nxt)).then_some(nxt))
             .unwrap_or(self.sb.una);
         self.send_segment(ctx, s);
