@@ -472,7 +472,7 @@ mod tests {
         // Segment 0 is acknowledged at once; segment 1 sets the timer for 210 ms.
         rx.on_packet(&mut Ctx::new(SimTime::ZERO, 1, 0, &mut net, &mut queue), data(0, SimTime::ZERO));
         rx.on_packet(&mut Ctx::new(t0, 1, 0, &mut net, &mut queue), data(1, t0));
-        let mut timers = |queue: &mut EventQueue<Event>| {
+        let timers = |queue: &mut EventQueue<Event>| {
             std::iter::from_fn(|| queue.pop())
                 .filter_map(|(t, ev)| match ev {
                     Event::Timer { token, .. } => Some((t, token)),
