@@ -68,8 +68,13 @@ impl Transport for TcpHandle {
             bin_width,
         })
         .with_window(window);
-        let receiver =
-            if t.profile == TcpProfile::Ns3 { receiver.acking_the_first_segment_at_once() } else { receiver };
+        let receiver = if t.profile == TcpProfile::Ns3 {
+            receiver
+                .acking_the_first_segment_at_once()
+                .yielding_the_delayed_ack_timer_to_a_segment_of_the_same_instant()
+        } else {
+            receiver
+        };
         b.place(ends.receiver, to, Agent::TcpReceiver(Box::new(receiver)), None);
         ends
     }

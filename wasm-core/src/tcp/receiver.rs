@@ -82,6 +82,10 @@ pub struct TcpReceiver {
     delayed_ack: Option<SimDuration>,
     unacked_segments: u32,
     delack_token: u64,
+    /// The `ns3` profile: the delayed-ACK timer lets a segment of the same instant in first.
+    delack_yields: bool,
+    /// The pending delayed-ACK timer has already let the instant's other events go first.
+    delack_yielded: bool,
     /// Data segments that arrived carrying only bytes the receiver already had.
     pub duplicate_segments: u64,
     /// Data segments that arrived, duplicates included.
@@ -119,6 +123,8 @@ impl TcpReceiver {
             delayed_ack,
             unacked_segments: 0,
             delack_token: 0,
+            delack_yields: false,
+            delack_yielded: false,
             duplicate_segments: 0,
             segments_received: 0,
             window: WindowPolicy::Unlimited,
@@ -141,6 +147,18 @@ impl TcpReceiver {
     /// of an even-sized burst waits for the timer.
     pub fn acking_the_first_segment_at_once(mut self) -> TcpReceiver {
         self.unacked_segments = 1;
+        self
+    }
+
+    /// ns-3 takes a segment that arrives at the very instant the delayed-ACK timer expires before
+    /// the timer, so the ACK covers it: ns-3 schedules a packet's reception when the last hop
+    /// starts sending it, on a hop longer than the timeout before the timer was set, and runs
+    /// the events of one instant in the order they were scheduled, where orbitcp schedules a
+    /// link's next arrival only once the one before it is handled. The timer then lets the
+    /// instant's other events go first. With one segment sent per delayed ACK the next segment
+    /// arrives exactly one timeout after the last (traced at RTT 800 ms, 1 %, run 5, 6.82 s).
+    pub fn yielding_the_delayed_ack_timer_to_a_segment_of_the_same_instant(mut self) -> TcpReceiver {
+        self.delack_yields = true;
         self
     }
 
@@ -228,6 +246,7 @@ impl TcpReceiver {
                     self.send_ack(ctx);
                 } else {
                     self.delack_token += 1;
+                    self.delack_yielded = false;
                     ctx.timer_at(ctx.now + timeout, self.delack_token);
                 }
             }
@@ -237,6 +256,12 @@ impl TcpReceiver {
 
     pub fn on_timer(&mut self, ctx: &mut Ctx, token: u64) {
         if token == self.delack_token && self.unacked_segments > 0 {
+            if self.delack_yields && !self.delack_yielded {
+                self.delack_yielded = true;
+                self.delack_token += 1;
+                ctx.timer_at(ctx.now, self.delack_token);
+                return;
+            }
             self.send_ack(ctx);
         }
     }
@@ -374,7 +399,13 @@ mod tests {
             owd_trace: Trace::new(2),
             bin_width: SimDuration::from_millis(100),
         });
-        let receiver = if ns3 { receiver.acking_the_first_segment_at_once() } else { receiver };
+        let receiver = if ns3 {
+            receiver
+                .acking_the_first_segment_at_once()
+                .yielding_the_delayed_ack_timer_to_a_segment_of_the_same_instant()
+        } else {
+            receiver
+        };
         let end = SimTime::from_millis(2000);
         Pair::new(
             TestLink::new(10.0, 100),
@@ -400,5 +431,71 @@ mod tests {
         assert_eq!(acked_after_the_burst_and_after_the_timer(true), (9, 10));
         // Pairs from the first segment: (1, 2) ... (9, 10), nothing left for the timer.
         assert_eq!(acked_after_the_burst_and_after_the_timer(false), (10, 10));
+    }
+
+    /// What the receiver had acknowledged (in segments) at the instant its delayed-ACK timer for
+    /// one segment expires and the next segment arrives, the timer's event coming first.
+    fn acked_at_a_tie_of_timer_and_segment(ns3: bool) -> u64 {
+        use crate::engine::Event;
+        use crate::sim::EventQueue;
+        let content = Content::new(7, 0);
+        let receiver = TcpReceiver::new(TcpReceiverConfig {
+            flow: 0,
+            peer_node: 0,
+            peer_agent: 0,
+            content,
+            expected_bytes: None,
+            delayed_ack: Some(SimDuration::from_millis(200)),
+            owd_trace: Trace::new(2),
+            bin_width: SimDuration::from_millis(100),
+        })
+        .acking_the_first_segment_at_once();
+        let mut rx =
+            if ns3 { receiver.yielding_the_delayed_ack_timer_to_a_segment_of_the_same_instant() } else { receiver };
+        let mut net = crate::simulation::testing::chain(&[TestLink::new(10.0, 100)]);
+        let mut queue = EventQueue::new();
+        let data = |s: u64, now: SimTime| Packet {
+            flow: 0,
+            dst_node: 1,
+            dst_agent: 0,
+            size: MSS + TCP_IP_HEADER_BYTES,
+            body: Body::TcpData {
+                seq: s * MSS as u64,
+                len: MSS,
+                digest: content.digest(s * MSS as u64, MSS),
+                first_sent: now,
+                ts: now,
+                ts_echo: SimTime::ZERO,
+            },
+        };
+        let (t0, t1) = (SimTime::from_millis(10), SimTime::from_millis(210));
+        // Segment 0 is acknowledged at once; segment 1 sets the timer for 210 ms.
+        rx.on_packet(&mut Ctx::new(SimTime::ZERO, 1, 0, &mut net, &mut queue), data(0, SimTime::ZERO));
+        rx.on_packet(&mut Ctx::new(t0, 1, 0, &mut net, &mut queue), data(1, t0));
+        let timers = |queue: &mut EventQueue<Event>| {
+            std::iter::from_fn(|| queue.pop())
+                .filter_map(|(t, ev)| match ev {
+                    Event::Timer { token, .. } => Some((t, token)),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let [(at, token)] = timers(&mut queue)[..] else { panic!("one delayed-ACK timer") };
+        assert_eq!(at, t1);
+        rx.on_timer(&mut Ctx::new(t1, 1, 0, &mut net, &mut queue), token);
+        // Segment 2 arrives at the same instant, after the timer's event.
+        rx.on_packet(&mut Ctx::new(t1, 1, 0, &mut net, &mut queue), data(2, t1));
+        for (at, token) in timers(&mut queue).into_iter().filter(|&(at, _)| at == t1) {
+            rx.on_timer(&mut Ctx::new(at, 1, 0, &mut net, &mut queue), token);
+        }
+        rx.last_ack_sent / MSS as u64
+    }
+
+    #[test]
+    fn ns3_takes_a_segment_arriving_as_the_delayed_ack_timer_expires_before_the_timer() {
+        // ns-3: segment 2's reception was scheduled before the timer, so one ACK covers 1 and 2.
+        assert_eq!(acked_at_a_tie_of_timer_and_segment(true), 3);
+        // The timer first: it acknowledges segment 1 alone, and segment 2 waits for the next.
+        assert_eq!(acked_at_a_tie_of_timer_and_segment(false), 2);
     }
 }

@@ -19,6 +19,11 @@ pub const IN_FLIGHT: u8 = 4;
 pub const RETRANSMITTED: u8 = 8;
 /// Marked lost by a retransmission timeout (not by loss detection).
 pub const RTO_LOST: u8 = 16;
+/// Retransmitted since the last timeout: ns-3's `TcpTxItem::m_retrans`, which a SACK does not
+/// clear (only the cumulative ACK, a timeout's `SetSentListLost` and `MarkHeadAsLost` do), so
+/// ns-3's `BytesInFlight` (sent − SACKed − lost + retransmitted) still counts a retransmission
+/// the receiver has SACKed. Read only by the `ns3` profile (`sacked_retrans`).
+pub const NS3_RETRANS: u8 = 32;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Segment {
@@ -37,6 +42,9 @@ pub struct Scoreboard {
     pub nxt: u64,
     pub pipe: u32,
     pub sacked_out: u32,
+    /// SACKed segments still flagged `NS3_RETRANS`: what ns-3's `BytesInFlight` counts beyond
+    /// `pipe`.
+    pub sacked_retrans: u32,
     /// One past the highest SACKed segment.
     pub high_sacked: u64,
     /// Segments below this were already considered by the DupThresh rule.
@@ -71,7 +79,7 @@ impl Scoreboard {
         seg.tx = tx;
         seg.flags = (seg.flags & !(LOST | RTO_LOST)) | IN_FLIGHT;
         if retransmission {
-            seg.flags |= RETRANSMITTED;
+            seg.flags |= RETRANSMITTED | NS3_RETRANS;
         }
         let first = seg.first_sent;
         if !was_in_flight {
@@ -92,6 +100,17 @@ impl Scoreboard {
             self.rtx_scan += 1;
         }
         None
+    }
+
+    /// NextSeg rule 1 with (1.b) as ns-3.44's `TcpTxBuffer::NextSeg` has it: while the
+    /// scoreboard holds SACK information above the cumulative ACK (`m_sackSeen`), the segment
+    /// must lie below the highest one SACKed; with none, any segment marked lost will do.
+    pub fn next_retransmission_below_the_highest_sack(&mut self) -> Option<u64> {
+        let s = self.next_retransmission()?;
+        if self.high_sacked > self.una && s + 1 >= self.high_sacked {
+            return None;
+        }
+        Some(s)
     }
 
     /// Whether the oldest outstanding segment is waiting for a retransmission.
@@ -122,6 +141,9 @@ impl Scoreboard {
                 if f & IN_FLIGHT != 0 {
                     self.pipe -= 1;
                 }
+                if f & NS3_RETRANS != 0 {
+                    self.sacked_retrans += 1;
+                }
                 self.sacked_out += 1;
                 count += 1;
                 delivered(s, &copy);
@@ -150,6 +172,9 @@ impl Scoreboard {
             }
             if seg.flags & SACKED != 0 {
                 self.sacked_out -= 1;
+                if seg.flags & NS3_RETRANS != 0 {
+                    self.sacked_retrans -= 1;
+                }
             } else {
                 newly += 1;
                 delivered(s, &seg);
@@ -234,6 +259,24 @@ impl Scoreboard {
         n
     }
 
+    /// ns-3's `SetSentListLost` clears every `m_retrans`; `MarkHeadAsLost` the head's
+    /// (`only == Some(una)`). Clears `NS3_RETRANS` from that segment, or from every one.
+    pub fn clear_ns3_retrans(&mut self, only: Option<u64>) {
+        let (lo, hi) = match only {
+            Some(s) if s >= self.una && s < self.nxt => (s, s + 1),
+            Some(_) => return,
+            None => (self.una, self.nxt),
+        };
+        for s in lo..hi {
+            let seg = self.seg(s);
+            let f = seg.flags;
+            seg.flags = f & !NS3_RETRANS;
+            if f & (SACKED | NS3_RETRANS) == SACKED | NS3_RETRANS {
+                self.sacked_retrans -= 1;
+            }
+        }
+    }
+
     /// Retransmissions believed still in the network (Linux `retrans_out`).
     pub fn retrans_out(&self) -> u32 {
         self.segs.iter().filter(|s| s.flags & (IN_FLIGHT | RETRANSMITTED) == IN_FLIGHT | RETRANSMITTED).count() as u32
@@ -271,6 +314,11 @@ impl Scoreboard {
                 sacked_recount: sacked,
             });
         }
+        let sacked_retrans =
+            self.segs.iter().filter(|s| s.flags & (SACKED | NS3_RETRANS) == SACKED | NS3_RETRANS).count() as u32;
+        if sacked_retrans != self.sacked_retrans {
+            return Err(CountError::SackedRetransDrifted { count: self.sacked_retrans, recount: sacked_retrans });
+        }
         if self.segs.len() as u64 != self.nxt - self.una {
             return Err(CountError::Gap { segments: self.segs.len() as u64, una: self.una, nxt: self.nxt });
         }
@@ -283,6 +331,8 @@ impl Scoreboard {
 pub enum CountError {
     /// The running counters differ from a recount of the flags.
     Drifted { pipe: u32, pipe_recount: u32, sacked_out: u32, sacked_recount: u32 },
+    /// `sacked_retrans` differs from a recount of the flags.
+    SackedRetransDrifted { count: u32, recount: u32 },
     /// The scoreboard holds `segments` entries for the `nxt − una` outstanding segments.
     Gap { segments: u64, una: u64, nxt: u64 },
 }
@@ -295,6 +345,9 @@ impl std::fmt::Display for CountError {
                 "scoreboard counters drifted: pipe {pipe} (recount {pipe_recount}), sacked_out {sacked_out} \
                  (recount {sacked_recount})"
             ),
+            CountError::SackedRetransDrifted { count, recount } => {
+                write!(f, "scoreboard counter drifted: sacked_retrans {count} (recount {recount})")
+            }
             CountError::Gap { segments, una, nxt } => {
                 write!(f, "scoreboard does not cover una..nxt ({segments} entries for {una}..{nxt})")
             }
@@ -384,5 +437,44 @@ mod tests {
         assert_eq!(newly, 3);
         assert_eq!(seen, vec![0, 1, 4]);
         assert_eq!((sb.pipe, sb.sacked_out), (0, 0));
+    }
+
+    #[test]
+    fn a_sacked_retransmission_stays_in_ns3s_flight_until_the_cumulative_ack_or_a_timeout() {
+        // ns-3's `TcpTxBuffer::Update` clears a SACKed segment's lost flag but not `m_retrans`,
+        // so `BytesInFlight` (sent − SACKed − lost + retransmitted) still counts it.
+        let mut sb = sent(6);
+        sb.mark_all_lost_on_rto(|_| false);
+        for s in 0..4 {
+            sb.on_sent(s, SimTime(10), TxSnapshot::default(), true);
+        }
+        sb.mark_sacked(1, 3, &mut |_, _| {});
+        sb.mark_sacked(4, 5, &mut |_, _| {});
+        assert_eq!((sb.pipe, sb.sacked_retrans), (2, 2), "segments 1 and 2; 4 was never retransmitted");
+        sb.check_counts().unwrap();
+        sb.ack_to(2, &mut |_, _| {});
+        assert_eq!((sb.pipe, sb.sacked_retrans), (1, 1));
+        sb.clear_ns3_retrans(None);
+        assert_eq!(sb.sacked_retrans, 0, "a timeout's SetSentListLost clears every m_retrans");
+        sb.check_counts().unwrap();
+    }
+
+    #[test]
+    fn ns3_retransmits_a_lost_segment_only_below_the_highest_sack_while_it_has_one() {
+        // After a timeout every segment is lost; 0 and 1 are sent again and 1 arrives, SACKed:
+        // 2 lies above the highest SACK, so ns-3 sends new data rather than 2 (RFC 6675 1.b;
+        // ns-3.44 at RTT 800 ms, 1 %, run 10, 4.02 s).
+        let mut sb = sent(5);
+        sb.mark_all_lost_on_rto(|_| false);
+        assert_eq!(sb.next_retransmission_below_the_highest_sack(), Some(0), "no SACK: any lost segment");
+        sb.on_sent(0, SimTime(10), TxSnapshot::default(), true);
+        sb.on_sent(1, SimTime(10), TxSnapshot::default(), true);
+        sb.mark_sacked(1, 2, &mut |_, _| {});
+        assert_eq!(sb.next_retransmission_below_the_highest_sack(), None);
+        assert_eq!(sb.next_retransmission(), Some(2), "RFC 6675 without 1.b, as the linux profile has it");
+        // Once the cumulative ACK passes the highest SACK, ns-3 forgets it (`m_sackSeen`).
+        sb.ack_to(2, &mut |_, _| {});
+        assert_eq!(sb.next_retransmission_below_the_highest_sack(), Some(2));
+        sb.check_counts().unwrap();
     }
 }

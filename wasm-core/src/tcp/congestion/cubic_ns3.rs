@@ -13,8 +13,11 @@
 //! - **Congestion avoidance** (`Update`): the curve in floating-point seconds, `t` taken one
 //!   minimum delay ahead, recomputed on every ACK; the Reno-friendly estimate with Linux's
 //!   15/8 step; the count of ACKs per segment kept by the module (`m_cWndCnt`).
-//! - **Loss**: ssthresh = max(⌊0.7·cwnd⌋, 2) with fast convergence; a timeout forgets W_max,
-//!   the minimum delay and HyStart's verdict.
+//! - **Loss**: ssthresh = max(⌊0.7·cwnd⌋, 2) with fast convergence; a timeout (`CubicReset`)
+//!   forgets the curve's origin and K, the Reno estimate, the minimum delay and HyStart's
+//!   verdict, but keeps W_max (`m_lastMaxCwnd`, which `GetSsThresh` has just set) and the ACK
+//!   count (`m_cWndCnt`): the first congestion avoidance after a timeout climbs back towards the
+//!   W_max of the timeout rather than growing at `CntClamp`'s 1 segment per 20 ACKs.
 //!
 //! Constants are `TcpCubic`'s attribute defaults in ns-3.44.
 
@@ -216,10 +219,11 @@ impl CongestionControl for CubicNs3 {
     }
 
     /// `CongestionStateSet`: a timeout resets the curve (`CubicReset`) and HyStart
-    /// (`HystartReset`).
+    /// (`HystartReset`). ns-3.44's `CubicReset` clears `m_bicOriginPoint`, `m_bicK`, `m_ackCnt`,
+    /// `m_tcpCwnd`, `m_delayMin` and `m_found` only (read in the 3.44 wheel's
+    /// `libns3.44-internet.so`): W_max and `m_cWndCnt` survive the timeout.
     fn set_state(&mut self, _w: &mut Window, new: CaState, now: SimTime) {
         if new == CaState::Loss {
-            self.last_max_cwnd = 0;
             self.epoch = self.epoch.map(|e| Epoch { k_seconds: 0.0, origin: 0, ..e });
             self.ack_cnt = 0;
             self.tcp_cwnd = 0;
@@ -346,16 +350,42 @@ mod tests {
     }
 
     #[test]
-    fn timeout_forgets_w_max_and_the_minimum_delay() {
+    fn timeout_forgets_the_minimum_delay_and_hystart() {
         let mut cc = CubicNs3::with_hystart(true);
         let mut w = Window::new(100, None, 1448);
         cc.pkts_acked(&mut w, &ack(0, 1, 100, 1, 50), CaState::Open);
         cc.ssthresh(&w, SimTime::ZERO);
         cc.found = true;
         cc.set_state(&mut w, CaState::Loss, at(5));
-        assert_eq!(cc.last_max_cwnd, 0);
         assert_eq!(cc.delay_min, None);
         assert!(!cc.found);
         assert_eq!(cc.round.map(|r| r.end_seq), Some(50));
+    }
+
+    #[test]
+    fn timeout_keeps_w_max_and_the_ack_count_as_ns3s_cubic_reset_does() {
+        let mut cc = CubicNs3::with_hystart(false);
+        let mut w = Window::new(23, None, 1448);
+        // Congestion avoidance at W_max: the target is not above cwnd, ACKs pile up in m_cWndCnt.
+        w.ssthresh = 16;
+        cc.last_max_cwnd = 23;
+        for i in 0..8 {
+            cc.pkts_acked(&mut w, &ack(1000 + i, 2, 800, 100 + 2 * i, 140), CaState::Open);
+            cc.cong_avoid(&mut w, &ack(1000 + i, 2, 800, 100 + 2 * i, 140));
+        }
+        assert_eq!((w.cwnd, cc.cwnd_cnt), (23, 16));
+        // The timeout: GetSsThresh, then CongestionStateSet(CA_LOSS) → CubicReset.
+        w.ssthresh = cc.ssthresh(&w, at(2000));
+        cc.set_state(&mut w, CaState::Loss, at(2000));
+        assert_eq!((w.ssthresh, cc.last_max_cwnd, cc.cwnd_cnt), (16, 23, 16));
+        // Slow start in Loss carries cwnd to 17; the first ACK of congestion avoidance then starts
+        // an epoch towards W_max 23 (K = ∛(6/0.4) ≈ 2.47 s, t one 0.8 s delay ahead, target 22,
+        // cnt = 17/5 = 3), so the 18 counted ACKs buy a segment at once, as in ns-3's trace of
+        // RTT 800 ms, 1 %, run 1 at 6.43 s. Had the timeout cleared W_max, cnt would be clamped
+        // to 20 and cwnd would stay at 17.
+        w.cwnd = 17;
+        cc.pkts_acked(&mut w, &ack(2600, 2, 800, 200, 230), CaState::Loss);
+        cc.cong_avoid(&mut w, &ack(2600, 2, 800, 200, 230));
+        assert_eq!((w.cwnd, cc.cwnd_cnt), (18, 15));
     }
 }

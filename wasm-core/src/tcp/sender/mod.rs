@@ -303,9 +303,13 @@ impl TcpSender {
         self.seg_start(self.sb.una)
     }
 
-    /// Segments believed in the network (RFC 6675 pipe, Linux `tcp_packets_in_flight`).
+    /// Segments believed in the network (RFC 6675 pipe, Linux `tcp_packets_in_flight`; in the
+    /// `ns3` profile ns-3's `TcpTxBuffer::BytesInFlight`).
     pub fn pipe(&self) -> u32 {
-        self.sb.pipe.saturating_sub(self.reno_dupacks)
+        // ns-3's `BytesInFlight` still counts a retransmission the receiver has SACKed
+        // (`NS3_RETRANS`), until the cumulative ACK or a timeout.
+        let ns3_extra = if self.cfg.ns3_rules { self.sb.sacked_retrans } else { 0 };
+        (self.sb.pipe + ns3_extra).saturating_sub(self.reno_dupacks)
     }
 
     fn seg_start(&self, s: u64) -> u64 {
@@ -350,16 +354,30 @@ impl TcpSender {
         self.sb.nxt < self.total_segs
     }
 
+    /// RFC 6675 NextSeg rule 1: the lowest segment marked lost and not yet sent again. The `ns3`
+    /// profile also asks, with SACK, that it lie below the highest segment SACKed (1.b), as
+    /// ns-3.44's `TcpTxBuffer::NextSeg` does while it holds SACK information (`m_sackSeen`, set
+    /// with `m_highestSack` and cleared once the cumulative ACK passes it): after a timeout, a
+    /// segment marked lost above what the receiver has since SACKed waits, and new data goes
+    /// first.
+    fn next_lost(&mut self) -> Option<u64> {
+        if self.cfg.ns3_rules && self.cfg.sack {
+            self.sb.next_retransmission_below_the_highest_sack()
+        } else {
+            self.sb.next_retransmission()
+        }
+    }
+
     /// Sends what the window allows: lost segments first (RFC 6675 NextSeg rule 1), then new
     /// data, paced if the congestion control sets a rate.
     fn transmit(&mut self, ctx: &mut Ctx) {
         let mut stopped_by_cwnd = false;
         loop {
             if self.pipe() >= self.w.cwnd {
-                stopped_by_cwnd = self.sb.next_retransmission().is_some() || self.has_new_data();
+                stopped_by_cwnd = self.next_lost().is_some() || self.has_new_data();
                 break;
             }
-            let rtx = if self.send_new_only { None } else { self.sb.next_retransmission() };
+            let rtx = if self.send_new_only { None } else { self.next_lost() };
             let next = rtx.or_else(|| {
                 let s = self.sb.nxt;
                 (s < self.total_segs && self.rwnd_allows(s)).then_some(s)
@@ -371,7 +389,7 @@ impl TcpSender {
             self.send_segment(ctx, s);
         }
         self.validate_cwnd(stopped_by_cwnd);
-        if !stopped_by_cwnd && !self.has_new_data() && self.sb.next_retransmission().is_none() {
+        if !stopped_by_cwnd && !self.has_new_data() && self.next_lost().is_none() {
             self.rate.mark_app_limited(self.pipe());
         }
     }

@@ -14,7 +14,7 @@ use crate::engine::Ctx;
 use crate::net::SackBlocks;
 use crate::sim::SimTime;
 use crate::tcp::congestion::{CaState, CcKind, ControlSample, CwndEvent};
-use crate::tcp::scoreboard::{LOST, RETRANSMITTED, SACKED};
+use crate::tcp::scoreboard::{LOST, NS3_RETRANS, RETRANSMITTED, SACKED};
 
 /// ns-3's per-connection recovery state beyond what the Linux-shaped sender keeps.
 #[derive(Clone, Debug, Default)]
@@ -201,8 +201,10 @@ impl TcpSender {
         self.sb.get(self.sb.una).is_some_and(|g| g.flags & (LOST | RETRANSMITTED) != 0)
     }
 
+    /// `IsRetransmittedDataAcked`'s test: `m_retrans` (retransmitted since the last timeout)
+    /// and not SACKed.
     fn is_unsacked_retransmission(&self, s: u64) -> bool {
-        self.sb.get(s).is_some_and(|g| g.flags & (RETRANSMITTED | SACKED) == RETRANSMITTED)
+        self.sb.get(s).is_some_and(|g| g.flags & (NS3_RETRANS | SACKED) == NS3_RETRANS)
     }
 
     /// `TcpSocketBase::DupAck`; returns the segments sent whatever the window.
@@ -246,7 +248,9 @@ impl TcpSender {
         self.stats.recoveries += 1;
         let una = self.sb.una;
         if !self.head_lost_ns3() {
+            // `MarkHeadAsLost`, which also clears the head's `m_retrans`.
             self.sb.mark_lost(una);
+            self.sb.clear_ns3_retrans(Some(una));
         }
         self.recovery_point = self.sb.nxt;
         self.ns3.recover_active = true;
@@ -290,8 +294,10 @@ impl TcpSender {
     /// and the RTO restarted on the episode's first partial ACK only.
     fn ns3_partial_ack(&mut self, ctx: &mut Ctx, delivered: u32, retrans_acked: bool) -> u32 {
         if !self.cfg.sack {
+            // `MarkHeadAsLost`, which also clears the head's `m_retrans`.
             let una = self.sb.una;
             self.sb.mark_lost(una);
+            self.sb.clear_ns3_retrans(Some(una));
         }
         if delivered >= 1 {
             self.ns3_do_recovery(delivered, false, retrans_acked);
@@ -314,8 +320,7 @@ impl TcpSender {
         }
         let nxt = self.sb.nxt;
         let s = self
-            .sb
-            .next_retransmission()
+            .next_lost()
             .or_else(|| (nxt < self.total_segs && self.rwnd_allows(nxt)).then_some(nxt))
             .unwrap_or(self.sb.una);
         self.send_segment(ctx, s);
@@ -396,8 +401,10 @@ impl TcpSender {
         self.ns3.dupacks = 0;
         self.reno_dupacks = 0;
         self.dupacks = 0;
-        // `SetSentListLost`: every segment not SACKed is lost and may be sent again.
+        // `SetSentListLost`: every segment not SACKed is lost and may be sent again, and no
+        // segment counts as retransmitted any more (`m_retrans`).
         self.sb.mark_all_lost_on_rto(|_| false);
+        self.sb.clear_ns3_retrans(None);
         // RFC 6675 §5.1: RecoveryPoint = HighData.
         self.recovery_point = self.sb.nxt;
         self.ns3.recover_active = true;
