@@ -39,10 +39,12 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CCS = [("reno", "TcpNewReno"), ("cubic", "TcpCubic"), ("bbr", "TcpBbr")]
-# Points where the profile does not yet follow ns-3, as measured: reported, not failed. Each is
-# (orbitcp cc, p, rtt_ms). None at RTT 500 ms since the profile follows ns-3.44 (docs/tcp.md,
-# "The ns3 profile and ns-3 itself").
-KNOWN_GAPS = set()
+# Points outside tolerance, as measured: reported, not failed. Each is (orbitcp cc, p, rtt_ms).
+# CUBIC at 0.1 %, RTT 500 ms: 3.949 against ns-3's 3.131 Mbit/s over runs 1-10 (1.26), where the
+# mechanisms agree: with the same losses 3.450 against 3.449 (runs 1-10), and over 50 runs of
+# independent draws 3.749 against 3.891 (0.96); ns-3's first ten runs sit low (measured
+# 2026-12-06, docs/tcp.md "The ns3 profile and ns-3 itself").
+KNOWN_GAPS = {("cubic", 0.001, 500.0)}
 
 
 # Data segments a 20 MB transfer may put on the wire, retransmissions included, with room to spare.

@@ -270,7 +270,7 @@ fn v2_and_hybla_at_twenty_percent_loss() -> (f64, f64) {
 #[ignore = "known gap: measured 6.1x (CTCPv2 6.72, Hybla 1.10 Mbit/s, seeds 1-3; 11.7x with Hybla \
             at 0.58 before a SACK of data sent before the head's retransmission restarted the \
             retransmission timer, as Linux's tcp_clean_rtx_queue does). Linux 6.1 itself gives Hybla \
-            0.68 Mbit/s over 120 s here (tools/kernel/run.py --cc hybla --rtt 500 --buffer 420 --p 0.2; \
+            0.62 Mbit/s over 120 s here (tools/kernel/run.py --cc hybla --rtt 500 --buffer 420 --p 0.2; \
             orbitcp 0.55-1.26 over seeds 1-3): the paper's 2.6.32 Hybla recovered worse"]
 fn ctcp_v2_beats_hybla_by_an_order_of_magnitude_at_twenty_percent_loss() {
     let (v2, hybla) = v2_and_hybla_at_twenty_percent_loss();
@@ -282,7 +282,7 @@ fn ctcp_v2_beats_hybla_by_an_order_of_magnitude_at_twenty_percent_loss() {
 #[ignore = "known gap: measured 6.1x (CTCPv2 6.72, Hybla 1.10 Mbit/s, seeds 1-3), the paper about \
             21x. A 20 MB CTCPv2 download spends a third of its 24 s ramping up (Fig. 4's 100 s runs \
             give 8.63 Mbit/s), and Hybla gets 1.10 where 21x of the paper's own CTCPv2 (8.92) \
-            implies 0.42; Linux 6.1 gives Hybla 0.68 on this path (docs/tcp.md)"]
+            implies 0.42; Linux 6.1 gives Hybla 0.62 on this path (scenarios/README.md)"]
 fn ctcp_v2_beats_hybla_by_the_papers_factor_at_twenty_percent_loss() {
     let (v2, hybla) = v2_and_hybla_at_twenty_percent_loss();
     let factor = v2 / hybla;
