@@ -160,7 +160,9 @@ fn f_rto_finds_the_timeout_of_a_delay_spike_spurious_and_undoes_it() {
             with tcp_frto, tcp_dsack and tcp_timestamps at 0; one run each): cubic 7.91/7.82, \
             bic 8.38/7.87, htcp 7.91/7.84, highspeed 8.08/7.99, scalable 7.91/7.81, hybla 7.88/8.13: \
             only Hybla loses there (3 %), and its retransmission counts match orbitcp's with undo \
-            (cubic 140 against 150, reno 570 against 576, vegas 79 against 76)"]
+            (cubic 140 against 150, reno 570 against 576, vegas 79 against 76). Likely cause: \
+            Linux's tcp_rtt_estimator keeps the spike's deviation in rttvar for seconds (RTO 20 s \
+            after it), orbitcp's RFC 6298 EWMA forgets it within a few hundred ACKs (docs/tcp.md)"]
 fn undoing_the_spike_costs_no_goodput() {
     for cc in CcKind::ALL {
         let on = row(&run_audited(&rate_drop(cc.name())));
