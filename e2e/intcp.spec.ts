@@ -215,10 +215,11 @@ test("the hop view's legend and its plots' titles never overlap, at any width", 
     const hops = page.getByTestId('chart-hops');
     const boxes = async (selector: string) =>
       (await hops.locator(selector).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))).filter((b) => b.width > 0);
+    // The chart draws after the run's result arrives: wait for its legend and titles, not one read.
+    await expect.poll(async () => (await boxes('.legend-text')).length).toBeGreaterThan(3);
+    await expect.poll(async () => (await boxes('.hop-plot-title')).length).toBeGreaterThan(3);
     const legend = await boxes('.legend-text');
     const titles = await boxes('.hop-plot-title');
-    expect(legend.length).toBeGreaterThan(3);
-    expect(titles.length).toBeGreaterThan(3);
     for (const t of titles)
       for (const l of legend) {
         const overlap = t.left < l.right && l.left < t.right && t.top < l.bottom && l.top < t.bottom;
