@@ -10,8 +10,8 @@
 //! RFC 6298 §2.2–2.3 with β = 1/4 and the gain α = 1/g as a parameter, the one thing the
 //! transports differ in: TCP and INTCP (its consumer and each hop's requester) use RFC 6298's
 //! 1/8; CTCP's reference code 1/⌊k/5⌋, 1/6 for its blocks of 32. INTCP's code keeps its
-//! smoothed RTT at 1 ms or more (`with_floor`). For g = 8 the divisions are the shifts of
-//! Linux's `tcp_rtt_estimator`, bit for bit.
+//! smoothed RTT at 1 ms or more (`with_floor`). TCP's `linux` profile uses Linux's own estimator
+//! instead (`crate::tcp::rtt_estimator`), whose variance holds a round trip's largest deviation.
 
 use crate::sim::SimDuration;
 

@@ -15,7 +15,7 @@ use crate::content::Content;
 use crate::engine::{Ctx, LazyTimer};
 use crate::metrics::Trace;
 use crate::net::{AgentId, Body, NodeId, Packet};
-use crate::rto::{RtoFlavor, RttEstimator};
+use crate::rto::{Flight, RtoFlavor, RttEstimator};
 use crate::sim::{SimDuration, SimTime};
 use std::collections::VecDeque;
 
@@ -186,7 +186,7 @@ impl ArqSender {
         if let Some(n) = answered.filter(|&n| n >= self.base && n < self.next()) {
             let o = self.window[(n - self.base) as usize];
             if !o.resent && !o.acked {
-                self.rtt.sample(ctx.now - o.last_sent);
+                self.rtt.sample(ctx.now - o.last_sent, Flight { una: self.base, nxt: self.next() });
             }
         }
         if let Some(n) = sel.filter(|&n| n >= self.base && n < self.next()) {

@@ -8,5 +8,6 @@ pub mod prr;
 pub mod rack;
 pub mod rate;
 pub mod receiver;
+pub mod rtt_estimator;
 pub mod scoreboard;
 pub mod sender;

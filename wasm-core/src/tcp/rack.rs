@@ -66,6 +66,16 @@ impl Rack {
         self.sent.clear();
     }
 
+    /// Tracks exactly `outstanding`, each segment with its latest transmission time. Linux keeps
+    /// a segment a timeout marked lost on its time-sorted queue and only skips it; here it leaves
+    /// the queue, so an undo that clears the marks must put it back, or RACK could never find it
+    /// lost again.
+    pub fn retrack(&mut self, outstanding: impl Iterator<Item = (u64, SimTime)>) {
+        let mut sent: Vec<(u64, SimTime)> = outstanding.collect();
+        sent.sort_by_key(|&(seg, at)| (at, seg));
+        self.sent = sent.into();
+    }
+
     /// RFC 8985 §6.2 step 2 (`tcp_rack_advance`): a segment sent at `xmit_ts` was delivered.
     /// A retransmitted segment that comes back faster than the minimum RTT was the original's
     /// delivery, not the retransmission's: it says nothing about time.

@@ -24,6 +24,10 @@ pub const RTO_LOST: u8 = 16;
 /// ns-3's `BytesInFlight` (sent − SACKed − lost + retransmitted) still counts a retransmission
 /// the receiver has SACKed. Read only by the `ns3` profile (`sacked_retrans`).
 pub const NS3_RETRANS: u8 = 32;
+/// RACK marked it lost and stopped tracking it until it is sent again: Linux takes such a
+/// segment off its time-sorted queue (`tcp_rack_detect_loss`), so an undo that clears the mark
+/// does not bring it back to RACK. A segment a timeout marked stays on that queue.
+pub const RACK_UNTRACKED: u8 = 64;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Segment {
@@ -55,6 +59,16 @@ pub struct Scoreboard {
     sack_cache: [(u64, u64); 3],
 }
 
+/// What a cumulative ACK covered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CumAcked {
+    /// Segments acknowledged that were not SACKed before.
+    pub newly: u32,
+    /// Whether any segment acknowledged, SACKed before or not, had been retransmitted (Linux
+    /// `FLAG_RETRANS_DATA_ACKED`: Karn's rule then keeps the ACK's timing out of the RTT).
+    pub retransmitted: bool,
+}
+
 impl Scoreboard {
     pub fn get(&self, s: u64) -> Option<&Segment> {
         s.checked_sub(self.una).and_then(|i| self.segs.get(i as usize))
@@ -77,7 +91,7 @@ impl Scoreboard {
         let was_in_flight = seg.flags & IN_FLIGHT != 0;
         seg.last_sent = now;
         seg.tx = tx;
-        seg.flags = (seg.flags & !(LOST | RTO_LOST)) | IN_FLIGHT;
+        seg.flags = (seg.flags & !(LOST | RTO_LOST | RACK_UNTRACKED)) | IN_FLIGHT;
         if retransmission {
             seg.flags |= RETRANSMITTED | NS3_RETRANS;
         }
@@ -160,13 +174,15 @@ impl Scoreboard {
     }
 
     /// Advances the cumulative ACK to `ack_seg`; calls `delivered` for each segment newly
-    /// acknowledged that was not SACKed before. Returns how many those were.
-    pub fn ack_to(&mut self, ack_seg: u64, delivered: &mut impl FnMut(u64, &Segment)) -> u32 {
+    /// acknowledged that was not SACKed before.
+    pub fn ack_to(&mut self, ack_seg: u64, delivered: &mut impl FnMut(u64, &Segment)) -> CumAcked {
         let mut newly = 0;
+        let mut retransmitted = false;
         while self.una < ack_seg {
             let seg = self.segs.pop_front().expect("scoreboard covers una..nxt");
             let s = self.una;
             self.una += 1;
+            retransmitted |= seg.flags & RETRANSMITTED != 0;
             if seg.flags & IN_FLIGHT != 0 {
                 self.pipe -= 1;
             }
@@ -180,7 +196,7 @@ impl Scoreboard {
                 delivered(s, &seg);
             }
         }
-        newly
+        CumAcked { newly, retransmitted }
     }
 
     /// Marks `s` lost (it leaves `pipe`) unless it is SACKed, already waiting, or — for the
@@ -290,6 +306,22 @@ impl Scoreboard {
 
     /// Clears every loss mark: segments waiting for a retransmission are counted in flight again
     /// (Linux `tcp_undo_cwnd_reduction(sk, true)`). Returns how many were.
+    /// RACK found `s` lost: marks it, and RACK tracks it no more until it is sent again.
+    pub fn mark_lost_by_rack(&mut self, s: u64) -> bool {
+        let marked = self.mark_lost(s);
+        self.seg(s).flags |= RACK_UNTRACKED;
+        marked
+    }
+
+    /// The segments Linux's RACK would track (`tsorted_sent_queue`): neither SACKed nor taken off
+    /// by RACK, each with its latest transmission.
+    pub fn rack_tracked(&self) -> impl Iterator<Item = (u64, SimTime)> + '_ {
+        (self.una..)
+            .zip(&self.segs)
+            .filter(|(_, g)| g.flags & (SACKED | RACK_UNTRACKED) == 0)
+            .map(|(s, g)| (s, g.last_sent))
+    }
+
     pub fn unmark_lost(&mut self) -> u32 {
         let mut n = 0;
         for seg in self.segs.iter_mut() {
@@ -433,10 +465,20 @@ mod tests {
         let mut sb = sent(5);
         sb.mark_sacked(2, 4, &mut |_, _| {});
         let mut seen = vec![];
-        let newly = sb.ack_to(5, &mut |s, _| seen.push(s));
-        assert_eq!(newly, 3);
+        let acked = sb.ack_to(5, &mut |s, _| seen.push(s));
+        assert_eq!(acked, CumAcked { newly: 3, retransmitted: false });
         assert_eq!(seen, vec![0, 1, 4]);
         assert_eq!((sb.pipe, sb.sacked_out), (0, 0));
+    }
+
+    #[test]
+    fn the_cumulative_ack_tells_a_retransmission_it_covered_even_one_sacked_before() {
+        let mut sb = sent(5);
+        sb.mark_all_lost_on_rto(|_| false);
+        sb.on_sent(2, SimTime(10), TxSnapshot::default(), true);
+        sb.mark_sacked(2, 3, &mut |_, _| {});
+        assert!(!sb.ack_to(2, &mut |_, _| {}).retransmitted);
+        assert!(sb.ack_to(3, &mut |_, _| {}).retransmitted, "segment 2, SACKed after its retransmission");
     }
 
     #[test]

@@ -59,10 +59,24 @@ impl TcpSender {
             }
             self.sb.set_sack_cache(cache);
         }
-        let first_sacked_sent = oldest_sent.get();
-        d.newly_acked = self.sb.ack_to(ack_seg, &mut on_delivered);
+        let first_sacked_sent = oldest_sent.replace(None);
+        let acked = self.sb.ack_to(ack_seg, &mut on_delivered);
+        d.newly_acked = acked.newly;
+        d.retransmission_acked = acked.retransmitted;
+        d.first_acked_sent = oldest_sent.get();
         d.first_sacked_sent = first_sacked_sent;
         d
+    }
+
+    /// The RTT that feeds SRTT and the RTO, as Linux measures it (`tcp_clean_rtx_queue`,
+    /// `tcp_ack_update_rtt`): from the oldest segment the cumulative ACK newly covered, unless it
+    /// covered a retransmission (Karn); else from the oldest segment newly SACKed; else, if the
+    /// cumulative ACK advanced, from the echoed timestamp. Never retransmitted, in each case.
+    fn rtt_measurement(&self, now: SimTime, delta: &AckDelta, cum_advanced: bool) -> Option<SimDuration> {
+        let by_ack = delta.first_acked_sent.filter(|_| !delta.retransmission_acked);
+        let by_timing = by_ack.or(delta.first_sacked_sent).map(|sent| now - sent);
+        let echoed = self.ts_echo;
+        by_timing.or_else(|| (cum_advanced && echoed > SimTime::ZERO && echoed <= now).then(|| now - echoed))
     }
 
     /// One ACK, in Linux's order (`tcp_ack`): the scoreboard, the RTT and the tail loss probe,
@@ -93,8 +107,9 @@ impl TcpSender {
             self.rto_retransmits = 0;
         }
         let is_dupack = !cum_advanced && had_outstanding;
-        if let Some(sent) = delta.newest_sample {
-            self.rtt.sample(now - sent);
+        if let Some(r) = self.rtt_measurement(now, &delta, cum_advanced) {
+            let newest = delta.newest_sample.map_or(r, |sent| now - sent);
+            self.rtt.sample_with_newest(r, newest, self.flight());
         }
         self.process_tlp_ack(now, ack_seg, dsack, cum_advanced, delta.newly_sacked);
         self.count_dupacks(is_dupack, cum_advanced, delta.newly_acked);
@@ -320,7 +335,7 @@ impl TcpSender {
         );
         let mut n = 0;
         for s in lost {
-            n += self.sb.mark_lost(s) as u32;
+            n += self.sb.mark_lost_by_rack(s) as u32;
         }
         match wait {
             Some(w) => {

@@ -56,7 +56,7 @@ use crate::engine::{Ctx, LazyTimer};
 use crate::metrics::Trace;
 use crate::net::packet::TCP_IP_HEADER_BYTES;
 use crate::net::{AgentId, Body, NodeId, Packet};
-use crate::rto::{RtoFlavor, RttEstimator};
+use crate::rto::{Flight, RtoFlavor, RttEstimator};
 use crate::sim::rng::{Rng, Stream};
 use crate::sim::{SimDuration, SimTime};
 
@@ -220,6 +220,11 @@ struct AckDelta {
     newly_acked: u32,
     newly_sacked: u32,
     newest_sample: Option<SimTime>,
+    /// When the earliest-sent segment the cumulative ACK newly covered was sent, if it was never
+    /// retransmitted and not SACKed before (Linux `first_ackt`).
+    first_acked_sent: Option<SimTime>,
+    /// The cumulative ACK covered a retransmitted segment (Linux `FLAG_RETRANS_DATA_ACKED`).
+    retransmission_acked: bool,
     /// When the earliest-sent segment this ACK newly SACKed was sent, if it was never
     /// retransmitted (Linux `first_sackt`, from which `sack_rtt_us` is measured).
     first_sacked_sent: Option<SimTime>,
@@ -317,6 +322,11 @@ impl TcpSender {
         self.cfg.bytes.map_or(b, |total| b.min(total))
     }
 
+    /// The cumulative ACK and the next new segment, for the RTT estimator's round trips.
+    fn flight(&self) -> Flight {
+        Flight { una: self.sb.una, nxt: self.sb.nxt }
+    }
+
     fn seg_len(&self, s: u64) -> u32 {
         (self.seg_start(s + 1) - self.seg_start(s)) as u32
     }
@@ -338,7 +348,7 @@ impl TcpSender {
         let now = ctx.now;
         self.established_at = Some(now);
         self.snd_wnd = wnd;
-        self.rtt.sample(now - ts_echo);
+        self.rtt.sample(now - ts_echo, self.flight());
         self.rto_timer.stop();
         self.cc.init(&mut self.w, self.rtt.srtt(), now);
         self.record(now);

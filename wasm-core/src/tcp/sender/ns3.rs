@@ -137,7 +137,7 @@ impl TcpSender {
         // `EstimateRtt` with timestamps: a sample whenever the ACK covers the oldest segment
         // `m_history` holds, retransmitted or not (`CalculateRttSample`).
         if cum_advanced && ack_seg > self.ns3.rtt_history_from && self.ts_echo <= now {
-            self.rtt.sample(now - self.ts_echo);
+            self.rtt.sample(now - self.ts_echo, self.flight());
         }
         // `ProcessAck`: with SACK an ACK is a duplicate when it SACKs something new (RFC 6675).
         let is_dupack = if self.cfg.sack { delta.newly_sacked > 0 } else { !cum_advanced && had_outstanding };

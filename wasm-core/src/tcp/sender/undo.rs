@@ -123,6 +123,9 @@ impl TcpSender {
     /// Linux `tcp_undo_cwnd_reduction`; returns whether loss marks were cleared.
     fn undo_cwnd_reduction(&mut self, unmark_loss: bool) -> bool {
         let unmarked = unmark_loss && self.sb.unmark_lost() > 0;
+        if unmarked {
+            self.rack.retrack(self.sb.rack_tracked());
+        }
         if self.undo.prior_ssthresh > 0 {
             self.w.cwnd = self.cc.undo_cwnd(&self.w);
             self.w.ssthresh = self.w.ssthresh.max(self.undo.prior_ssthresh);
