@@ -6,6 +6,7 @@
 //! and queue occupancy is derived lazily from the departure times still in the future.
 
 use super::loss::LossProcess;
+use super::motion::StepMemo;
 pub use super::motion::{Motion, MotionSample};
 use super::packet::{NodeId, Packet, Transit};
 pub use super::rate_schedule::RateSchedule;
@@ -199,6 +200,8 @@ pub struct Link {
     idle_bits: f64,
     /// The motion sample found last ([`Motion::index_near`]).
     motion_hint: usize,
+    /// The routing step found last ([`Motion::step_near`]).
+    motion_step: StepMemo,
     /// The last constant-rate transmission time worked out: ((size, rate's bits), ns).
     tx_time_memo: Option<((u32, u64), u64)>,
 }
@@ -239,6 +242,7 @@ impl Link {
             tally: Vec::new(),
             idle_bits: 0.0,
             motion_hint: 0,
+            motion_step: StepMemo::default(),
             tx_time_memo: None,
         }
     }
@@ -346,9 +350,11 @@ impl Link {
             return None;
         }
         let start = if busy { self.free_at } else { now };
-        let sample = self.cfg.motion.as_deref().map(|m| m.index_near(start, &mut self.motion_hint));
-        if let (Some(m), Some(i)) = (self.cfg.motion.as_deref(), sample) {
-            if m.drop_off_route && m.off_route_of(i, start) {
+        let start_step = self.cfg.motion.as_deref().map(|m| m.step_near(start, &mut self.motion_step));
+        let sample =
+            self.cfg.motion.as_deref().zip(start_step).map(|(m, k)| m.index_near_step(k, &mut self.motion_hint));
+        if let (Some(m), Some(i), Some(k)) = (self.cfg.motion.as_deref(), sample, start_step) {
+            if m.drop_off_route && m.off_route_at_step(i, k) {
                 self.drops.route_change += 1;
                 return None;
             }
@@ -390,7 +396,10 @@ impl Link {
             }
         };
         let delay = match &self.cfg.motion {
-            Some(m) => m.delay_of(m.index_near(self.free_at, &mut self.motion_hint), self.free_at),
+            Some(m) => {
+                let k = m.step_near(self.free_at, &mut self.motion_step);
+                m.delay_at_step(m.index_near_step(k, &mut self.motion_hint), k, self.free_at)
+            }
             None => self.cfg.delay,
         };
         let mut arrival = self.free_at + delay;

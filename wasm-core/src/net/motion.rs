@@ -29,20 +29,52 @@ pub struct MotionSample {
     pub run_end: u32,
 }
 
+/// The routing step a time fell in, kept with the span of times in that step
+/// ([`Motion::step_near`]). Empty at first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepMemo {
+    from: u64,
+    until: u64,
+    step: u32,
+}
+
 impl Motion {
     fn step_of(&self, t: SimTime) -> u32 {
         (t.0 / self.step.0.max(1)).min(u32::MAX as u64) as u32
     }
 
+    /// [`Self::step_of`], answered from `memo` when `t` falls in the step found last; `memo`
+    /// then holds `t`'s step. A link asks for the step of each packet's start and end of
+    /// transmission, and those change step once per routing step: a span check spares a 64-bit
+    /// division per lookup (three per packet).
+    pub fn step_near(&self, t: SimTime, memo: &mut StepMemo) -> u32 {
+        if memo.from <= t.0 && t.0 < memo.until {
+            return memo.step;
+        }
+        let step = self.step_of(t);
+        let from = step as u64 * self.step.0.max(1);
+        // The last step (times past u32::MAX steps are clamped to it) runs to the end of time.
+        let until = if step == u32::MAX { u64::MAX } else { from.saturating_add(self.step.0.max(1)) };
+        *memo = StepMemo { from, until, step };
+        step
+    }
+
     /// The sample in force at `t`: the last one at or before t's step (the first one before it).
     fn index(&self, t: SimTime) -> usize {
-        let k = self.step_of(t);
+        self.index_at_step(self.step_of(t))
+    }
+
+    fn index_at_step(&self, k: u32) -> usize {
         self.samples.partition_point(|s| s.step <= k).saturating_sub(1)
     }
 
     /// [`Self::index`], trying `hint` and the sample after it first; `hint` becomes the answer.
     pub fn index_near(&self, t: SimTime, hint: &mut usize) -> usize {
-        let k = self.step_of(t);
+        self.index_near_step(self.step_of(t), hint)
+    }
+
+    /// [`Self::index_near`] for a time in step `k`.
+    pub fn index_near_step(&self, k: u32, hint: &mut usize) -> usize {
         let is_answer = |i: usize| {
             i < self.samples.len()
                 && self.samples.get(i + 1).is_none_or(|next| next.step > k)
@@ -53,7 +85,7 @@ impl Motion {
         } else if is_answer(*hint + 1) {
             *hint + 1
         } else {
-            self.index(t)
+            self.index_at_step(k)
         };
         *hint = i;
         i
@@ -85,8 +117,12 @@ impl Motion {
 
     /// [`Self::delay_at`], where `i` is the sample in force at `t`.
     pub fn delay_of(&self, i: usize, t: SimTime) -> SimDuration {
+        self.delay_at_step(i, self.step_of(t), t)
+    }
+
+    /// [`Self::delay_of`], where `k` is `t`'s step.
+    pub fn delay_at_step(&self, i: usize, k: u32, t: SimTime) -> SimDuration {
         let s = self.samples[i];
-        let k = self.step_of(t);
         match self.samples.get(i + 1) {
             Some(n) if s.step == k && n.step == k + 1 => {
                 let into = (t.0 - k as u64 * self.step.0) as f64 / self.step.0 as f64;
@@ -104,7 +140,11 @@ impl Motion {
 
     /// [`Self::off_route`], where `i` is the sample in force at `t`.
     pub fn off_route_of(&self, i: usize, t: SimTime) -> bool {
-        let k = self.step_of(t);
+        self.off_route_at_step(i, self.step_of(t))
+    }
+
+    /// [`Self::off_route_of`], where `k` is the time's step.
+    pub fn off_route_at_step(&self, i: usize, k: u32) -> bool {
         k > self.samples[i].run_end || k < self.samples[i].step
     }
 }
@@ -141,6 +181,27 @@ mod tests {
                 let t = SimTime(t * 1_000_000);
                 prop_assert_eq!(m.index_near(t, &mut hint), m.index(t));
             }
+        }
+
+        #[test]
+        fn a_remembered_step_is_the_step_of_the_time(
+            times in proptest::collection::vec(0u64..5_000_000_000, 1..60),
+            step_ns in 0u64..2_000_000_000,
+        ) {
+            let m = Motion { step: SimDuration(step_ns), ..motion(&[0]) };
+            let mut memo = StepMemo::default();
+            for t in times {
+                prop_assert_eq!(m.step_near(SimTime(t), &mut memo), m.step_of(SimTime(t)));
+            }
+        }
+    }
+
+    #[test]
+    fn the_step_memo_holds_at_the_ends_of_time() {
+        let m = Motion { step: SimDuration(1), ..motion(&[0]) };
+        let mut memo = StepMemo::default();
+        for t in [u64::MAX, u32::MAX as u64, u32::MAX as u64 - 1, u64::MAX - 1, 0, u64::MAX] {
+            assert_eq!(m.step_near(SimTime(t), &mut memo), m.step_of(SimTime(t)), "{t}");
         }
     }
 
