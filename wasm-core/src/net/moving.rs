@@ -10,6 +10,7 @@
 
 use super::packet::NodeId;
 use crate::sim::{SimDuration, SimTime};
+use std::cell::Cell;
 
 /// One step's route: its nodes in order from the source end, and the links between them.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -128,17 +129,30 @@ pub struct MovingRoutes {
     pub grace: bool,
     /// Per entry of `routes`, where its nodes sit on it.
     positions: Vec<PositionIndex>,
+    /// The step [`Self::step_index`] found last and the span `[from, until)` of times in it:
+    /// forwarding asks for the step of every packet, and it changes once per routing step, so a
+    /// span check spares a 64-bit division per packet.
+    last_step: Cell<(u64, u64, usize)>,
 }
 
 impl MovingRoutes {
     pub fn new(step: SimDuration, routes: Vec<Route>, route_of_step: Vec<u32>, grace: bool) -> MovingRoutes {
         let positions = routes.iter().map(|r| PositionIndex::new(&r.nodes)).collect();
-        MovingRoutes { step, routes, route_of_step, grace, positions }
+        MovingRoutes { step, routes, route_of_step, grace, positions, last_step: Cell::new((0, 0, 0)) }
     }
 
     /// The step `t` falls in (the last step holds after the timeline ends).
     pub fn step_index(&self, t: SimTime) -> usize {
-        ((t.0 / self.step.0.max(1)) as usize).min(self.route_of_step.len().saturating_sub(1))
+        let (from, until, k) = self.last_step.get();
+        if from <= t.0 && t.0 < until {
+            return k;
+        }
+        let k = ((t.0 / self.step.0.max(1)) as usize).min(self.route_of_step.len().saturating_sub(1));
+        // Every time of step k gives k; from the last step on, every later time too.
+        let from = k as u64 * self.step.0.max(1);
+        let until = if k + 1 >= self.route_of_step.len() { u64::MAX } else { from + self.step.0.max(1) };
+        self.last_step.set((from, until, k));
+        k
     }
 
     /// The span of time `[from, until)` in which the route in force at `t` is the one of
@@ -221,6 +235,18 @@ mod tests {
             vec![0, 0, 1],
             grace,
         )
+    }
+
+    #[test]
+    fn the_remembered_step_is_the_step_of_the_time() {
+        let step_of = |m: &MovingRoutes, t: u64| ((t / m.step.0.max(1)) as usize).min(m.route_of_step.len() - 1);
+        for step_ms in [0, 1, 1000] {
+            let base = two_routes(false);
+            let m = MovingRoutes::new(SimDuration::from_millis(step_ms), base.routes, base.route_of_step, false);
+            for t in [5_000_000_000, 0, 999_999_999, 1_000_000_000, 1, 2_500_000_000, 2, 1_999_999_999, u64::MAX, 3] {
+                assert_eq!(m.step_index(SimTime(t)), step_of(&m, t), "step {step_ms} ms, t {t}");
+            }
+        }
     }
 
     #[test]
