@@ -491,18 +491,23 @@ impl Link {
         (all, all - waiting)
     }
 
-    /// Takes the next packet that has arrived by `now`.
+    /// Takes the next packet that has arrived by `now`. Inlined, the test of the head's time
+    /// costs a comparison: an arrival event asks once more than it finds packets, and that last
+    /// call took a whole call's register saves.
+    #[inline]
     pub fn take_arrived(&mut self, now: SimTime) -> Option<(Packet, Transit)> {
         match self.pipeline.front() {
-            Some((t, ..)) if *t <= now => {
-                let (_, p, transit) = self.pipeline.pop_front()?;
-                shrink(&mut self.pipeline);
-                self.delivered_pkts += 1;
-                self.delivered_bytes += p.size as u64;
-                Some((p, transit))
-            }
+            Some((t, ..)) if *t <= now => self.pop_arrived(),
             _ => None,
         }
+    }
+
+    fn pop_arrived(&mut self) -> Option<(Packet, Transit)> {
+        let (_, p, transit) = self.pipeline.pop_front()?;
+        shrink(&mut self.pipeline);
+        self.delivered_pkts += 1;
+        self.delivered_bytes += p.size as u64;
+        Some((p, transit))
     }
 
     /// After an arrival event at `now` has drained what arrived: the next event to schedule.
