@@ -200,7 +200,7 @@ pub struct Link {
     idle_bits: f64,
     /// The motion sample found last ([`Motion::index_near`]).
     motion_hint: usize,
-    /// The routing step found last ([`Motion::step_near`]).
+    /// The routing step asked about last, and the link's motion then ([`Motion::sample_near`]).
     motion_step: StepMemo,
     /// The last constant-rate transmission time worked out: ((size, rate's bits), ns).
     tx_time_memo: Option<((u32, u64), u64)>,
@@ -350,10 +350,10 @@ impl Link {
             return None;
         }
         let start = if busy { self.free_at } else { now };
-        let start_step = self.cfg.motion.as_deref().map(|m| m.step_near(start, &mut self.motion_step));
-        let sample =
-            self.cfg.motion.as_deref().zip(start_step).map(|(m, k)| m.index_near_step(k, &mut self.motion_hint));
-        if let (Some(m), Some(i), Some(k)) = (self.cfg.motion.as_deref(), sample, start_step) {
+        let at_start =
+            self.cfg.motion.as_deref().map(|m| m.sample_near(start, &mut self.motion_step, &mut self.motion_hint));
+        let sample = at_start.map(|(_, i)| i);
+        if let (Some(m), Some((k, i))) = (self.cfg.motion.as_deref(), at_start) {
             if m.drop_off_route && m.off_route_at_step(i, k) {
                 self.drops.route_change += 1;
                 return None;
@@ -396,10 +396,7 @@ impl Link {
             }
         };
         let delay = match &self.cfg.motion {
-            Some(m) => {
-                let k = m.step_near(self.free_at, &mut self.motion_step);
-                m.delay_at_step(m.index_near_step(k, &mut self.motion_hint), k, self.free_at)
-            }
+            Some(m) => m.delay_near(self.free_at, &mut self.motion_step, &mut self.motion_hint),
             None => self.cfg.delay,
         };
         let mut arrival = self.free_at + delay;

@@ -29,13 +29,36 @@ pub struct MotionSample {
     pub run_end: u32,
 }
 
-/// The routing step a time fell in, kept with the span of times in that step
-/// ([`Motion::step_near`]). Empty at first.
+/// What a link keeps of its motion at the routing step it asked about last
+/// ([`Motion::sample_near`]): the step and its span of times, the sample in force, and the line
+/// its delay follows through the step. Empty at first.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StepMemo {
     from: u64,
     until: u64,
     step: u32,
+    sample: usize,
+    /// The delay between this step's sample and the next step's, the terms of
+    /// [`Motion::delay_at_step`] that do not depend on the time: (the step's start, the sample's
+    /// delay, its change to the next sample's, the step's length), in ns. None if it holds
+    /// still through the step.
+    line: Option<(u64, f64, f64, f64)>,
+    /// The delay when it holds still.
+    delay: SimDuration,
+}
+
+impl StepMemo {
+    /// [`Motion::delay_at_step`] for a time in the memo's step, by the same arithmetic.
+    fn delay(&self, t: SimTime) -> SimDuration {
+        match self.line {
+            Some((base, delay, change, step)) => {
+                let into = (t.0 - base) as f64 / step;
+                let d = delay + change * into;
+                SimDuration(d.max(0.0) as u64)
+            }
+            None => self.delay,
+        }
+    }
 }
 
 impl Motion {
@@ -43,20 +66,38 @@ impl Motion {
         (t.0 / self.step.0.max(1)).min(u32::MAX as u64) as u32
     }
 
-    /// [`Self::step_of`], answered from `memo` when `t` falls in the step found last; `memo`
-    /// then holds `t`'s step. A link asks for the step of each packet's start and end of
-    /// transmission, and those change step once per routing step: a span check spares a 64-bit
-    /// division per lookup (three per packet).
-    pub fn step_near(&self, t: SimTime, memo: &mut StepMemo) -> u32 {
+    /// `t`'s step and the sample in force then ([`Self::step_of`], [`Self::index_near`] with
+    /// `hint`), answered from `memo` when `t` falls in the step found last; `memo` then holds
+    /// `t`'s step. A link asks this for each packet's start and end of transmission, and those
+    /// change step once per routing step: a span check spares a 64-bit division and the search
+    /// for the sample per lookup.
+    pub fn sample_near(&self, t: SimTime, memo: &mut StepMemo, hint: &mut usize) -> (u32, usize) {
         if memo.from <= t.0 && t.0 < memo.until {
-            return memo.step;
+            return (memo.step, memo.sample);
         }
         let step = self.step_of(t);
+        let sample = self.index_near_step(step, hint);
         let from = step as u64 * self.step.0.max(1);
         // The last step (times past u32::MAX steps are clamped to it) runs to the end of time.
         let until = if step == u32::MAX { u64::MAX } else { from.saturating_add(self.step.0.max(1)) };
-        *memo = StepMemo { from, until, step };
-        step
+        let s = self.samples[sample];
+        let line = match self.samples.get(sample + 1) {
+            Some(n) if s.step == step && n.step == step + 1 => Some((
+                step as u64 * self.step.0,
+                s.delay.0 as f64,
+                n.delay.0 as f64 - s.delay.0 as f64,
+                self.step.0 as f64,
+            )),
+            _ => None,
+        };
+        *memo = StepMemo { from, until, step, sample, line, delay: s.delay };
+        (step, sample)
+    }
+
+    /// [`Self::delay_at`], through [`Self::sample_near`].
+    pub fn delay_near(&self, t: SimTime, memo: &mut StepMemo, hint: &mut usize) -> SimDuration {
+        self.sample_near(t, memo, hint);
+        memo.delay(t)
     }
 
     /// The sample in force at `t`: the last one at or before t's step (the first one before it).
@@ -184,24 +225,29 @@ mod tests {
         }
 
         #[test]
-        fn a_remembered_step_is_the_step_of_the_time(
-            times in proptest::collection::vec(0u64..5_000_000_000, 1..60),
+        fn a_remembered_step_gives_what_the_lookups_give(
+            steps in proptest::collection::btree_set(0u32..50, 1..20),
+            times in proptest::collection::vec(0u64..60_000_000_000, 1..60),
             step_ns in 0u64..2_000_000_000,
         ) {
-            let m = Motion { step: SimDuration(step_ns), ..motion(&[0]) };
-            let mut memo = StepMemo::default();
+            let m = Motion { step: SimDuration(step_ns), ..motion(&steps.into_iter().collect::<Vec<_>>()) };
+            let (mut memo, mut hint) = (StepMemo::default(), 0);
             for t in times {
-                prop_assert_eq!(m.step_near(SimTime(t), &mut memo), m.step_of(SimTime(t)));
+                let t = SimTime(t);
+                prop_assert_eq!(m.sample_near(t, &mut memo, &mut hint), (m.step_of(t), m.index(t)));
+                prop_assert_eq!(m.delay_near(t, &mut memo, &mut hint), m.delay_at(t));
             }
         }
     }
 
     #[test]
     fn the_step_memo_holds_at_the_ends_of_time() {
-        let m = Motion { step: SimDuration(1), ..motion(&[0]) };
-        let mut memo = StepMemo::default();
-        for t in [u64::MAX, u32::MAX as u64, u32::MAX as u64 - 1, u64::MAX - 1, 0, u64::MAX] {
-            assert_eq!(m.step_near(SimTime(t), &mut memo), m.step_of(SimTime(t)), "{t}");
+        let m = Motion { step: SimDuration(1), ..motion(&[0, 1]) };
+        let (mut memo, mut hint) = (StepMemo::default(), 0);
+        for t in [u64::MAX, u32::MAX as u64, u32::MAX as u64 - 1, u64::MAX - 1, 0, 1, u64::MAX] {
+            let t = SimTime(t);
+            assert_eq!(m.sample_near(t, &mut memo, &mut hint), (m.step_of(t), m.index(t)), "{t:?}");
+            assert_eq!(m.delay_near(t, &mut memo, &mut hint), m.delay_at(t), "{t:?}");
         }
     }
 
