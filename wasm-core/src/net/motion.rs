@@ -70,11 +70,16 @@ impl Motion {
     /// `hint`), answered from `memo` when `t` falls in the step found last; `memo` then holds
     /// `t`'s step. A link asks this for each packet's start and end of transmission, and those
     /// change step once per routing step: a span check spares a 64-bit division and the search
-    /// for the sample per lookup.
+    /// for the sample per lookup. The memo's answer is inlined, the rest is not.
+    #[inline]
     pub fn sample_near(&self, t: SimTime, memo: &mut StepMemo, hint: &mut usize) -> (u32, usize) {
         if memo.from <= t.0 && t.0 < memo.until {
             return (memo.step, memo.sample);
         }
+        self.sample_anew(t, memo, hint)
+    }
+
+    fn sample_anew(&self, t: SimTime, memo: &mut StepMemo, hint: &mut usize) -> (u32, usize) {
         let step = self.step_of(t);
         let sample = self.index_near_step(step, hint);
         let from = step as u64 * self.step.0.max(1);
@@ -95,6 +100,7 @@ impl Motion {
     }
 
     /// [`Self::delay_at`], through [`Self::sample_near`].
+    #[inline]
     pub fn delay_near(&self, t: SimTime, memo: &mut StepMemo, hint: &mut usize) -> SimDuration {
         self.sample_near(t, memo, hint);
         memo.delay(t)

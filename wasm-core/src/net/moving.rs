@@ -141,12 +141,18 @@ impl MovingRoutes {
         MovingRoutes { step, routes, route_of_step, grace, positions, last_step: Cell::new((0, 0, 0)) }
     }
 
-    /// The step `t` falls in (the last step holds after the timeline ends).
+    /// The step `t` falls in (the last step holds after the timeline ends). The memo's answer is
+    /// inlined, the rest is not.
+    #[inline]
     pub fn step_index(&self, t: SimTime) -> usize {
         let (from, until, k) = self.last_step.get();
         if from <= t.0 && t.0 < until {
             return k;
         }
+        self.step_index_anew(t)
+    }
+
+    fn step_index_anew(&self, t: SimTime) -> usize {
         let k = ((t.0 / self.step.0.max(1)) as usize).min(self.route_of_step.len().saturating_sub(1));
         // Every time of step k gives k; from the last step on, every later time too.
         let from = k as u64 * self.step.0.max(1);
@@ -196,6 +202,7 @@ impl MovingRoutes {
         }
     }
 
+    #[inline]
     pub fn next_link(&self, now: SimTime, at: NodeId, dst: NodeId) -> Option<u32> {
         let k = self.step_index(now);
         self.next_link_on(self.route_of_step[k], at, dst)
