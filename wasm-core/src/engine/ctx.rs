@@ -27,6 +27,7 @@ impl<'a> Ctx<'a> {
         Ctx { now, node, agent, net, queue }
     }
 
+    #[inline]
     pub fn send(&mut self, pkt: Packet) {
         route(self.net, self.queue, self.now, self.node, pkt);
     }

@@ -7,12 +7,16 @@ use crate::net::{Capture, Network, NodeId, Packet, Transit, MAX_PACKETS_IN_NETWO
 use crate::sim::{EventQueue, SimTime};
 
 /// Puts `pkt`, sent by an agent at node `at`, onto the next link towards its destination.
+#[inline(always)]
 pub fn route(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, at: NodeId, pkt: Packet) {
     forward(net, queue, now, at, pkt, Transit::Free);
 }
 
 /// Sends `pkt` on from node `at`: sent there by an agent (`Transit::Free`), or arrived there
-/// with `transit`.
+/// with `transit`. Inlined into its two callers (an agent's send, an arrival at a node that
+/// forwards), like [`enqueue`], so that a packet is not copied at each call on its way into the
+/// link's pipeline: it is 128 bytes, and an INTCP run sends one per hop.
+#[inline(always)]
 pub fn forward(
     net: &mut Network,
     queue: &mut EventQueue<Event>,
@@ -109,6 +113,7 @@ fn send_ahead(net: &mut Network, queue: &mut EventQueue<Event>, now: SimTime, fi
 
 /// Offers `pkt` to link `l` at `t` and holds it there unless the link drops it; false if it
 /// does.
+#[inline(always)]
 fn enqueue(
     net: &mut Network,
     queue: &mut EventQueue<Event>,

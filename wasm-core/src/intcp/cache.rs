@@ -155,8 +155,16 @@ impl Cache {
     }
 
     /// Drops the stale LRU entries once they outnumber the live ones, and the evicted slots
-    /// likewise, so that a cache read or evicted out of order keeps its memory bounded.
+    /// likewise, so that a cache read or evicted out of order keeps its memory bounded. Inlined:
+    /// it runs after every insert and read and almost always has nothing to drop.
+    #[inline]
     fn compact(&mut self) {
+        if self.lru.len() > 2 * self.live + 64 || self.slots.len() > 2 * self.live + 64 {
+            self.drop_stale();
+        }
+    }
+
+    fn drop_stale(&mut self) {
         if self.lru.len() > 2 * self.live + 64 {
             let mut lru = std::mem::take(&mut self.lru);
             lru.retain(|&(stamp, start)| self.find(start).is_some_and(|i| self.slots[i].stamp == stamp));

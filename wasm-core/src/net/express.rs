@@ -149,12 +149,7 @@ mod tests {
     use crate::net::Route;
 
     fn routes(route_of_step: Vec<u32>) -> MovingRoutes {
-        MovingRoutes {
-            step: SimDuration::from_millis(1000),
-            routes: vec![Route::default(); 3],
-            route_of_step,
-            grace: false,
-        }
+        MovingRoutes::new(SimDuration::from_millis(1000), vec![Route::default(); 3], route_of_step, false)
     }
 
     #[test]

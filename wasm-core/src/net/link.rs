@@ -6,6 +6,7 @@
 //! and queue occupancy is derived lazily from the departure times still in the future.
 
 use super::loss::LossProcess;
+use super::motion::StepMemo;
 pub use super::motion::{Motion, MotionSample};
 use super::packet::{NodeId, Packet, Transit};
 pub use super::rate_schedule::RateSchedule;
@@ -199,6 +200,8 @@ pub struct Link {
     idle_bits: f64,
     /// The motion sample found last ([`Motion::index_near`]).
     motion_hint: usize,
+    /// The routing step asked about last, and the link's motion then ([`Motion::sample_near`]).
+    motion_step: StepMemo,
     /// The last constant-rate transmission time worked out: ((size, rate's bits), ns).
     tx_time_memo: Option<((u32, u64), u64)>,
 }
@@ -239,6 +242,7 @@ impl Link {
             tally: Vec::new(),
             idle_bits: 0.0,
             motion_hint: 0,
+            motion_step: StepMemo::default(),
             tx_time_memo: None,
         }
     }
@@ -346,9 +350,11 @@ impl Link {
             return None;
         }
         let start = if busy { self.free_at } else { now };
-        let sample = self.cfg.motion.as_deref().map(|m| m.index_near(start, &mut self.motion_hint));
-        if let (Some(m), Some(i)) = (self.cfg.motion.as_deref(), sample) {
-            if m.drop_off_route && m.off_route_of(i, start) {
+        let at_start =
+            self.cfg.motion.as_deref().map(|m| m.sample_near(start, &mut self.motion_step, &mut self.motion_hint));
+        let sample = at_start.map(|(_, i)| i);
+        if let (Some(m), Some((k, i))) = (self.cfg.motion.as_deref(), at_start) {
+            if m.drop_off_route && m.off_route_at_step(i, k) {
                 self.drops.route_change += 1;
                 return None;
             }
@@ -390,7 +396,7 @@ impl Link {
             }
         };
         let delay = match &self.cfg.motion {
-            Some(m) => m.delay_of(m.index_near(self.free_at, &mut self.motion_hint), self.free_at),
+            Some(m) => m.delay_near(self.free_at, &mut self.motion_step, &mut self.motion_hint),
             None => self.cfg.delay,
         };
         let mut arrival = self.free_at + delay;
@@ -482,18 +488,23 @@ impl Link {
         (all, all - waiting)
     }
 
-    /// Takes the next packet that has arrived by `now`.
+    /// Takes the next packet that has arrived by `now`. Inlined, the test of the head's time
+    /// costs a comparison: an arrival event asks once more than it finds packets, and that last
+    /// call took a whole call's register saves.
+    #[inline]
     pub fn take_arrived(&mut self, now: SimTime) -> Option<(Packet, Transit)> {
         match self.pipeline.front() {
-            Some((t, ..)) if *t <= now => {
-                let (_, p, transit) = self.pipeline.pop_front()?;
-                shrink(&mut self.pipeline);
-                self.delivered_pkts += 1;
-                self.delivered_bytes += p.size as u64;
-                Some((p, transit))
-            }
+            Some((t, ..)) if *t <= now => self.pop_arrived(),
             _ => None,
         }
+    }
+
+    fn pop_arrived(&mut self) -> Option<(Packet, Transit)> {
+        let (_, p, transit) = self.pipeline.pop_front()?;
+        shrink(&mut self.pipeline);
+        self.delivered_pkts += 1;
+        self.delivered_bytes += p.size as u64;
+        Some((p, transit))
     }
 
     /// After an arrival event at `now` has drained what arrived: the next event to schedule.

@@ -29,20 +29,99 @@ pub struct MotionSample {
     pub run_end: u32,
 }
 
+/// What a link keeps of its motion at the routing step it asked about last
+/// ([`Motion::sample_near`]): the step and its span of times, the sample in force, and the line
+/// its delay follows through the step. Empty at first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepMemo {
+    from: u64,
+    until: u64,
+    step: u32,
+    sample: usize,
+    /// The delay between this step's sample and the next step's, the terms of
+    /// [`Motion::delay_at_step`] that do not depend on the time: (the step's start, the sample's
+    /// delay, its change to the next sample's, the step's length), in ns. None if it holds
+    /// still through the step.
+    line: Option<(u64, f64, f64, f64)>,
+    /// The delay when it holds still.
+    delay: SimDuration,
+}
+
+impl StepMemo {
+    /// [`Motion::delay_at_step`] for a time in the memo's step, by the same arithmetic.
+    fn delay(&self, t: SimTime) -> SimDuration {
+        match self.line {
+            Some((base, delay, change, step)) => {
+                let into = (t.0 - base) as f64 / step;
+                let d = delay + change * into;
+                SimDuration(d.max(0.0) as u64)
+            }
+            None => self.delay,
+        }
+    }
+}
+
 impl Motion {
     fn step_of(&self, t: SimTime) -> u32 {
         (t.0 / self.step.0.max(1)).min(u32::MAX as u64) as u32
     }
 
+    /// `t`'s step and the sample in force then ([`Self::step_of`], [`Self::index_near`] with
+    /// `hint`), answered from `memo` when `t` falls in the step found last; `memo` then holds
+    /// `t`'s step. A link asks this for each packet's start and end of transmission, and those
+    /// change step once per routing step: a span check spares a 64-bit division and the search
+    /// for the sample per lookup. The memo's answer is inlined, the rest is not.
+    #[inline]
+    pub fn sample_near(&self, t: SimTime, memo: &mut StepMemo, hint: &mut usize) -> (u32, usize) {
+        if memo.from <= t.0 && t.0 < memo.until {
+            return (memo.step, memo.sample);
+        }
+        self.sample_anew(t, memo, hint)
+    }
+
+    fn sample_anew(&self, t: SimTime, memo: &mut StepMemo, hint: &mut usize) -> (u32, usize) {
+        let step = self.step_of(t);
+        let sample = self.index_near_step(step, hint);
+        let from = step as u64 * self.step.0.max(1);
+        // The last step (times past u32::MAX steps are clamped to it) runs to the end of time.
+        let until = if step == u32::MAX { u64::MAX } else { from.saturating_add(self.step.0.max(1)) };
+        let s = self.samples[sample];
+        let line = match self.samples.get(sample + 1) {
+            Some(n) if s.step == step && n.step == step + 1 => Some((
+                step as u64 * self.step.0,
+                s.delay.0 as f64,
+                n.delay.0 as f64 - s.delay.0 as f64,
+                self.step.0 as f64,
+            )),
+            _ => None,
+        };
+        *memo = StepMemo { from, until, step, sample, line, delay: s.delay };
+        (step, sample)
+    }
+
+    /// [`Self::delay_at`], through [`Self::sample_near`].
+    #[inline]
+    pub fn delay_near(&self, t: SimTime, memo: &mut StepMemo, hint: &mut usize) -> SimDuration {
+        self.sample_near(t, memo, hint);
+        memo.delay(t)
+    }
+
     /// The sample in force at `t`: the last one at or before t's step (the first one before it).
     fn index(&self, t: SimTime) -> usize {
-        let k = self.step_of(t);
+        self.index_at_step(self.step_of(t))
+    }
+
+    fn index_at_step(&self, k: u32) -> usize {
         self.samples.partition_point(|s| s.step <= k).saturating_sub(1)
     }
 
     /// [`Self::index`], trying `hint` and the sample after it first; `hint` becomes the answer.
     pub fn index_near(&self, t: SimTime, hint: &mut usize) -> usize {
-        let k = self.step_of(t);
+        self.index_near_step(self.step_of(t), hint)
+    }
+
+    /// [`Self::index_near`] for a time in step `k`.
+    pub fn index_near_step(&self, k: u32, hint: &mut usize) -> usize {
         let is_answer = |i: usize| {
             i < self.samples.len()
                 && self.samples.get(i + 1).is_none_or(|next| next.step > k)
@@ -53,7 +132,7 @@ impl Motion {
         } else if is_answer(*hint + 1) {
             *hint + 1
         } else {
-            self.index(t)
+            self.index_at_step(k)
         };
         *hint = i;
         i
@@ -85,8 +164,12 @@ impl Motion {
 
     /// [`Self::delay_at`], where `i` is the sample in force at `t`.
     pub fn delay_of(&self, i: usize, t: SimTime) -> SimDuration {
+        self.delay_at_step(i, self.step_of(t), t)
+    }
+
+    /// [`Self::delay_of`], where `k` is `t`'s step.
+    pub fn delay_at_step(&self, i: usize, k: u32, t: SimTime) -> SimDuration {
         let s = self.samples[i];
-        let k = self.step_of(t);
         match self.samples.get(i + 1) {
             Some(n) if s.step == k && n.step == k + 1 => {
                 let into = (t.0 - k as u64 * self.step.0) as f64 / self.step.0 as f64;
@@ -104,7 +187,11 @@ impl Motion {
 
     /// [`Self::off_route`], where `i` is the sample in force at `t`.
     pub fn off_route_of(&self, i: usize, t: SimTime) -> bool {
-        let k = self.step_of(t);
+        self.off_route_at_step(i, self.step_of(t))
+    }
+
+    /// [`Self::off_route_of`], where `k` is the time's step.
+    pub fn off_route_at_step(&self, i: usize, k: u32) -> bool {
         k > self.samples[i].run_end || k < self.samples[i].step
     }
 }
@@ -141,6 +228,32 @@ mod tests {
                 let t = SimTime(t * 1_000_000);
                 prop_assert_eq!(m.index_near(t, &mut hint), m.index(t));
             }
+        }
+
+        #[test]
+        fn a_remembered_step_gives_what_the_lookups_give(
+            steps in proptest::collection::btree_set(0u32..50, 1..20),
+            times in proptest::collection::vec(0u64..60_000_000_000, 1..60),
+            step_ns in 0u64..2_000_000_000,
+        ) {
+            let m = Motion { step: SimDuration(step_ns), ..motion(&steps.into_iter().collect::<Vec<_>>()) };
+            let (mut memo, mut hint) = (StepMemo::default(), 0);
+            for t in times {
+                let t = SimTime(t);
+                prop_assert_eq!(m.sample_near(t, &mut memo, &mut hint), (m.step_of(t), m.index(t)));
+                prop_assert_eq!(m.delay_near(t, &mut memo, &mut hint), m.delay_at(t));
+            }
+        }
+    }
+
+    #[test]
+    fn the_step_memo_holds_at_the_ends_of_time() {
+        let m = Motion { step: SimDuration(1), ..motion(&[0, 1]) };
+        let (mut memo, mut hint) = (StepMemo::default(), 0);
+        for t in [u64::MAX, u32::MAX as u64, u32::MAX as u64 - 1, u64::MAX - 1, 0, 1, u64::MAX] {
+            let t = SimTime(t);
+            assert_eq!(m.sample_near(t, &mut memo, &mut hint), (m.step_of(t), m.index(t)), "{t:?}");
+            assert_eq!(m.delay_near(t, &mut memo, &mut hint), m.delay_at(t), "{t:?}");
         }
     }
 

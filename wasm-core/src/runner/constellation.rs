@@ -261,7 +261,7 @@ pub fn build_until(
             )
         })
         .collect();
-    let moving = MovingRoutes { step, routes, route_of_step, grace: topo.on_route_change == RouteChange::Deliver };
+    let moving = MovingRoutes::new(step, routes, route_of_step, topo.on_route_change == RouteChange::Deliver);
     Ok(Some(ConstellationNet { net: Network::moving(next_node, links, moving), path, access_links }))
 }
 
