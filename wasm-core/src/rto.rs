@@ -1,11 +1,10 @@
 //! The retransmission timeout (TCP and ARQ), as Linux or as RFC 6298 forms it
 //! (docs/models.md §7.1, docs/tcp.md "The RTT estimator"): Linux's `tcp_rtt_estimator`
-//! (`crate::tcp::rtt_estimator`), or RFC 6298's per-sample smoothing (α = 1/8, β = 1/4, K = 4;
+//! (`crate::rtt::LinuxRttEstimator`), or RFC 6298's per-sample smoothing (α = 1/8, β = 1/4, K = 4;
 //! `crate::rtt`'s, shared with CTCP and INTCP).
 
-use crate::rtt::{SmoothedRtt, RFC6298_GAIN};
+use crate::rtt::{LinuxRttEstimator, SmoothedRtt, RFC6298_GAIN};
 use crate::sim::SimDuration;
-use crate::tcp::rtt_estimator::LinuxRttEstimator;
 
 const K: u64 = 4; // RFC 6298 K
 const CLOCK_GRANULARITY: SimDuration = SimDuration::from_millis(1); // RFC 6298 G (ns-3's default)

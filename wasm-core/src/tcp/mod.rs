@@ -8,6 +8,5 @@ pub mod prr;
 pub mod rack;
 pub mod rate;
 pub mod receiver;
-pub mod rtt_estimator;
 pub mod scoreboard;
 pub mod sender;

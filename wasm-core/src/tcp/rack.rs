@@ -200,6 +200,27 @@ mod tests {
     }
 
     #[test]
+    fn segments_tracked_again_are_judged_in_the_order_they_were_sent() {
+        // A timeout dropped everything from the queue; an undo puts back 0, 2 and 3, where 0 was
+        // sent again after 2 and 3 (at 5 ms), and 3 is delivered at 105 ms.
+        let mut rack = Rack::default();
+        rack.on_sent(0, ms(0));
+        rack.clear_sent();
+        rack.retrack([(0, ms(5)), (2, ms(2)), (3, ms(3))].into_iter());
+        rack.on_delivered(ms(105), 3, ms(3), false, RTT);
+        let mut lost = vec![];
+        let wait = rack.detect_loss(
+            ms(105),
+            SimDuration::ZERO,
+            |s, _| if s == 3 { TxState::Gone } else { TxState::Outstanding },
+            |s| lost.push(s),
+        );
+        // 2 was sent before 3 and its time is up; 0's latest transmission came after 3's.
+        assert_eq!(lost, vec![2]);
+        assert_eq!(wait, None);
+    }
+
+    #[test]
     fn the_reordering_window_delays_the_verdict_and_sets_the_timer() {
         let (mut rack, acked) = scenario(3, &[(2, 102)]);
         let mut lost = vec![];

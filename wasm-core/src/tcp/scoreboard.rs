@@ -472,6 +472,20 @@ mod tests {
     }
 
     #[test]
+    fn rack_tracks_what_a_timeout_marked_but_not_what_it_marked_itself_until_sent_again() {
+        let mut sb = sent(5);
+        sb.mark_sacked(4, 5, &mut |_, _| {});
+        assert!(sb.mark_lost_by_rack(1));
+        sb.mark_all_lost_on_rto(|_| false);
+        sb.unmark_lost();
+        let tracked: Vec<u64> = sb.rack_tracked().map(|(s, _)| s).collect();
+        assert_eq!(tracked, vec![0, 2, 3], "1 was RACK's, 4 is SACKed");
+        sb.on_sent(1, SimTime(9), TxSnapshot::default(), true);
+        assert_eq!(sb.rack_tracked().find(|&(s, _)| s == 1), Some((1, SimTime(9))));
+        sb.check_counts().unwrap();
+    }
+
+    #[test]
     fn the_cumulative_ack_tells_a_retransmission_it_covered_even_one_sacked_before() {
         let mut sb = sent(5);
         sb.mark_all_lost_on_rto(|_| false);

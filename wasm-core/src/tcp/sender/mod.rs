@@ -10,7 +10,8 @@
 //!   it used the whole window in the last round, or, in slow start, cwnd is below twice the
 //!   most it had in flight.
 //! - The receiver's advertised window limits new data (Linux autotunes it, `autotune.rs`).
-//! - RTO per RFC 6298 with exponential back-off (see `rtt.rs`); Karn's rule for RTT samples.
+//! - RTO as Linux's `tcp_rtt_estimator` or RFC 6298 forms it, with exponential back-off (see
+//!   `rto.rs`); Karn's rule for RTT samples.
 //!   After an RTO, RACK leaves segments sent within the last RTT in flight (Linux
 //!   `tcp_timeout_mark_lost`), and cwnd restarts at what is in flight plus one.
 //! - A congestion control that sets a pacing rate (BBR) is paced; delivery-rate samples

@@ -11,7 +11,10 @@
 //! transports differ in: TCP and INTCP (its consumer and each hop's requester) use RFC 6298's
 //! 1/8; CTCP's reference code 1/⌊k/5⌋, 1/6 for its blocks of 32. INTCP's code keeps its
 //! smoothed RTT at 1 ms or more (`with_floor`). TCP's `linux` profile uses Linux's own estimator
-//! instead (`crate::tcp::rtt_estimator`), whose variance holds a round trip's largest deviation.
+//! instead (`linux`), whose variance holds a round trip's largest deviation.
+
+mod linux;
+pub use linux::LinuxRttEstimator;
 
 use crate::sim::SimDuration;
 
