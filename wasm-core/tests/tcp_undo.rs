@@ -154,18 +154,17 @@ fn f_rto_finds_the_timeout_of_a_delay_spike_spurious_and_undoes_it() {
 #[ignore = "known gap: after F-RTO undoes the spike's timeout, six of eleven controls end with \
             less goodput than without undo (measured 2026-12-06 with Linux's RTT estimator and RACK \
             queue: cubic 5.09 against 8.34 Mbit/s, hybla 5.44/8.07, htcp 5.45/8.36, bic 5.44/8.36, \
-            highspeed 5.49/8.36, scalable 5.42/8.18; reno, veno, vegas, westwood and bbr gain). Here \
-            the spike catches the window at 507 segments, so the 400-packet queue drops its last \
-            106; after the undo RACK marks them with the rest of the flight (the head's \
-            retransmission counts as delivered), the next ACK undoes that too, and as in Linux's \
-            tcp_rack_detect_loss segments RACK marked are not tracked again, so the 106 wait for a \
-            timeout, which the spike's rttvar holds at 9.3 s. Linux 6.1 in the same case \
-            (tools/kernel/run.py --rtt 200 --buffer 400 --p 0 --seconds 40 --rate-at 10:0.002 \
-            --rate-at 14:10, and again with tcp_frto, tcp_dsack and tcp_timestamps at 0; one run \
-            each): cubic 7.91/7.82, bic 8.38/7.87, htcp 7.91/7.84, highspeed 8.08/7.99, scalable \
-            7.91/7.81, hybla 7.88/8.13; its CUBIC (--trace 0.25) left slow start at 243 segments and \
-            was in a recovery with 480 when the spike came, so it entered the spike with another \
-            flight (docs/tcp.md, The kernel as a reference)"]
+            highspeed 5.49/8.36, scalable 5.42/8.18; reno, veno, vegas, westwood and bbr gain). The \
+            spike catches 507 segments out, so the 400-packet queue drops the last 106; after the \
+            undo RACK marks the whole flight (the head's retransmission counts as delivered), the \
+            next ACK undoes that too, and segments RACK marked are not tracked again, so the 106 \
+            wait for a timeout the spike's rttvar holds at 9.3 s. Linux 6.1 (tools/kernel/run.py \
+            --rtt 200 --buffer 400 --p 0 --seconds 40 --rate-at 10:0.002 --rate-at 14:10): cubic \
+            7.91/7.82, bic 8.38/7.87, htcp 7.91/7.84, highspeed 8.08/7.99, scalable 7.91/7.81, \
+            hybla 7.88/8.13; its BIC meets the spike with 528 segments out, loses 128 and repairs \
+            them by SACK without a timeout (no partial undo): tcp_clean_rtx_queue does not advance \
+            RACK for a retransmission whose ACK echoes an older timestamp (tcp_skb_spurious_retrans), \
+            which orbitcp does not yet follow (docs/tcp.md, The kernel as a reference)"]
 fn undoing_the_spike_costs_no_goodput() {
     for cc in CcKind::ALL {
         let on = row(&run_audited(&rate_drop(cc.name())));
