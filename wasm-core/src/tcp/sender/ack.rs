@@ -71,7 +71,8 @@ impl TcpSender {
     /// The RTT that feeds SRTT and the RTO, as Linux measures it (`tcp_clean_rtx_queue`,
     /// `tcp_ack_update_rtt`): from the oldest segment the cumulative ACK newly covered, unless it
     /// covered a retransmission (Karn); else from the oldest segment newly SACKed; else, if the
-    /// cumulative ACK advanced, from the echoed timestamp. Never retransmitted, in each case.
+    /// cumulative ACK advanced, from the echoed timestamp (which times whichever transmission
+    /// the receiver echoed, a retransmission too).
     fn rtt_measurement(&self, now: SimTime, delta: &AckDelta, cum_advanced: bool) -> Option<SimDuration> {
         let by_ack = delta.first_acked_sent.filter(|_| !delta.retransmission_acked);
         let by_timing = by_ack.or(delta.first_sacked_sent).map(|sent| now - sent);
