@@ -31,11 +31,20 @@ impl TcpSender {
         let min_rtt = self.rtt.min_rtt.unwrap_or(SimDuration::ZERO);
         let high_sacked_before = self.sb.high_sacked;
         let high_seq = self.recovery_point;
+        let echoed = self.ts_echo;
         let (rack, rate) = (&mut self.rack, &mut self.rate);
         let oldest_sent = Cell::new(None::<SimTime>);
+        let cumulative = Cell::new(false);
         let mut on_delivered = |s: u64, seg: &crate::tcp::scoreboard::Segment| {
             let retransmitted = seg.flags & RETRANSMITTED != 0;
-            rack.on_delivered(now, s, seg.last_sent, retransmitted, min_rtt);
+            // Linux's `tcp_skb_spurious_retrans`: a cumulative ACK echoing a timestamp older than
+            // a segment's retransmission was set off by the original, so that retransmission
+            // does not move RACK's clock (a late flight after a spurious timeout would otherwise
+            // make every segment sent before the retransmission look lost).
+            let spurious = cumulative.get() && retransmitted && echoed > SimTime::ZERO && echoed < seg.last_sent;
+            if !spurious {
+                rack.on_delivered(now, s, seg.last_sent, retransmitted, min_rtt);
+            }
             rate.on_delivered(&seg.tx, seg.last_sent, now);
             if !retransmitted {
                 d.newest_sample = Some(d.newest_sample.map_or(seg.last_sent, |t| t.max(seg.last_sent)));
@@ -60,6 +69,7 @@ impl TcpSender {
             self.sb.set_sack_cache(cache);
         }
         let first_sacked_sent = oldest_sent.replace(None);
+        cumulative.set(true);
         let acked = self.sb.ack_to(ack_seg, &mut on_delivered);
         d.newly_acked = acked.newly;
         d.retransmission_acked = acked.retransmitted;
