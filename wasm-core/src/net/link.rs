@@ -351,22 +351,16 @@ impl Link {
         }
         let start = if busy { self.free_at } else { now };
         let at_start =
-            self.cfg.motion.as_deref().map(|m| m.sample_near(start, &mut self.motion_step, &mut self.motion_hint));
-        let sample = at_start.map(|(_, i)| i);
-        if let (Some(m), Some((k, i))) = (self.cfg.motion.as_deref(), at_start) {
-            if m.drop_off_route && m.off_route_at_step(i, k) {
-                self.drops.route_change += 1;
-                return None;
-            }
+            self.cfg.motion.as_deref().map(|m| m.in_force_near(start, &mut self.motion_step, &mut self.motion_hint));
+        if at_start.is_some_and(|s| s.drops_off_route) {
+            self.drops.route_change += 1;
+            return None;
         }
         // Validation bounds scenario rates, but a link budget's Shannon capacity is not
         // bounded: the transmission still takes at least 1 ns, so simulated time moves on.
-        let end = match (&self.cfg.motion, sample, &self.cfg.rate) {
-            (Some(m), Some(i), _) => {
-                let rate = m.rate_of(i);
-                self.constant_rate_end(start, pkt.size, rate)
-            }
-            (None, _, &RateSchedule::Constant(rate)) => self.constant_rate_end(start, pkt.size, rate),
+        let end = match (at_start, &self.cfg.rate) {
+            (Some(s), _) => self.constant_rate_end(start, pkt.size, s.rate_bps),
+            (None, &RateSchedule::Constant(rate)) => self.constant_rate_end(start, pkt.size, rate),
             _ => self.cfg.rate.transmission_end(start, pkt.size as f64 * 8.0),
         };
         if !busy && self.cfg.motion.is_none() {
@@ -390,9 +384,9 @@ impl Link {
         let lost = self.cfg.loss_at == LossAt::Channel && {
             let index = self.offered;
             self.offered += 1;
-            match (&self.cfg.motion, sample) {
-                (Some(m), Some(i)) => self.loss_rng.chance(m.loss_of(i)),
-                _ => self.cfg.loss.drops(index, &mut self.loss_rng),
+            match at_start {
+                Some(s) => self.loss_rng.chance(s.loss),
+                None => self.cfg.loss.drops(index, &mut self.loss_rng),
             }
         };
         let delay = match &self.cfg.motion {

@@ -45,6 +45,19 @@ pub struct StepMemo {
     line: Option<(u64, f64, f64, f64)>,
     /// The delay when it holds still.
     delay: SimDuration,
+    /// What a transmission starting in the step reads of the sample in force.
+    in_force: InForce,
+}
+
+/// The sample in force through a step, as a transmission starting then reads it: kept in the
+/// [`StepMemo`], so that a packet does not reach into the link's table of samples (a cache miss
+/// per hop on a long run's table).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct InForce {
+    pub rate_bps: f64,
+    pub loss: f64,
+    /// The link drops what would start then: it is off the route and `drop_off_route` is set.
+    pub drops_off_route: bool,
 }
 
 impl StepMemo {
@@ -95,8 +108,20 @@ impl Motion {
             )),
             _ => None,
         };
-        *memo = StepMemo { from, until, step, sample, line, delay: s.delay };
+        let in_force = InForce {
+            rate_bps: s.rate_bps,
+            loss: s.loss,
+            drops_off_route: self.drop_off_route && self.off_route_at_step(sample, step),
+        };
+        *memo = StepMemo { from, until, step, sample, line, delay: s.delay, in_force };
         (step, sample)
+    }
+
+    /// The sample in force at `t` ([`Self::sample_near`]), read from the memo.
+    #[inline]
+    pub fn in_force_near(&self, t: SimTime, memo: &mut StepMemo, hint: &mut usize) -> InForce {
+        self.sample_near(t, memo, hint);
+        memo.in_force
     }
 
     /// [`Self::delay_at`], through [`Self::sample_near`].
@@ -208,7 +233,7 @@ mod tests {
                 step,
                 delay: SimDuration(1_000_000 + step as u64),
                 rate_bps: 1e6 + step as f64,
-                loss: 0.0,
+                loss: step as f64 / 100.0,
                 run_end: step,
             })
             .collect();
@@ -235,13 +260,29 @@ mod tests {
             steps in proptest::collection::btree_set(0u32..50, 1..20),
             times in proptest::collection::vec(0u64..60_000_000_000, 1..60),
             step_ns in 0u64..2_000_000_000,
+            drop_off_route: bool,
         ) {
-            let m = Motion { step: SimDuration(step_ns), ..motion(&steps.into_iter().collect::<Vec<_>>()) };
+            let mut m = Motion {
+                step: SimDuration(step_ns),
+                drop_off_route,
+                ..motion(&steps.into_iter().collect::<Vec<_>>())
+            };
+            // Some samples stay on the route for a step or two after their own.
+            for s in &mut m.samples {
+                s.run_end = s.step + s.step % 3;
+            }
             let (mut memo, mut hint) = (StepMemo::default(), 0);
             for t in times {
                 let t = SimTime(t);
                 prop_assert_eq!(m.sample_near(t, &mut memo, &mut hint), (m.step_of(t), m.index(t)));
                 prop_assert_eq!(m.delay_near(t, &mut memo, &mut hint), m.delay_at(t));
+                let i = m.index(t);
+                let looked_up = InForce {
+                    rate_bps: m.rate_of(i),
+                    loss: m.loss_of(i),
+                    drops_off_route: drop_off_route && m.off_route(t),
+                };
+                prop_assert_eq!(m.in_force_near(t, &mut memo, &mut hint), looked_up);
             }
         }
     }
