@@ -37,6 +37,42 @@ pub struct CircularOrbit {
     pub u0_rad: f64,
     /// Mean motion, rad/s.
     pub rate_rad_s: f64,
+    /// sin and cos of the RAAN and of the inclination, which every position needs.
+    raan_sin_cos: (f64, f64),
+    inclination_sin_cos: (f64, f64),
+}
+
+impl CircularOrbit {
+    pub fn new(radius_km: f64, inclination_rad: f64, raan_rad: f64, u0_rad: f64, rate_rad_s: f64) -> CircularOrbit {
+        CircularOrbit {
+            radius_km,
+            inclination_rad,
+            raan_rad,
+            u0_rad,
+            rate_rad_s,
+            raan_sin_cos: math::sin_cos(raan_rad),
+            inclination_sin_cos: math::sin_cos(inclination_rad),
+        }
+    }
+
+    /// ECEF position (km) at `t_s`, where `earth` is sin and cos of the Earth's rotation since
+    /// t = 0 (the same for every satellite at `t_s`: [`Constellation::positions_into`] works
+    /// it out once).
+    fn position(&self, t_s: f64, earth: (f64, f64)) -> Vec3 {
+        let u = self.u0_rad + self.rate_rad_s * t_s;
+        let (su, cu) = math::sin_cos(u);
+        let (so, co) = self.raan_sin_cos;
+        let (si, ci) = self.inclination_sin_cos;
+        let x = self.radius_km * (co * cu - so * su * ci);
+        let y = self.radius_km * (so * cu + co * su * ci);
+        let z = self.radius_km * su * si;
+        rotated_z(x, y, z, earth)
+    }
+}
+
+/// sin and cos of the Earth's rotation `t_s` after t = 0.
+fn earth_rotation(t_s: f64) -> (f64, f64) {
+    math::sin_cos(EARTH_ROTATION_RAD_S * t_s)
 }
 
 /// An SGP4-propagated element set.
@@ -63,17 +99,14 @@ pub enum Orbit {
 impl Orbit {
     /// ECEF position (km) at `t_s` seconds, or `None` if SGP4 cannot propagate there (decayed).
     pub fn position(&self, t_s: f64) -> Option<Vec3> {
+        self.position_with(t_s, || earth_rotation(t_s))
+    }
+
+    /// [`Self::position`], with `earth` giving [`earth_rotation`] at `t_s` if a circular orbit
+    /// needs it.
+    fn position_with(&self, t_s: f64, earth: impl FnOnce() -> (f64, f64)) -> Option<Vec3> {
         match self {
-            Orbit::Circular(o) => {
-                let u = o.u0_rad + o.rate_rad_s * t_s;
-                let (su, cu) = math::sin_cos(u);
-                let (so, co) = math::sin_cos(o.raan_rad);
-                let (si, ci) = math::sin_cos(o.inclination_rad);
-                let x = o.radius_km * (co * cu - so * su * ci);
-                let y = o.radius_km * (so * cu + co * su * ci);
-                let z = o.radius_km * su * si;
-                Some(rotate_z(x, y, z, EARTH_ROTATION_RAD_S * t_s))
-            }
+            Orbit::Circular(o) => Some(o.position(t_s, earth())),
             Orbit::Geo { longitude_deg } => Some(geometry::geodetic_to_ecef(0.0, *longitude_deg, GEO_ALTITUDE_KM)),
             Orbit::Sgp4(o) => {
                 let p = o.constants.propagate(sgp4::MinutesSinceEpoch(o.offset_min + t_s / 60.0)).ok()?;
@@ -89,7 +122,11 @@ impl Orbit {
 
 /// ECI/TEME → ECEF: rotation about z by `−θ`.
 fn rotate_z(x: f64, y: f64, z: f64, theta: f64) -> Vec3 {
-    let (s, c) = math::sin_cos(theta);
+    rotated_z(x, y, z, math::sin_cos(theta))
+}
+
+/// [`rotate_z`] by the angle whose sin and cos are given.
+fn rotated_z(x: f64, y: f64, z: f64, (s, c): (f64, f64)) -> Vec3 {
     [c * x + s * y, -s * x + c * y, z]
 }
 
@@ -221,13 +258,13 @@ impl Constellation {
                 self.sats.push(Satellite {
                     name: format!("W{idx}-{p}-{s}"),
                     source: None,
-                    orbit: Orbit::Circular(CircularOrbit {
-                        radius_km: a,
-                        inclination_rad: shell.inclination_deg.to_radians(),
-                        raan_rad: raan.to_radians(),
-                        u0_rad: u0.to_radians(),
-                        rate_rad_s: rate,
-                    }),
+                    orbit: Orbit::Circular(CircularOrbit::new(
+                        a,
+                        shell.inclination_deg.to_radians(),
+                        raan.to_radians(),
+                        u0.to_radians(),
+                        rate,
+                    )),
                 });
             }
         }
@@ -359,7 +396,8 @@ impl Constellation {
     /// The ECEF positions of all satellites at `t_s` into `out` (cleared first).
     pub fn positions_into(&self, t_s: f64, out: &mut Vec<Option<Vec3>>) {
         out.clear();
-        out.extend(self.sats.iter().map(|s| s.orbit.position(t_s)));
+        let earth = earth_rotation(t_s);
+        out.extend(self.sats.iter().map(|s| s.orbit.position_with(t_s, || earth)));
     }
 }
 

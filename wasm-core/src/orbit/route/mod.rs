@@ -248,13 +248,23 @@ impl<'a> Router<'a> {
     fn reach(&self, g: usize, p: Vec3) -> Option<f64> {
         let site = &self.sites[g];
         let v = geometry::sub(p, site.pos);
+        let above = match self.cfg.earth {
+            Earth::Sphere => geometry::dot(v, site.pos),
+            Earth::Wgs72 => geometry::dot(v, site.up),
+        };
+        // Below the station's horizon (most of a constellation at any time), the elevation's
+        // sine would be at most zero: with a mask above the horizon the answer is known without
+        // the distance's square root and the division.
+        if above <= 0.0 && self.sin_min > 0.0 {
+            return None;
+        }
         let d = geometry::norm(v);
         if self.cfg.max_range_km.is_some_and(|m| d > m) {
             return None;
         }
         let e = match self.cfg.earth {
-            Earth::Sphere => geometry::dot(v, site.pos) / (d * geometry::norm(site.pos)),
-            Earth::Wgs72 => geometry::dot(v, site.up) / d,
+            Earth::Sphere => above / (d * geometry::norm(site.pos)),
+            Earth::Wgs72 => above / d,
         };
         (e >= self.sin_min).then_some(e)
     }
