@@ -232,7 +232,9 @@ impl MovingRoutes {
         link
     }
 
-    /// [`Self::next_link`] in step `k`, worked out from the routes.
+    /// [`Self::next_link`] in step `k`, worked out from the routes. Out of line, so that the
+    /// memo's answer costs no register saves.
+    #[inline(never)]
     fn next_link_at_step(&self, k: usize, at: NodeId, dst: NodeId) -> Option<u32> {
         self.next_link_on(self.route_of_step[k], at, dst)
             .or_else(|| (self.grace && k > 0).then(|| self.next_link_on(self.route_of_step[k - 1], at, dst)).flatten())
