@@ -499,6 +499,8 @@ impl Link {
         }
     }
 
+    /// Inlined too, so that the packet goes from the pipeline to the event loop in one copy.
+    #[inline]
     fn pop_arrived(&mut self) -> Option<(Packet, Transit)> {
         let (_, p, transit) = self.pipeline.pop_front()?;
         shrink(&mut self.pipeline);
@@ -524,10 +526,17 @@ impl Link {
 }
 
 /// Gives memory back once a queue is far below its capacity, so that a burst does not keep it.
+#[inline]
 fn shrink<T>(q: &mut VecDeque<T>) {
     if q.capacity() > 1024 && q.len() * 4 < q.capacity() {
-        q.shrink_to(q.len() * 2);
+        shrink_now(q);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn shrink_now<T>(q: &mut VecDeque<T>) {
+    q.shrink_to(q.len() * 2);
 }
 
 #[cfg(test)]
