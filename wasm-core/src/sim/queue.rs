@@ -70,6 +70,7 @@ impl<E: Copy> EventQueue<E> {
         EventQueue { heap: BinaryHeap::with_capacity(1024), spent: false, next_seq: 0, popped: 0, digest: 0 }
     }
 
+    #[inline(always)]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
