@@ -443,7 +443,7 @@ impl Link {
 
     /// Holds an accepted packet until `arrival` (from [`Self::accept`]). Returns the time at which
     /// the caller must schedule this link's arrival event, if a new one is needed.
-    /// Inlined, so that the packet is copied once, from the sender into the pipeline.
+    /// The rare out-of-order insertion is a cold call, which keeps this small.
     #[inline]
     pub(crate) fn hold(&mut self, arrival: SimTime, pkt: Packet, transit: Transit) -> Option<SimTime> {
         if self.pipeline.back().is_none_or(|(t, ..)| *t <= arrival) {

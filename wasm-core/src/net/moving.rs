@@ -314,6 +314,23 @@ mod tests {
     }
 
     #[test]
+    fn the_remembered_answers_are_those_worked_out_afresh() {
+        // One node asked in turn for several destinations across the steps, back and forth in
+        // time: each answer is the one a new `MovingRoutes` (nothing remembered) gives.
+        for grace in [false, true] {
+            let m = two_routes(grace);
+            let mut x: u64 = 0x853c_49e6_748f_ea9b;
+            for _ in 0..2000 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let t = SimTime((x >> 33) % 3_500_000_000);
+                let at = [0, 2, 3, 4, 7][(x >> 8) as usize % 5];
+                let dst = [0, 1, 3, 4, 9][(x >> 16) as usize % 5];
+                assert_eq!(m.next_link(t, at, dst), two_routes(grace).next_link(t, at, dst), "{t:?} {at} -> {dst}");
+            }
+        }
+    }
+
+    #[test]
     fn a_packet_stranded_by_a_route_change_uses_the_previous_route_only_with_grace() {
         let t2 = SimTime::from_secs_f64(2.2);
         assert_eq!(two_routes(false).next_link(t2, 3, 1), None);
