@@ -49,6 +49,7 @@ impl<'a> Ctx<'a> {
         self.net.node_states.get_mut(slot)
     }
     /// Schedules `Event::Timer { agent: self, token }` at `at`.
+    #[inline]
     pub fn timer_at(&mut self, at: SimTime, token: u64) {
         self.queue.schedule(at, Event::Timer { agent: self.agent, token });
     }

@@ -67,9 +67,12 @@ impl HoleDetector {
             self.unexplained = 0;
             self.holes.clear();
         }
-        self.holes.retain(|h| now.saturating_since(h.ts) <= SNHOLE_TIMEOUT);
+        // Almost always there is no hole: then neither pass over them has anything to do.
+        if !self.holes.is_empty() {
+            self.holes.retain(|h| now.saturating_since(h.ts) <= SNHOLE_TIMEOUT);
+            self.remove_range(start, end);
+        }
         self.last_update = now;
-        self.remove_range(start, end);
         let Some((next_sn, byte_right)) = self.right else {
             self.right = Some((sn + 1, end));
             return;
@@ -109,6 +112,9 @@ impl HoleDetector {
     /// Forgets the bytes `[start, end)` in every hole (they arrived, or are being re-requested
     /// end to end).
     pub fn remove_range(&mut self, start: u64, end: u64) {
+        if self.holes.is_empty() {
+            return;
+        }
         let mut split = Vec::new();
         self.holes.retain_mut(|h| {
             if end <= h.start || start >= h.end {

@@ -437,12 +437,13 @@ impl Link {
 
     /// Holds an accepted packet until `arrival` (from [`Self::accept`]). Returns the time at which
     /// the caller must schedule this link's arrival event, if a new one is needed.
+    /// The rare out-of-order insertion is a cold call, which keeps this small.
+    #[inline]
     pub(crate) fn hold(&mut self, arrival: SimTime, pkt: Packet, transit: Transit) -> Option<SimTime> {
         if self.pipeline.back().is_none_or(|(t, ..)| *t <= arrival) {
             self.pipeline.push_back((arrival, pkt, transit));
         } else {
-            let pos = self.pipeline.partition_point(|(t, ..)| *t <= arrival);
-            self.pipeline.insert(pos, (arrival, pkt, transit));
+            self.hold_out_of_order(arrival, pkt, transit);
         }
         match self.arrival_event_at {
             Some(t) if t <= arrival => None,
@@ -451,6 +452,14 @@ impl Link {
                 Some(arrival)
             }
         }
+    }
+
+    /// A packet that overtakes others (jitter with reordering): its place in the pipeline.
+    #[cold]
+    #[inline(never)]
+    fn hold_out_of_order(&mut self, arrival: SimTime, pkt: Packet, transit: Transit) {
+        let pos = self.pipeline.partition_point(|(t, ..)| *t <= arrival);
+        self.pipeline.insert(pos, (arrival, pkt, transit));
     }
 
     /// Counts an accepted packet as delivered without holding it: the express path
@@ -493,6 +502,8 @@ impl Link {
         }
     }
 
+    /// Inlined too, so that the packet goes from the pipeline to the event loop in one copy.
+    #[inline]
     fn pop_arrived(&mut self) -> Option<(Packet, Transit)> {
         let (_, p, transit) = self.pipeline.pop_front()?;
         shrink(&mut self.pipeline);
@@ -518,10 +529,17 @@ impl Link {
 }
 
 /// Gives memory back once a queue is far below its capacity, so that a burst does not keep it.
+#[inline]
 fn shrink<T>(q: &mut VecDeque<T>) {
     if q.capacity() > 1024 && q.len() * 4 < q.capacity() {
-        q.shrink_to(q.len() * 2);
+        shrink_now(q);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn shrink_now<T>(q: &mut VecDeque<T>) {
+    q.shrink_to(q.len() * 2);
 }
 
 #[cfg(test)]

@@ -133,12 +133,25 @@ pub struct MovingRoutes {
     /// forwarding asks for the step of every packet, and it changes once per routing step, so a
     /// span check spares a 64-bit division per packet.
     last_step: Cell<(u64, u64, usize)>,
+    /// Per node, the last two answers of [`Self::next_link`] it gave there: (step, destination,
+    /// link or `NO_LINK`), `NO_STEP` for none. The answer is a function of the step, the node and
+    /// the destination alone, and an INTCP node sends to two destinations (its neighbours), so
+    /// forwarding answers most packets from here instead of two probes of the route's index.
+    next_memo: Vec<Cell<[(u64, NodeId, u32); 2]>>,
 }
+
+/// An empty way of `MovingRoutes::next_memo`.
+const NO_STEP: u64 = u64::MAX;
+/// `None` in `MovingRoutes::next_memo`.
+const NO_LINK: u32 = u32::MAX;
 
 impl MovingRoutes {
     pub fn new(step: SimDuration, routes: Vec<Route>, route_of_step: Vec<u32>, grace: bool) -> MovingRoutes {
         let positions = routes.iter().map(|r| PositionIndex::new(&r.nodes)).collect();
-        MovingRoutes { step, routes, route_of_step, grace, positions, last_step: Cell::new((0, 0, 0)) }
+        // Nodes on no route forward nothing: only those on one need a memo.
+        let nodes = routes.iter().flat_map(|r| r.nodes.iter()).max().map_or(0, |&n| n as usize + 1);
+        let next_memo = vec![Cell::new([(NO_STEP, 0, NO_LINK); 2]); nodes];
+        MovingRoutes { step, routes, route_of_step, grace, positions, last_step: Cell::new((0, 0, 0)), next_memo }
     }
 
     /// The step `t` falls in (the last step holds after the timeline ends). The memo's answer is
@@ -202,9 +215,27 @@ impl MovingRoutes {
         }
     }
 
+    /// The link a packet at `at` for `dst` takes at `now`. The memo's answer is inlined, the
+    /// rest is not.
     #[inline]
     pub fn next_link(&self, now: SimTime, at: NodeId, dst: NodeId) -> Option<u32> {
         let k = self.step_index(now);
+        let Some(memo) = self.next_memo.get(at as usize) else { return self.next_link_at_step(k, at, dst) };
+        let ways = memo.get();
+        for (step, to, link) in ways {
+            if step == k as u64 && to == dst {
+                return (link != NO_LINK).then_some(link);
+            }
+        }
+        let link = self.next_link_at_step(k, at, dst);
+        memo.set([(k as u64, dst, link.unwrap_or(NO_LINK)), ways[0]]);
+        link
+    }
+
+    /// [`Self::next_link`] in step `k`, worked out from the routes. Out of line, so that the
+    /// memo's answer costs no register saves.
+    #[inline(never)]
+    fn next_link_at_step(&self, k: usize, at: NodeId, dst: NodeId) -> Option<u32> {
         self.next_link_on(self.route_of_step[k], at, dst)
             .or_else(|| (self.grace && k > 0).then(|| self.next_link_on(self.route_of_step[k - 1], at, dst)).flatten())
     }
@@ -280,6 +311,23 @@ mod tests {
         let t2 = SimTime::from_secs_f64(2.5);
         assert_eq!(m.next_link(t2, 0, 1), Some(10));
         assert_eq!(m.next_link(t2, 4, 0), Some(11));
+    }
+
+    #[test]
+    fn the_remembered_answers_are_those_worked_out_afresh() {
+        // One node asked in turn for several destinations across the steps, back and forth in
+        // time: each answer is the one a new `MovingRoutes` (nothing remembered) gives.
+        for grace in [false, true] {
+            let m = two_routes(grace);
+            let mut x: u64 = 0x853c_49e6_748f_ea9b;
+            for _ in 0..2000 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let t = SimTime((x >> 33) % 3_500_000_000);
+                let at = [0, 2, 3, 4, 7][(x >> 8) as usize % 5];
+                let dst = [0, 1, 3, 4, 9][(x >> 16) as usize % 5];
+                assert_eq!(m.next_link(t, at, dst), two_routes(grace).next_link(t, at, dst), "{t:?} {at} -> {dst}");
+            }
+        }
     }
 
     #[test]

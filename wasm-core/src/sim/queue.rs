@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 /// An event and its `(time, seq)` as one number, so that ordering two entries is one comparison.
+#[derive(Clone, Copy)]
 struct Entry<E> {
     key: u128,
     event: E,
@@ -42,8 +43,15 @@ impl<E> Ord for Entry<E> {
 
 /// Min-priority queue of events. Nothing is ever taken out but by `pop`: a timer that should no
 /// longer fire is left to run and found stale by its owner (`engine::LazyTimer`).
+///
+/// `pop` leaves the entry it returns at the top of the heap (`spent`), and the next `schedule`
+/// (an event's handler most often schedules one) takes its place in one sift, where removing it
+/// and adding the new one took two. Entries are ordered by their unique `(time, seq)` alone, so
+/// the events pop in the same order either way.
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
+    /// Whether the heap's top is the entry `pop` returned last, to be removed or replaced.
+    spent: bool,
     next_seq: u64,
     popped: u64,
     /// A running digest of every popped (time, seq): equal digests mean the same events ran in
@@ -51,37 +59,62 @@ pub struct EventQueue<E> {
     digest: u64,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> EventQueue<E> {
+impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(1024), next_seq: 0, popped: 0, digest: 0 }
+        EventQueue { heap: BinaryHeap::with_capacity(1024), spent: false, next_seq: 0, popped: 0, digest: 0 }
     }
 
+    #[inline(always)]
     pub fn schedule(&mut self, time: SimTime, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { key: ((time.0 as u128) << 64) | seq as u128, event });
+        let e = Entry { key: ((time.0 as u128) << 64) | seq as u128, event };
+        if self.spent {
+            self.spent = false;
+            // The heap sifts the new entry down from the top when `top` goes.
+            if let Some(mut top) = self.heap.peek_mut() {
+                *top = e;
+            }
+        } else {
+            self.heap.push(e);
+        }
     }
 
     /// Time of the next event.
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| SimTime(e.time()))
+        let data = self.heap.as_slice();
+        let next = if self.spent {
+            // The top is spent: the next entry is the earlier of its children.
+            match (data.get(1), data.get(2)) {
+                (Some(a), Some(b)) => Some(if a.key < b.key { a } else { b }),
+                (a, _) => a,
+            }
+        } else {
+            data.first()
+        };
+        next.map(|e| SimTime(e.time()))
     }
 
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
-        let e = self.heap.pop()?;
+        if self.spent {
+            self.spent = false;
+            self.heap.pop();
+        }
+        let &e = self.heap.peek()?;
+        self.spent = true;
         self.popped += 1;
         self.digest = super::rng::mix64(self.digest ^ e.time()).wrapping_add(e.seq());
         Some((SimTime(e.time()), e.event))
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() - self.spent as usize
     }
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -133,5 +166,31 @@ mod tests {
             assert_eq!(Some((t.0, s)), reference.pop_first());
         }
         assert!(reference.is_empty());
+    }
+
+    #[test]
+    fn the_next_time_and_the_length_leave_out_the_event_just_popped() {
+        // Against a sorted set, checking `peek_time` and `len` after every operation: the popped
+        // entry stays in the heap until the next schedule or pop takes its place.
+        let mut q = EventQueue::new();
+        let mut reference = std::collections::BTreeSet::new();
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for seq in 0..5_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let pops = (x >> 61) as usize % 4;
+            for _ in 0..pops {
+                assert_eq!(q.pop().map(|(t, s)| (t.0, s)), reference.pop_first());
+                assert_eq!(q.len(), reference.len());
+                assert_eq!(q.peek_time().map(|t| t.0), reference.first().map(|&(t, _)| t));
+            }
+            if x & 0x400 != 0 {
+                let time = (x >> 40) % 64;
+                q.schedule(SimTime(time), seq);
+                reference.insert((time, seq));
+            }
+            assert_eq!(q.len(), reference.len());
+            assert_eq!(q.is_empty(), reference.is_empty());
+            assert_eq!(q.peek_time().map(|t| t.0), reference.first().map(|&(t, _)| t));
+        }
     }
 }

@@ -208,7 +208,7 @@ impl Simulation {
                     Agent::TcpReceiver(r) => r.on_packet(ctx, pkt),
                     Agent::CtcpSender(s) => s.on_packet(ctx, pkt),
                     Agent::CtcpReceiver(r) => r.on_packet(ctx, pkt),
-                    Agent::IntcpNode(n) => n.on_packet(ctx, pkt),
+                    Agent::IntcpNode(n) => n.on_packet(ctx, &pkt),
                     Agent::ArqSender(s) => s.on_packet(ctx, pkt),
                     Agent::ArqReceiver(r) => r.on_packet(ctx, pkt),
                 });

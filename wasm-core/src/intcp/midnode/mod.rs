@@ -243,7 +243,9 @@ impl IntcpNode {
         }
     }
 
-    pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: Packet) {
+    /// Takes the packet by reference: it is read, never kept, and the event loop then passes
+    /// the one it took out of the link's pipeline without another copy.
+    pub fn on_packet(&mut self, ctx: &mut Ctx, pkt: &Packet) {
         match pkt.body {
             Body::IntcpInterest { start, end, rate, ts, .. } => {
                 if let NodeRole::Consumer { .. } = self.role {
@@ -548,7 +550,7 @@ mod tests {
 
         fn handle(&mut self, body: Body) {
             let pkt = Packet { flow: 0, dst_node: 1, dst_agent: 1, size: 1500, body };
-            self.node.on_packet(&mut Ctx::new(self.now, 1, 1, &mut self.net, &mut self.queue), pkt);
+            self.node.on_packet(&mut Ctx::new(self.now, 1, 1, &mut self.net, &mut self.queue), &pkt);
         }
 
         /// An interest from downstream for `[start, end)`, asking for 100 Mbit/s.
