@@ -16,6 +16,8 @@
 //! t = 0 is when ECI and ECEF coincide; for element sets it is the latest epoch among them.
 
 use super::geometry::{self, Vec3, EARTH_RADIUS_KM, EARTH_ROTATION_RAD_S, GEO_ALTITUDE_KM};
+use super::circular::{earth_rotation, rotated_z};
+pub use super::circular::CircularOrbit;
 use super::math;
 pub use super::walker::{Propagator, WalkerShell};
 pub use super::walker_tle::{parse_iso_utc, tle_checksum, walker_tle_text, HYPATIA_EPOCH};
@@ -26,54 +28,6 @@ use sgp4::chrono::NaiveDateTime;
 /// Most satellites a constellation may have: routing keeps per-satellite state and visits every
 /// satellite at each step.
 pub const MAX_SATELLITES: usize = 100_000;
-
-/// A circular Keplerian orbit [docs/links-and-orbits.md §6].
-#[derive(Debug, Clone, PartialEq)]
-pub struct CircularOrbit {
-    pub radius_km: f64,
-    pub inclination_rad: f64,
-    pub raan_rad: f64,
-    /// Argument of latitude at t = 0.
-    pub u0_rad: f64,
-    /// Mean motion, rad/s.
-    pub rate_rad_s: f64,
-    /// sin and cos of the RAAN and of the inclination, which every position needs.
-    raan_sin_cos: (f64, f64),
-    inclination_sin_cos: (f64, f64),
-}
-
-impl CircularOrbit {
-    pub fn new(radius_km: f64, inclination_rad: f64, raan_rad: f64, u0_rad: f64, rate_rad_s: f64) -> CircularOrbit {
-        CircularOrbit {
-            radius_km,
-            inclination_rad,
-            raan_rad,
-            u0_rad,
-            rate_rad_s,
-            raan_sin_cos: math::sin_cos(raan_rad),
-            inclination_sin_cos: math::sin_cos(inclination_rad),
-        }
-    }
-
-    /// ECEF position (km) at `t_s`, where `earth` is sin and cos of the Earth's rotation since
-    /// t = 0 (the same for every satellite at `t_s`: [`Constellation::positions_into`] works
-    /// it out once).
-    fn position(&self, t_s: f64, earth: (f64, f64)) -> Vec3 {
-        let u = self.u0_rad + self.rate_rad_s * t_s;
-        let (su, cu) = math::sin_cos(u);
-        let (so, co) = self.raan_sin_cos;
-        let (si, ci) = self.inclination_sin_cos;
-        let x = self.radius_km * (co * cu - so * su * ci);
-        let y = self.radius_km * (so * cu + co * su * ci);
-        let z = self.radius_km * su * si;
-        rotated_z(x, y, z, earth)
-    }
-}
-
-/// sin and cos of the Earth's rotation `t_s` after t = 0.
-fn earth_rotation(t_s: f64) -> (f64, f64) {
-    math::sin_cos(EARTH_ROTATION_RAD_S * t_s)
-}
 
 /// An SGP4-propagated element set.
 #[derive(Debug, Clone)]
@@ -125,10 +79,6 @@ fn rotate_z(x: f64, y: f64, z: f64, theta: f64) -> Vec3 {
     rotated_z(x, y, z, math::sin_cos(theta))
 }
 
-/// [`rotate_z`] by the angle whose sin and cos are given.
-fn rotated_z(x: f64, y: f64, z: f64, (s, c): (f64, f64)) -> Vec3 {
-    [c * x + s * y, -s * x + c * y, z]
-}
 
 /// The text an SGP4 satellite was read from, kept so that another propagator (the globe's
 /// satellite.js) can be given exactly the same elements.

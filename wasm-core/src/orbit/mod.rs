@@ -5,7 +5,8 @@
 //! docs/links-and-orbits.md §6-§9 (circular orbits, Walker-delta, shells, +Grid). Submodules:
 //! - [`geometry`]: spherical Earth (R = 6378.135 km), ECEF, elevation, slant range;
 //! - [`walker`]: Walker shell parameters; `walker_tle`: a shell as Hypatia's TLE text; [`params`]: routing defaults and the attachment policy;
-//! - `elements`: Walker shells, GEO, TLE/OMM parsing, SGP4 propagation;
+//! - `elements`: Walker shells, GEO, TLE/OMM parsing, SGP4 propagation; `circular`: a Walker
+//!   satellite's circular orbit and its position;
 //! - [`grid`]: the plane/slot grid of TLE/OMM satellites, given or inferred (the inference needs
 //!   `orbits`);
 //! - [`ground`]: ground stations and a city table;
@@ -33,6 +34,7 @@ pub use params::Attachment;
 pub use walker::WalkerShell;
 
 orbits_only! {
+    pub mod circular;
     pub mod elements;
     pub mod route;
     pub mod set_checks;
