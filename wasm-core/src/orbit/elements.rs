@@ -79,7 +79,6 @@ fn rotate_z(x: f64, y: f64, z: f64, theta: f64) -> Vec3 {
     rotated_z(x, y, z, math::sin_cos(theta))
 }
 
-
 /// The text an SGP4 satellite was read from, kept so that another propagator (the globe's
 /// satellite.js) can be given exactly the same elements.
 #[derive(Debug, Clone, PartialEq)]
