@@ -55,9 +55,30 @@ pub struct RateSampler {
     /// The sample being built for the current ACK.
     pending: RateSample,
     pending_xmit: Option<SimTime>,
+    /// ns-3's `TcpRateLinux` in place of Linux's: the sample outlives the ACK (below).
+    ns3: Option<Ns3Sample>,
+}
+
+/// ns-3.44's `TcpRateLinux` keeps one `m_rateSample` for the connection: `SkbDelivered` replaces
+/// its packet only with one sent after more was delivered (or while nothing has been), and
+/// computes the ACK phase then, so later ACKs measure more delivered over the same interval.
+/// An interval shorter than the minimum RTT voids the sample's timing (`m_priorTime = 0`) until a
+/// newer packet is delivered.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Ns3Sample {
+    prior_delivered: u64,
+    prior_time: Option<SimTime>,
+    send_elapsed: SimDuration,
+    ack_elapsed: SimDuration,
+    is_app_limited: bool,
 }
 
 impl RateSampler {
+    /// The sampler of ns-3's `TcpRateLinux` (`Ns3Sample`), for the `ns3` profile.
+    pub fn ns3() -> RateSampler {
+        RateSampler { ns3: Some(Ns3Sample::default()), ..RateSampler::default() }
+    }
+
     /// Linux `tcp_rate_skb_sent`: the snapshot a transmission carries.
     pub fn on_sent(&mut self, now: SimTime, packets_out_before: u64) -> TxSnapshot {
         if packets_out_before == 0 {
@@ -74,6 +95,20 @@ impl RateSampler {
 
     /// Linux `tcp_rate_skb_delivered`: a segment sent at `xmit_at` with `tx` was (S)ACKed.
     pub fn on_delivered(&mut self, tx: &TxSnapshot, xmit_at: SimTime, now: SimTime) {
+        if let Some(kept) = &mut self.ns3 {
+            // `TcpRateLinux::SkbDelivered`.
+            if kept.prior_delivered == 0 || tx.delivered > kept.prior_delivered {
+                *kept = Ns3Sample {
+                    prior_delivered: tx.delivered,
+                    prior_time: Some(tx.delivered_at),
+                    send_elapsed: xmit_at - tx.first_tx_at,
+                    ack_elapsed: now - tx.delivered_at,
+                    is_app_limited: tx.app_limited,
+                };
+                self.first_tx_at = xmit_at;
+            }
+            return;
+        }
         let rs = &mut self.pending;
         if self.pending_xmit.is_none() || tx.delivered > rs.prior_delivered {
             rs.prior_delivered = tx.delivered;
@@ -111,6 +146,9 @@ impl RateSampler {
         rs.acked_sacked = acked_sacked;
         rs.losses = losses;
         rs.prior_in_flight = prior_in_flight;
+        if let Some(kept) = &mut self.ns3 {
+            return Self::ns3_sample(kept, rs, self.delivered, min_rtt);
+        }
         let Some(prior_delivered_at) = self.pending_xmit.take() else {
             rs.delivered = None;
             rs.rtt = None;
@@ -125,6 +163,27 @@ impl RateSampler {
             _ if rs.interval.0 == 0 => None,
             _ => Some(delivered),
         };
+        rs
+    }
+}
+
+impl RateSampler {
+    /// `TcpRateLinux::GenerateSample`: `delivered` is `None` without timing (`m_delivered = -1`);
+    /// with timing but an interval under the minimum RTT it is `Some` with a zero interval.
+    fn ns3_sample(kept: &mut Ns3Sample, mut rs: RateSample, total: u64, min_rtt: Option<SimDuration>) -> RateSample {
+        rs.prior_delivered = kept.prior_delivered;
+        rs.is_app_limited = kept.is_app_limited;
+        if kept.prior_time.is_none() {
+            rs.delivered = None;
+            return rs;
+        }
+        rs.rtt = None;
+        rs.delivered = Some(total - kept.prior_delivered);
+        rs.interval = kept.send_elapsed.max(kept.ack_elapsed);
+        if min_rtt.is_some_and(|m| rs.interval < m) {
+            rs.interval = SimDuration::ZERO;
+            kept.prior_time = None;
+        }
         rs
     }
 }
@@ -210,5 +269,52 @@ mod tests {
         assert!(tx.app_limited);
         r.finish(ms(100), 4, 0, 3, None);
         assert!(!r.on_sent(ms(100), 0).app_limited);
+    }
+
+    #[test]
+    fn ns3s_sample_keeps_its_packet_until_one_sent_after_more_was_delivered() {
+        let mut r = RateSampler::ns3();
+        let min_rtt = Some(SimDuration::from_millis(100));
+        let s0 = r.on_sent(ms(0), 0);
+        r.on_delivered(&s0, ms(0), ms(100));
+        r.finish(ms(100), 1, 0, 1, min_rtt);
+        // Three segments sent once one was delivered.
+        let s1 = r.on_sent(ms(100), 0);
+        let s2 = r.on_sent(ms(110), 1);
+        let _s3 = r.on_sent(ms(120), 2);
+        r.on_delivered(&s1, ms(100), ms(250));
+        let first = r.finish(ms(250), 1, 0, 3, min_rtt);
+        assert_eq!((first.delivered, first.interval), (Some(1), SimDuration::from_millis(150)));
+        // The next segment left with the same delivered count: ns-3 keeps the sample's interval
+        // (Linux would take this ACK's 170 ms) and counts everything delivered since.
+        r.on_delivered(&s2, ms(110), ms(270));
+        let second = r.finish(ms(270), 1, 0, 2, min_rtt);
+        assert_eq!((second.delivered, second.interval), (Some(2), SimDuration::from_millis(150)));
+        // A segment sent after three were delivered replaces it.
+        let s4 = r.on_sent(ms(280), 1);
+        r.on_delivered(&s4, ms(280), ms(400));
+        let third = r.finish(ms(400), 1, 0, 2, min_rtt);
+        assert_eq!(third.prior_delivered, 3);
+        assert_eq!((third.delivered, third.interval), (Some(1), SimDuration::from_millis(180)));
+    }
+
+    #[test]
+    fn ns3s_short_interval_voids_the_sample_until_a_newer_packet_is_delivered() {
+        let mut r = RateSampler::ns3();
+        let min_rtt = Some(SimDuration::from_millis(100));
+        let s0 = r.on_sent(ms(0), 0);
+        r.on_delivered(&s0, ms(0), ms(100));
+        r.finish(ms(100), 1, 0, 1, min_rtt);
+        let s1 = r.on_sent(ms(100), 0);
+        let s2 = r.on_sent(ms(101), 1);
+        // Delivered 50 ms after the delivery it was sent on: under the minimum RTT, timed but
+        // without a rate.
+        r.on_delivered(&s1, ms(100), ms(150));
+        let short = r.finish(ms(150), 1, 0, 1, min_rtt);
+        assert_eq!((short.delivered, short.interval), (Some(1), SimDuration::ZERO));
+        // The next segment left with the same delivered count, so it cannot replace the sample,
+        // whose timing is now void (`m_priorTime = 0`): no sample at all.
+        r.on_delivered(&s2, ms(101), ms(300));
+        assert_eq!(r.finish(ms(300), 1, 0, 0, min_rtt).delivered, None);
     }
 }

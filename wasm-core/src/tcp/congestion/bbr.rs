@@ -587,6 +587,8 @@ mod tests {
                     },
                     state: CaState::Open,
                     in_flight: flight,
+                    latest_rtt: Some(rtt),
+                    min_rtt: Some(RTT),
                 };
                 self.bbr.cong_control(&mut self.w, &c);
                 if self.bbr.mode == Mode::ProbeBw {
@@ -675,6 +677,8 @@ mod tests {
             rate: RateSample { acked_sacked: 1, losses, prior_in_flight: in_flight, ..RateSample::default() },
             state,
             in_flight,
+            latest_rtt: Some(RTT),
+            min_rtt: Some(RTT),
         };
         p.bbr.cong_control(&mut p.w, &mk(CaState::Recovery, 50, 20));
         assert_eq!(p.w.cwnd, 51, "packet conservation: in flight plus what was delivered");

@@ -25,6 +25,7 @@ use crate::sim::{SimDuration, SimTime};
 use serde::{Deserialize, Serialize};
 
 pub mod bbr;
+pub mod bbr_ns3;
 pub mod bic;
 pub mod cubic;
 pub mod cubic_ns3;
@@ -198,6 +199,9 @@ pub struct ControlSample {
     pub state: CaState,
     /// Packets in flight after loss detection.
     pub in_flight: u32,
+    /// The RTT estimator's last sample (ns-3's `m_lastRtt`) and its minimum (`m_minRtt`).
+    pub latest_rtt: Option<SimDuration>,
+    pub min_rtt: Option<SimDuration>,
 }
 
 /// The figures every algorithm exposes, so the UI charts them all the same way.
@@ -220,6 +224,10 @@ pub trait CongestionControl {
     fn pkts_acked(&mut self, _w: &mut Window, _ack: &AckSample, _state: CaState) {}
     fn set_state(&mut self, _w: &mut Window, _new: CaState, _now: SimTime) {}
     fn cwnd_event(&mut self, _w: &mut Window, _ev: CwndEvent, _now: SimTime) {}
+    /// ns-3's `CongestionStateSet(CA_RECOVERY)` reads what is in flight once the head is marked
+    /// lost and what the ACK delivered (`m_lastAckedSackedBytes`), in segments; only the `ns3`
+    /// profile's sender calls it, after `set_state`.
+    fn ns3_enter_recovery(&mut self, _w: &mut Window, _in_flight: u32, _delivered: u32) {}
     fn in_ack_event(&mut self, _w: &mut Window, _ack: &AckSample) {}
     fn undo_cwnd(&mut self, w: &Window) -> u32 {
         w.cwnd.max(w.prior_cwnd)
@@ -295,6 +303,8 @@ pub enum Cc {
     Cubic(cubic::Cubic),
     /// CUBIC as ns-3's `TcpCubic` writes it, for flows of the `ns3` profile.
     CubicNs3(cubic_ns3::CubicNs3),
+    /// BBR as ns-3's `TcpBbr` writes it, for flows of the `ns3` profile.
+    BbrNs3(bbr_ns3::BbrNs3),
     Hybla(hybla::Hybla),
     Htcp(htcp::Htcp),
     Veno(veno::Veno),
@@ -312,7 +322,7 @@ pub struct CcOptions {
     /// CUBIC's HyStart (kernel module parameter `hystart`).
     pub hystart: bool,
     /// ns-3's own module where it differs from Linux's (the `ns3` profile): CUBIC is then
-    /// `TcpCubic` (`cubic_ns3.rs`).
+    /// `TcpCubic` (`cubic_ns3.rs`) and BBR `TcpBbr` (`bbr_ns3.rs`).
     pub ns3: bool,
 }
 
@@ -342,6 +352,7 @@ impl Cc {
             CcKind::Highspeed => Cc::Highspeed(highspeed::HighSpeed::default()),
             CcKind::Scalable => Cc::Scalable(scalable::Scalable),
             CcKind::Vegas => Cc::Vegas(vegas::Vegas::default()),
+            CcKind::Bbr if opts.ns3 => Cc::BbrNs3(bbr_ns3::BbrNs3::new(rng)),
             CcKind::Bbr => Cc::Bbr(bbr::Bbr::new(rng)),
         }
     }
@@ -360,6 +371,7 @@ impl Cc {
             Cc::Scalable(c) => c,
             Cc::Vegas(c) => c,
             Cc::Bbr(c) => c,
+            Cc::BbrNs3(c) => c,
         }
     }
 
@@ -381,6 +393,9 @@ impl Cc {
     pub fn cwnd_event(&mut self, w: &mut Window, ev: CwndEvent, now: SimTime) {
         self.inner().cwnd_event(w, ev, now)
     }
+    pub fn ns3_enter_recovery(&mut self, w: &mut Window, in_flight: u32, delivered: u32) {
+        self.inner().ns3_enter_recovery(w, in_flight, delivered)
+    }
     pub fn in_ack_event(&mut self, w: &mut Window, ack: &AckSample) {
         self.inner().in_ack_event(w, ack)
     }
@@ -391,7 +406,7 @@ impl Cc {
         self.inner().cong_control(w, c)
     }
     pub fn has_cong_control(&self) -> bool {
-        matches!(self, Cc::Bbr(_))
+        matches!(self, Cc::Bbr(_) | Cc::BbrNs3(_))
     }
     pub fn wants_app_limited(&mut self) -> bool {
         self.inner().wants_app_limited()

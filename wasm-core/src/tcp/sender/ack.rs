@@ -242,7 +242,14 @@ impl TcpSender {
 
     /// The window: an algorithm that takes over (BBR), PRR in Recovery, or growth.
     fn set_window(&mut self, sample: AckSample, rs: RateSample, newly_lost: u32, cum_advanced: bool) {
-        let control = ControlSample { ack: sample, rate: rs, state: self.state, in_flight: self.pipe() };
+        let control = ControlSample {
+            ack: sample,
+            rate: rs,
+            state: self.state,
+            in_flight: self.pipe(),
+            latest_rtt: self.rtt.latest,
+            min_rtt: self.rtt.min_rtt,
+        };
         if self.cc.cong_control(&mut self.w, &control) {
             if self.cc.wants_app_limited() {
                 self.rate.mark_app_limited(self.pipe());

@@ -247,6 +247,7 @@ impl TcpSender {
         let w = Window::new(cfg.initial_cwnd, cfg.initial_ssthresh, cfg.mss);
         let rtt = RttEstimator::new(cfg.rto_flavor, cfg.rto_min, cfg.rto_max);
         let mut cfg = cfg;
+        let rate = if cfg.ns3_rules { RateSampler::ns3() } else { RateSampler::default() };
         cfg.audit |= cfg!(debug_assertions);
         if !cfg.sack {
             // RACK needs SACK to learn what arrived after a hole.
@@ -268,7 +269,7 @@ impl TcpSender {
             recovery_point: 0,
             prr: Prr::default(),
             rack: Rack::default(),
-            rate: RateSampler::default(),
+            rate,
             snd_wnd: u64::MAX,
             ts_recent: SimTime::ZERO,
             is_cwnd_limited: false,
@@ -435,6 +436,14 @@ impl TcpSender {
         false
     }
 
+    /// ns-3's `IsPacingEnabled` for a send of segment `s`: the initial window goes unpaced
+    /// (`PaceInitialWindow` is false), so pacing starts once the highest sequence sent
+    /// (`m_highTxMark`, after the SYN's one) is past the initial window.
+    fn ns3_paces(&self, s: u64, retransmission: bool) -> bool {
+        let high_before = if retransmission { self.sb.nxt } else { s };
+        high_before >= self.cfg.initial_cwnd as u64
+    }
+
     /// Sends segment `s`: new data if `s` is the next new segment, else a retransmission.
     fn send_segment(&mut self, ctx: &mut Ctx, s: u64) {
         let now = ctx.now;
@@ -445,7 +454,10 @@ impl TcpSender {
         if self.cfg.audit && retransmission {
             self.audit_retransmission(now, s);
         }
-        let packets_out_before = self.sb.nxt - self.sb.una - (!retransmission) as u64;
+        // ns-3 starts a new transmission when nothing is in flight (`BytesInFlight() == 0`, so also
+        // after a timeout has marked the flight lost); Linux when nothing is outstanding.
+        let packets_out_before =
+            if self.cfg.ns3_rules { self.pipe() as u64 } else { self.sb.nxt - self.sb.una - (!retransmission) as u64 };
         let tx = self.rate.on_sent(now, packets_out_before);
         let seq = self.seg_start(s);
         let len = self.seg_len(s);
@@ -467,8 +479,14 @@ impl TcpSender {
         self.stats.max_pipe = self.stats.max_pipe.max(self.pipe());
         let size = len + TCP_IP_HEADER_BYTES;
         if let Some(bps) = self.cc.pacing_bps() {
-            let gap = SimDuration::from_secs_f64(size as f64 * 8.0 / bps.max(1.0));
-            self.next_send_at = self.next_send_at.max(now) + gap;
+            if !self.cfg.ns3_rules {
+                let gap = SimDuration::from_secs_f64(size as f64 * 8.0 / bps.max(1.0));
+                self.next_send_at = self.next_send_at.max(now) + gap;
+            } else if self.ns3_paces(s, retransmission) && now >= self.next_send_at {
+                // `SendDataPacket` starts the pacing timer only when it is not running, for the
+                // payload's time at the pacing rate (`CalculateBytesTxTime(sz)`).
+                self.next_send_at = now + SimDuration::from_secs_f64(len as f64 * 8.0 / bps.max(1.0));
+            }
         }
         ctx.send(Packet {
             flow: self.flow,

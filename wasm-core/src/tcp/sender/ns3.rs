@@ -124,6 +124,7 @@ impl TcpSender {
         self.snd_wnd = wnd;
         let prior_una = self.sb.una;
         let prior_in_flight = self.pipe();
+        let prior_lost_out = if self.cc.has_cong_control() { self.ns3_lost_out() } else { 0 };
         let had_outstanding = prior_una < self.sb.nxt;
         // `m_isRetransDataAcked`: a partial ACK covers a retransmission (`IsRetransmittedDataAcked`).
         let retrans_acked = self.state == CaState::Recovery
@@ -152,7 +153,7 @@ impl TcpSender {
         if sample.acked > 0 {
             self.cc.pkts_acked(&mut self.w, &sample, self.state);
         }
-        let rs = self.rate.finish(now, sample.acked, newly_lost, prior_in_flight, self.rtt.min_rtt);
+        let mut rs = self.rate.finish(now, sample.acked, newly_lost, prior_in_flight, self.rtt.min_rtt);
         // `currentDelivered`: what this ACK delivered, by SACK or cumulatively.
         let delivered = delta.newly_acked + delta.newly_sacked;
         let pipe_before_sends = self.pipe();
@@ -174,7 +175,19 @@ impl TcpSender {
                 grow = self.ns3_leave_episode(ctx, is_dupack, delivered, ack_seg - prior_una);
             }
         }
-        let control = ControlSample { ack: sample, rate: rs, state: self.state, in_flight: self.pipe() };
+        if self.cc.has_cong_control() {
+            // `ReceivedAck` hands `CongControl` the change in the bytes marked lost over the ACK,
+            // either way: a lost segment's cumulative ACK counts as a loss again.
+            rs.losses = self.ns3_lost_out().abs_diff(prior_lost_out);
+        }
+        let control = ControlSample {
+            ack: sample,
+            rate: rs,
+            state: self.state,
+            in_flight: self.pipe(),
+            latest_rtt: self.rtt.latest,
+            min_rtt: self.rtt.min_rtt,
+        };
         if self.cc.cong_control(&mut self.w, &control) {
             if self.cc.wants_app_limited() {
                 self.rate.mark_app_limited(self.pipe());
@@ -205,6 +218,14 @@ impl TcpSender {
     /// and not SACKed.
     fn is_unsacked_retransmission(&self, s: u64) -> bool {
         self.sb.get(s).is_some_and(|g| g.flags & (NS3_RETRANS | SACKED) == NS3_RETRANS)
+    }
+
+    /// `TcpTxBuffer::GetLost` in segments: ns-3 keeps a segment marked lost through its
+    /// retransmission until a SACK or the cumulative ACK covers it.
+    fn ns3_lost_out(&self) -> u32 {
+        (self.sb.una..self.sb.nxt)
+            .filter(|&s| self.sb.get(s).is_some_and(|g| g.flags & SACKED == 0 && g.flags & (LOST | RETRANSMITTED) != 0))
+            .count() as u32
     }
 
     /// `TcpSocketBase::DupAck`; returns the segments sent whatever the window.
@@ -255,6 +276,8 @@ impl TcpSender {
         self.recovery_point = self.sb.nxt;
         self.ns3.recover_active = true;
         self.cc.set_state(&mut self.w, CaState::Recovery, now);
+        let pipe = self.pipe();
+        self.cc.ns3_enter_recovery(&mut self.w, pipe, delivered);
         self.state = CaState::Recovery;
         // Without SACK ns-3 still counts the head as in flight here.
         let in_flight = self.pipe() + u32::from(!self.cfg.sack);
