@@ -37,10 +37,11 @@ fn flow() -> impl Strategy<Value = Value> {
         any::<bool>(),
         prop::sample::select(vec![536u32, 1024, 1448]),
         0.0..5.0f64,
+        prop::sample::select(vec!["linux", "ns3"]),
     )
-        .prop_map(|(cc, bytes, sack, delayed_ack, mss, start)| {
+        .prop_map(|(cc, bytes, sack, delayed_ack, mss, start, profile)| {
             json!({ "transport": "tcp", "cc": cc.name(), "bytes": bytes, "sack": sack,
-                    "delayed_ack": delayed_ack, "mss_bytes": mss, "start_s": start })
+                    "delayed_ack": delayed_ack, "mss_bytes": mss, "start_s": start, "profile": profile })
         })
 }
 

@@ -194,7 +194,8 @@ impl BbrNs3 {
     /// ssthresh on leaving Recovery (in bytes, as ns-3 keeps it).
     fn load(&mut self, w: &Window) {
         if w.cwnd != self.shown_cwnd {
-            self.cwnd = if w.cwnd == self.ssthresh_segments() { self.ssthresh } else { w.cwnd * self.mss };
+            self.cwnd =
+                if w.cwnd == self.ssthresh_segments() { self.ssthresh } else { w.cwnd.saturating_mul(self.mss) };
         }
     }
 
@@ -325,7 +326,7 @@ impl BbrNs3 {
     /// `IsNextCyclePhase`.
     fn is_next_cycle_phase(&self, now: SimTime, c: &ControlSample, bytes_lost: u32) -> bool {
         let full_length = self.min_rtt.is_some_and(|m| now - self.cycle_stamp > m);
-        let prior_in_flight = c.rate.prior_in_flight * self.mss;
+        let prior_in_flight = c.rate.prior_in_flight.saturating_mul(self.mss);
         if self.pacing_gain == 1.0 {
             full_length
         } else if self.pacing_gain > 1.0 {
@@ -427,7 +428,7 @@ impl BbrNs3 {
 
     /// `SetCwnd` with `ModulateCwndForRecovery` and `ModulateCwndForProbeRTT`.
     fn set_cwnd(&mut self, c: &ControlSample, bytes_in_flight: u32, bytes_lost: u32) {
-        let acked = c.rate.acked_sacked * self.mss;
+        let acked = c.rate.acked_sacked.saturating_mul(self.mss);
         if acked > 0
             && !(c.state == CaState::Recovery && self.modulate_for_recovery(bytes_in_flight, acked, bytes_lost))
         {
@@ -461,7 +462,7 @@ impl CongestionControl for BbrNs3 {
     /// minimum, and the initial window over it the first pacing rate and bandwidth estimate.
     fn init(&mut self, w: &mut Window, srtt: Option<SimDuration>, now: SimTime) {
         self.mss = w.mss;
-        self.cwnd = w.cwnd * self.mss;
+        self.cwnd = w.cwnd.saturating_mul(self.mss);
         self.min_rtt = srtt;
         self.min_rtt_stamp = now;
         self.prior_cwnd = self.cwnd;
@@ -499,7 +500,7 @@ impl CongestionControl for BbrNs3 {
     /// at least a segment, and packet conservation until the next round.
     fn ns3_enter_recovery(&mut self, w: &mut Window, in_flight: u32, delivered: u32) {
         self.load(w);
-        self.cwnd = (in_flight * self.mss).wrapping_add((delivered * self.mss).max(self.mss));
+        self.cwnd = in_flight.saturating_mul(self.mss).wrapping_add(delivered.saturating_mul(self.mss).max(self.mss));
         self.packet_conservation = true;
         self.show(w);
     }
@@ -525,10 +526,10 @@ impl CongestionControl for BbrNs3 {
     fn cong_control(&mut self, w: &mut Window, c: &ControlSample) -> bool {
         self.load(w);
         let now = c.ack.now;
-        let acked = c.rate.acked_sacked * self.mss;
+        let acked = c.rate.acked_sacked.saturating_mul(self.mss);
         self.delivered += acked as u64;
-        let bytes_in_flight = c.in_flight * self.mss;
-        let bytes_lost = c.rate.losses * self.mss;
+        let bytes_in_flight = c.in_flight.saturating_mul(self.mss);
+        let bytes_lost = c.rate.losses.saturating_mul(self.mss);
         // ns-3's sample has timing (`m_delivered` ≥ 0) unless nothing was delivered with a send
         // time to measure from; its rate only when the interval is at least the minimum RTT.
         let timed = c.rate.delivered.is_some();
