@@ -19,7 +19,7 @@
 use super::reno_hop::{hop_rto, RenoHop};
 use super::{BYTES_PER_S_PER_MBPS, CWND_MIN, SENDRATE_MAX_MBPS, SENDRATE_MIN_MBPS};
 use crate::rtt::{SmoothedRtt, RFC6298_GAIN};
-use crate::sim::{SimDuration, SimTime};
+use crate::sim::{float, SimDuration, SimTime};
 use std::collections::VecDeque;
 
 /// The controller a hop's requester runs (the scenario's `hop_cc`, §5.9).
@@ -301,12 +301,16 @@ impl HopRateControl {
             HopControl::Intcp(w) => (w.cwnd, w.min_hrtt),
             HopControl::Reno(r) => (r.w.cwnd as f64, srtt),
         };
-        let mut rate = cwnd * self.p.mss as f64 * 8.0 / 1e6 / rtt.as_secs_f64().max(MIN_RATE_RTT_S);
+        // `float`'s max and min, which wasm runs as instructions, give std's answers here: the
+        // window is finite and at least +0 (it starts at CWND_MIN, and every rule keeps it so),
+        // so `rate` is never NaN or -0; nor is `bp`, whose last term (a decoded wire rate) is
+        // at least +0; and the scenario's rate bounds are finite and positive.
+        let mut rate = cwnd * self.p.mss as f64 * 8.0 / 1e6 / float::max(MIN_RATE_RTT_S, rtt.as_secs_f64());
         if let Some((queued, next_hop_rate)) = backpressure {
             let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / srtt.as_secs_f64() + next_hop_rate;
-            rate = rate.min(bp);
+            rate = float::min(rate, bp);
         }
-        rate.max(self.p.min_rate_mbps).min(self.p.max_rate_mbps)
+        float::min(float::max(self.p.min_rate_mbps, rate), self.p.max_rate_mbps)
     }
 
     /// Whether a rate-refresh (empty) INTEREST is due: none sent for more than 0.9·hopSRTT.
@@ -332,7 +336,7 @@ impl IntcpWindow {
 
     /// The window's rate over the minimum hop RTT, Mbit/s.
     pub fn window_rate_mbps(&self, mss: u32) -> f64 {
-        self.cwnd * mss as f64 * 8.0 / 1e6 / self.min_hrtt.as_secs_f64().max(MIN_RATE_RTT_S)
+        self.cwnd * mss as f64 * 8.0 / 1e6 / float::max(MIN_RATE_RTT_S, self.min_hrtt.as_secs_f64())
     }
 
     /// Rate probing found room (a jump, or clean probe rounds): double per hop RTT until a queue.

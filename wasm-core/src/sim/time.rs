@@ -1,5 +1,6 @@
 //! Simulated time: integer nanoseconds, so that native and wasm builds agree to the bit.
 
+use super::float;
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
 
@@ -48,13 +49,21 @@ impl SimDuration {
         self.0 as f64 * 1e-6
     }
     pub fn mul_f64(self, k: f64) -> SimDuration {
-        SimDuration((self.0 as f64 * k).round().max(0.0) as u64)
+        SimDuration(round_to_u64(self.0 as f64 * k))
     }
 }
 
 fn secs_to_nanos(s: f64) -> u64 {
     // Rounding, not truncation, so that 0.1 s is exactly 100_000_000 ns.
-    (s * 1e9).round().max(0.0) as u64
+    round_to_u64(s * 1e9)
+}
+
+/// `x` rounded to the nearest integer, halves away from zero; 0 if `x` is negative or NaN.
+/// `float::round` is std's `round` as wasm instructions, and `as u64` saturates, which gives
+/// the 0 without a `max(0.0)` (a call in wasm).
+#[inline]
+fn round_to_u64(x: f64) -> u64 {
+    float::round(x) as u64
 }
 
 impl Add<SimDuration> for SimTime {
@@ -101,6 +110,14 @@ mod tests {
     fn decimal_seconds_round_to_exact_nanoseconds() {
         assert_eq!(SimTime::from_secs_f64(0.1).0, 100_000_000);
         assert_eq!(SimDuration::from_secs_f64(0.25).0, 250_000_000);
+    }
+
+    #[test]
+    fn rounding_to_nanoseconds_gives_what_round_then_max_zero_gave() {
+        let xs = [0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -3.7, 0.49999999999999994, 1e19, 1e20, f64::INFINITY, f64::NAN];
+        for x in xs {
+            assert_eq!(round_to_u64(x), x.round().max(0.0) as u64, "{x:e}");
+        }
     }
 
     #[test]
