@@ -1,6 +1,5 @@
 //! Simulated time: integer nanoseconds, so that native and wasm builds agree to the bit.
 
-use super::float;
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
 
@@ -58,12 +57,19 @@ fn secs_to_nanos(s: f64) -> u64 {
     round_to_u64(s * 1e9)
 }
 
-/// `x` rounded to the nearest integer, halves away from zero; 0 if `x` is negative or NaN.
-/// `float::round` is std's `round` as wasm instructions, and `as u64` saturates, which gives
-/// the 0 without a `max(0.0)` (a call in wasm).
+/// `x` rounded to the nearest integer, halves away from zero; 0 if `x` is negative or NaN: what
+/// `x.round().max(0.0) as u64` gives, for every `x`, without the calls `round` and `max` are in
+/// wasm nor the call `trunc` is on x86-64. `as u64` truncates and saturates (a negative or NaN
+/// `x` gives 0, a huge one `u64::MAX`); below 2^53 `t` is exact, so `x - t` is `x`'s exact
+/// fraction, and from 2^53 on `x` is an integer, so the test fails or `t` is saturated.
 #[inline]
 fn round_to_u64(x: f64) -> u64 {
-    float::round(x) as u64
+    let t = x as u64;
+    if x - t as f64 >= 0.5 {
+        t.saturating_add(1)
+    } else {
+        t
+    }
 }
 
 impl Add<SimDuration> for SimTime {
@@ -114,9 +120,24 @@ mod tests {
 
     #[test]
     fn rounding_to_nanoseconds_gives_what_round_then_max_zero_gave() {
-        let xs = [0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -3.7, 0.49999999999999994, 1e19, 1e20, f64::INFINITY, f64::NAN];
-        for x in xs {
+        let xs = [0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -3.7, 0.49999999999999994, 4503599627370495.5, 9007199254740993.0];
+        let huge = [1.8446744073709552e19, 1.9e19, 1e300, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 5e-324];
+        for x in xs.into_iter().chain(huge) {
             assert_eq!(round_to_u64(x), x.round().max(0.0) as u64, "{x:e}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn rounding_to_nanoseconds_matches_round_then_max_zero_on_any_bits(bits in proptest::prelude::any::<u64>()) {
+            let x = f64::from_bits(bits);
+            proptest::prop_assert_eq!(round_to_u64(x), x.round().max(0.0) as u64, "{:e}", x);
+        }
+
+        #[test]
+        fn rounding_to_nanoseconds_matches_near_halves(n in 0u64..(1 << 54), ulps in -2i64..=2) {
+            let x = f64::from_bits(((n as f64 + 0.5).to_bits() as i64 + ulps) as u64);
+            proptest::prop_assert_eq!(round_to_u64(x), x.round().max(0.0) as u64, "{:e}", x);
         }
     }
 
