@@ -314,8 +314,14 @@ impl HopRateControl {
     }
 
     /// Whether a rate-refresh (empty) INTEREST is due: none sent for more than 0.9·hopSRTT.
+    /// It is asked at every DATA, and most come within half a hop SRTT of the last INTEREST:
+    /// that answers no without the product's conversions to and from f64, since 0.9·s rounds
+    /// to at least s/2 for every s (`a_refresh_is_never_due_within_half_an_srtt`).
     pub fn refresh_due(&self, now: SimTime) -> bool {
-        self.srtt().is_some_and(|srtt| now.saturating_since(self.last_send_int) > srtt.mul_f64(RATE_REFRESH_SRTTS))
+        self.srtt().is_some_and(|srtt| {
+            let idle = now.saturating_since(self.last_send_int);
+            idle.0 > srtt.0 / 2 && idle > srtt.mul_f64(RATE_REFRESH_SRTTS)
+        })
     }
 }
 
@@ -753,6 +759,22 @@ mod tests {
         // queue shows.
         deliver(&mut cc, now, 40, 0.2, |_| 40.0);
         assert!(!window(&cc).slow_start && !window(&cc).resumed_slow_start);
+    }
+
+    #[test]
+    fn a_refresh_is_never_due_within_half_an_srtt() {
+        let small = 0..100_000u64;
+        let large = (0..64).flat_map(|b| [(1u64 << b) - 1, 1 << b, (1 << b) + 1, u64::MAX >> b]);
+        for s in small.chain(large) {
+            assert!(SimDuration(s).mul_f64(RATE_REFRESH_SRTTS).0 >= s / 2, "{s}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_refresh_is_never_due_within_half_an_srtt_for_any_srtt(s in proptest::prelude::any::<u64>()) {
+            proptest::prop_assert!(SimDuration(s).mul_f64(RATE_REFRESH_SRTTS).0 >= s / 2);
+        }
     }
 
     #[test]
