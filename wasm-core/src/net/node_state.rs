@@ -3,10 +3,10 @@
 //! for each content name (docs/intcp-protocol.md §9): every flow of that name passing the node
 //! reads and fills the same ones, as an ICN router's would.
 //!
-//! INTCP's store is the one kind of node state, so the network holds it by its type (`Network::
-//! node_states`): reading a slot is an index. Slots of any type (`Box<dyn Any>`) made every
-//! read check the type through a virtual call, on every INTCP packet. The store itself is
-//! generic, so a second kind would be an enum of the two. Slots are made while a run is built
+//! INTCP's store is the one kind of node state, so the network holds it by its type
+//! (`Network::node_states`): reading a slot is an index. Slots of any type (`Box<dyn Any>`)
+//! made every read check the type through a virtual call, on every INTCP packet. The store
+//! itself is generic, so a second kind would be an enum of the two. Slots are made while a run is built
 //! (an agent keeps its slot's number); during the run an agent reaches its node's slots through
 //! `Ctx::node_state`.
 
