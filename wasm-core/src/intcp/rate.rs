@@ -19,7 +19,7 @@
 use super::reno_hop::{hop_rto, RenoHop};
 use super::{BYTES_PER_S_PER_MBPS, CWND_MIN, SENDRATE_MAX_MBPS, SENDRATE_MIN_MBPS};
 use crate::rtt::{SmoothedRtt, RFC6298_GAIN};
-use crate::sim::{SimDuration, SimTime};
+use crate::sim::{float, SimDuration, SimTime};
 use std::collections::VecDeque;
 
 /// The controller a hop's requester runs (the scenario's `hop_cc`, §5.9).
@@ -301,17 +301,27 @@ impl HopRateControl {
             HopControl::Intcp(w) => (w.cwnd, w.min_hrtt),
             HopControl::Reno(r) => (r.w.cwnd as f64, srtt),
         };
-        let mut rate = cwnd * self.p.mss as f64 * 8.0 / 1e6 / rtt.as_secs_f64().max(MIN_RATE_RTT_S);
+        // `float`'s max and min, which wasm runs as instructions, give std's answers here: the
+        // window is finite and at least +0 (it starts at CWND_MIN, and every rule keeps it so),
+        // so `rate` is never NaN or -0; nor is `bp`, whose last term (a decoded wire rate) is
+        // at least +0; and the scenario's rate bounds are finite and positive.
+        let mut rate = cwnd * self.p.mss as f64 * 8.0 / 1e6 / float::max(MIN_RATE_RTT_S, rtt.as_secs_f64());
         if let Some((queued, next_hop_rate)) = backpressure {
             let bp = (self.p.target_buffer_bytes - queued) * 8.0 / 1e6 / srtt.as_secs_f64() + next_hop_rate;
-            rate = rate.min(bp);
+            rate = float::min(rate, bp);
         }
-        rate.max(self.p.min_rate_mbps).min(self.p.max_rate_mbps)
+        float::min(float::max(self.p.min_rate_mbps, rate), self.p.max_rate_mbps)
     }
 
     /// Whether a rate-refresh (empty) INTEREST is due: none sent for more than 0.9·hopSRTT.
+    /// It is asked at every DATA, and most come within half a hop SRTT of the last INTEREST:
+    /// that answers no without the product's conversions to and from f64, since 0.9·s rounds
+    /// to at least s/2 for every s (`a_refresh_is_never_due_within_half_an_srtt`).
     pub fn refresh_due(&self, now: SimTime) -> bool {
-        self.srtt().is_some_and(|srtt| now.saturating_since(self.last_send_int) > srtt.mul_f64(RATE_REFRESH_SRTTS))
+        self.srtt().is_some_and(|srtt| {
+            let idle = now.saturating_since(self.last_send_int);
+            idle.0 > srtt.0 / 2 && idle > srtt.mul_f64(RATE_REFRESH_SRTTS)
+        })
     }
 }
 
@@ -332,7 +342,7 @@ impl IntcpWindow {
 
     /// The window's rate over the minimum hop RTT, Mbit/s.
     pub fn window_rate_mbps(&self, mss: u32) -> f64 {
-        self.cwnd * mss as f64 * 8.0 / 1e6 / self.min_hrtt.as_secs_f64().max(MIN_RATE_RTT_S)
+        self.cwnd * mss as f64 * 8.0 / 1e6 / float::max(MIN_RATE_RTT_S, self.min_hrtt.as_secs_f64())
     }
 
     /// Rate probing found room (a jump, or clean probe rounds): double per hop RTT until a queue.
@@ -749,6 +759,22 @@ mod tests {
         // queue shows.
         deliver(&mut cc, now, 40, 0.2, |_| 40.0);
         assert!(!window(&cc).slow_start && !window(&cc).resumed_slow_start);
+    }
+
+    #[test]
+    fn a_refresh_is_never_due_within_half_an_srtt() {
+        let small = 0..100_000u64;
+        let large = (0..64).flat_map(|b| [(1u64 << b) - 1, 1 << b, (1 << b) + 1, u64::MAX >> b]);
+        for s in small.chain(large) {
+            assert!(SimDuration(s).mul_f64(RATE_REFRESH_SRTTS).0 >= s / 2, "{s}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_refresh_is_never_due_within_half_an_srtt_for_any_srtt(s in proptest::prelude::any::<u64>()) {
+            proptest::prop_assert!(SimDuration(s).mul_f64(RATE_REFRESH_SRTTS).0 >= s / 2);
+        }
     }
 
     #[test]

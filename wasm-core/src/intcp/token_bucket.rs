@@ -2,7 +2,7 @@
 //! requester advertised on its latest INTEREST (docs/intcp-protocol.md §5.7).
 
 use super::{BYTES_PER_S_PER_MBPS, SENDRATE_MIN_MBPS};
-use crate::sim::SimDuration;
+use crate::sim::{float, SimDuration};
 
 /// The responder side of one hop (§5.7).
 #[derive(Clone, Debug)]
@@ -40,10 +40,12 @@ impl TokenBucket {
         true
     }
 
-    /// The queue drained: an idle bucket keeps at most one tick's worth (§5.7).
+    /// The queue drained: an idle bucket keeps at most one tick's worth (§5.7). `float::min`
+    /// is std's here (in wasm an instruction, not a call): the tokens are never NaN and never
+    /// -0 (they start at one MSS, and a refill or a spend of finite bytes keeps them ≥ +0).
     #[inline]
     pub fn drained(&mut self, new_output: f64) {
-        self.tokens = self.tokens.min(new_output);
+        self.tokens = float::min(self.tokens, new_output);
     }
 }
 

@@ -67,7 +67,9 @@ impl StepMemo {
             Some((base, delay, change, step)) => {
                 let into = (t.0 - base) as f64 / step;
                 let d = delay + change * into;
-                SimDuration(d.max(0.0) as u64)
+                // `as u64` saturates: a negative or NaN `d` gives 0, as `max(0.0)` did (a call in
+                // wasm).
+                SimDuration(d as u64)
             }
             None => self.delay,
         }
@@ -199,7 +201,8 @@ impl Motion {
             Some(n) if s.step == k && n.step == k + 1 => {
                 let into = (t.0 - k as u64 * self.step.0) as f64 / self.step.0 as f64;
                 let d = s.delay.0 as f64 + (n.delay.0 as f64 - s.delay.0 as f64) * into;
-                SimDuration(d.max(0.0) as u64)
+                // `as u64` saturates a negative `d` to 0 (see `StepMemo::delay`).
+                SimDuration(d as u64)
             }
             _ => s.delay,
         }

@@ -1,5 +1,6 @@
 //! The discrete-event machinery: simulated time, the event queue, and seeded random streams.
 
+pub mod float;
 pub mod queue;
 pub mod rng;
 pub mod time;

@@ -48,13 +48,28 @@ impl SimDuration {
         self.0 as f64 * 1e-6
     }
     pub fn mul_f64(self, k: f64) -> SimDuration {
-        SimDuration((self.0 as f64 * k).round().max(0.0) as u64)
+        SimDuration(round_to_u64(self.0 as f64 * k))
     }
 }
 
 fn secs_to_nanos(s: f64) -> u64 {
     // Rounding, not truncation, so that 0.1 s is exactly 100_000_000 ns.
-    (s * 1e9).round().max(0.0) as u64
+    round_to_u64(s * 1e9)
+}
+
+/// `x` rounded to the nearest integer, halves away from zero; 0 if `x` is negative or NaN: what
+/// `x.round().max(0.0) as u64` gives, for every `x`, without the calls `round` and `max` are in
+/// wasm nor the call `trunc` is on x86-64. `as u64` truncates and saturates (a negative or NaN
+/// `x` gives 0, a huge one `u64::MAX`); below 2^53 `t` is exact, so `x - t` is `x`'s exact
+/// fraction, and from 2^53 on `x` is an integer, so the test fails or `t` is saturated.
+#[inline]
+fn round_to_u64(x: f64) -> u64 {
+    let t = x as u64;
+    if x - t as f64 >= 0.5 {
+        t.saturating_add(1)
+    } else {
+        t
+    }
 }
 
 impl Add<SimDuration> for SimTime {
@@ -101,6 +116,29 @@ mod tests {
     fn decimal_seconds_round_to_exact_nanoseconds() {
         assert_eq!(SimTime::from_secs_f64(0.1).0, 100_000_000);
         assert_eq!(SimDuration::from_secs_f64(0.25).0, 250_000_000);
+    }
+
+    #[test]
+    fn rounding_to_nanoseconds_gives_what_round_then_max_zero_gave() {
+        let xs = [0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -3.7, 0.49999999999999994, 4503599627370495.5, 9007199254740993.0];
+        let huge = [1.8446744073709552e19, 1.9e19, 1e300, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 5e-324];
+        for x in xs.into_iter().chain(huge) {
+            assert_eq!(round_to_u64(x), x.round().max(0.0) as u64, "{x:e}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn rounding_to_nanoseconds_matches_round_then_max_zero_on_any_bits(bits in proptest::prelude::any::<u64>()) {
+            let x = f64::from_bits(bits);
+            proptest::prop_assert_eq!(round_to_u64(x), x.round().max(0.0) as u64, "{:e}", x);
+        }
+
+        #[test]
+        fn rounding_to_nanoseconds_matches_near_halves(n in 0u64..(1 << 54), ulps in -2i64..=2) {
+            let x = f64::from_bits(((n as f64 + 0.5).to_bits() as i64 + ulps) as u64);
+            proptest::prop_assert_eq!(round_to_u64(x), x.round().max(0.0) as u64, "{:e}", x);
+        }
     }
 
     #[test]

@@ -33,7 +33,7 @@ use super::{IntcpConfig, HEADER_BYTES, IP_UDP_BYTES, TICK};
 use crate::engine::Ctx;
 use crate::metrics::Trace;
 use crate::net::{Body, NodeId, Packet};
-use crate::sim::{SimDuration, SimTime};
+use crate::sim::{float, SimDuration, SimTime};
 use std::collections::VecDeque;
 
 mod peers;
@@ -214,13 +214,20 @@ impl IntcpNode {
         }
     }
 
+    /// Runs at every DATA a midnode takes, and most find the tick already set: inlined, that
+    /// is a test instead of a call.
+    #[inline(always)]
     fn ensure_tick(&mut self, ctx: &mut Ctx) {
         if self.tick_at.is_none() {
-            self.last_flush = ctx.now;
-            let at = ctx.now + TICK;
-            self.tick_at = Some(at);
-            ctx.timer_at(at, 0);
+            self.start_tick(ctx);
         }
+    }
+
+    fn start_tick(&mut self, ctx: &mut Ctx) {
+        self.last_flush = ctx.now;
+        let at = ctx.now + TICK;
+        self.tick_at = Some(at);
+        ctx.timer_at(at, 0);
     }
 
     /// Bytes this node holds for downstream: its send queue, and what it read ahead.
@@ -235,7 +242,9 @@ impl IntcpNode {
         match (&self.role, self.role.read_ahead()) {
             (NodeRole::Midnode(_), Some(ra)) if ra.reading() => {
                 let target = self.cfg.cc.target_buffer_bytes;
-                let over = (self.snd_queue_bytes + ra.committed()) as f64 - (ra.budget as f64 - target).max(0.0);
+                // `float::max` is std's here: `budget - target` is not NaN, and not -0 (a
+                // difference is -0 only from -0, which an integer converted never is).
+                let over = (self.snd_queue_bytes + ra.committed()) as f64 - float::max(0.0, ra.budget as f64 - target);
                 self.cc.rate_mbps(Some((over, self.bucket.rate_mbps)))
             }
             (NodeRole::Midnode(_), _) => self.cc.rate_mbps(Some((self.snd_queue_bytes as f64, self.bucket.rate_mbps))),
@@ -452,7 +461,7 @@ impl IntcpNode {
                 // for and has not sent) below its target, as the producer reports its queue; 0
                 // means "not set" on the wire, so at the target it reports one segment of room.
                 let debt = (self.snd_queue_bytes + ra.wanted_bytes) as f64;
-                let headroom = ((self.cfg.cc.target_buffer_bytes - debt) / self.cfg.mss as f64).round();
+                let headroom = float::round((self.cfg.cc.target_buffer_bytes - debt) / self.cfg.mss as f64);
                 if headroom == 0.0 {
                     1
                 } else {
@@ -593,7 +602,7 @@ mod tests {
 
         fn cached(&mut self, start: u64, end: u64) -> Vec<(u64, u64)> {
             let mut out = Vec::new();
-            self.net.node_states.get_mut::<NodeContent>(self.store).cache.read(start, end, &mut out);
+            self.net.node_states.get_mut(self.store).cache.read(start, end, &mut out);
             out.iter().map(|s| (s.start, s.end)).collect()
         }
     }
