@@ -3,7 +3,6 @@
 
 use super::event::Event;
 use super::forward::route;
-use crate::intcp::midnode::NodeContent;
 use crate::net::{AgentId, Network, NodeId, NodeSlot, Packet};
 use crate::sim::{EventQueue, SimTime};
 
@@ -43,9 +42,9 @@ impl<'a> Ctx<'a> {
     pub fn route_span(&self) -> Option<(SimTime, SimTime)> {
         Some(self.net.moving.as_ref()?.step_span(self.now))
     }
-    /// State this agent shares with others on its node (`net::node_state`).
-    #[inline]
-    pub fn node_state(&mut self, slot: NodeSlot) -> &mut NodeContent {
+    /// State this agent shares with others on its node (`net::node_state`), as the type that
+    /// made the slot.
+    pub fn node_state<T: 'static>(&mut self, slot: NodeSlot) -> &mut T {
         debug_assert_eq!(self.net.node_states.node_of(slot), self.node, "an agent reaches only its own node's state");
         self.net.node_states.get_mut(slot)
     }

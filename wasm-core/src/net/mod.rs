@@ -11,7 +11,6 @@ pub mod packet;
 pub mod pcap;
 pub mod rate_schedule;
 
-use crate::intcp::midnode::NodeContent;
 use crate::sim::SimTime;
 pub use capture::Capture;
 pub use express::Express;
@@ -44,8 +43,8 @@ pub struct Network {
     pub in_transit: u64,
     /// What the links transmitted, when the run asked for a capture (docs/pcap.md).
     pub capture: Option<Box<Capture>>,
-    /// What agents on one node share (`node_state.rs`): INTCP's stores.
-    pub node_states: NodeStates<NodeContent>,
+    /// What agents on one node share (`node_state.rs`).
+    pub node_states: NodeStates,
     /// The express path across nodes that only forward, where the run allows it
     /// (`express.rs`; `engine::forward` sends).
     pub express: Option<Box<Express>>,

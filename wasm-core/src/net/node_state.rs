@@ -3,41 +3,35 @@
 //! for each content name (docs/intcp-protocol.md §9): every flow of that name passing the node
 //! reads and fills the same ones, as an ICN router's would.
 //!
-//! INTCP's store is the one kind of node state, so the network holds it by its type
-//! (`Network::node_states`): reading a slot is an index. Slots of any type (`Box<dyn Any>`)
-//! made every read check the type through a virtual call, on every INTCP packet. The store
-//! itself is generic, so a second kind would be an enum of the two. Slots are made while a run is built
-//! (an agent keeps its slot's number); during the run an agent reaches its node's slots through
+//! The network layer does not know what a transport keeps: a slot holds any type, and the
+//! transport that made it reads it back as that type. Slots are made while a run is built (an
+//! agent keeps its slot's number); during the run an agent reaches its node's slots through
 //! `Ctx::node_state`.
 
 use super::NodeId;
+use std::any::Any;
 use std::collections::BTreeMap;
 
 /// A slot's number, kept by the agents that share it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NodeSlot(u32);
 
-pub struct NodeStates<T> {
-    slots: Vec<(NodeId, T)>,
+#[derive(Default)]
+pub struct NodeStates {
+    slots: Vec<(NodeId, Box<dyn Any>)>,
     /// Named slots, so that the flows of one name on one node find the same one.
     named: BTreeMap<(NodeId, String), NodeSlot>,
 }
 
-impl<T> Default for NodeStates<T> {
-    fn default() -> Self {
-        NodeStates { slots: Vec::new(), named: BTreeMap::new() }
-    }
-}
-
-impl<T> NodeStates<T> {
+impl NodeStates {
     /// A new slot on `node`, holding `state`.
-    pub fn add(&mut self, node: NodeId, state: T) -> NodeSlot {
-        self.slots.push((node, state));
+    pub fn add<T: 'static>(&mut self, node: NodeId, state: T) -> NodeSlot {
+        self.slots.push((node, Box::new(state)));
         NodeSlot(self.slots.len() as u32 - 1)
     }
 
     /// The slot of `name` on `node`, made with `make` the first time it is asked for.
-    pub fn named(&mut self, node: NodeId, name: &str, make: impl FnOnce() -> T) -> NodeSlot {
+    pub fn named<T: 'static>(&mut self, node: NodeId, name: &str, make: impl FnOnce() -> T) -> NodeSlot {
         if let Some(&slot) = self.named.get(&(node, name.to_string())) {
             return slot;
         }
@@ -46,13 +40,12 @@ impl<T> NodeStates<T> {
         slot
     }
 
-    pub fn get(&self, slot: NodeSlot) -> &T {
-        &self.slots[slot.0 as usize].1
+    pub fn get<T: 'static>(&self, slot: NodeSlot) -> &T {
+        self.slots[slot.0 as usize].1.downcast_ref().expect("a node slot is read as the type that made it")
     }
 
-    #[inline]
-    pub fn get_mut(&mut self, slot: NodeSlot) -> &mut T {
-        &mut self.slots[slot.0 as usize].1
+    pub fn get_mut<T: 'static>(&mut self, slot: NodeSlot) -> &mut T {
+        self.slots[slot.0 as usize].1.downcast_mut().expect("a node slot is read as the type that made it")
     }
 
     /// The node a slot is on.
@@ -60,9 +53,9 @@ impl<T> NodeStates<T> {
         self.slots[slot.0 as usize].0
     }
 
-    /// Every slot, in the order they were made.
-    pub fn all(&self) -> impl Iterator<Item = &T> {
-        self.slots.iter().map(|(_, s)| s)
+    /// Every slot holding a `T`, in the order they were made.
+    pub fn all<T: 'static>(&self) -> impl Iterator<Item = &T> {
+        self.slots.iter().filter_map(|(_, s)| s.downcast_ref())
     }
 }
 
@@ -80,8 +73,8 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, other_node);
         assert_ne!(a, other_name);
-        *s.get_mut(b) += 10;
-        assert_eq!(*s.get(a), 11);
+        *s.get_mut::<u64>(b) += 10;
+        assert_eq!(*s.get::<u64>(a), 11);
         assert_eq!(s.node_of(other_node), 4);
     }
 
@@ -94,11 +87,19 @@ mod tests {
     }
 
     #[test]
-    fn all_lists_the_slots_in_the_order_they_were_made() {
+    fn all_lists_the_slots_of_one_type() {
         let mut s = NodeStates::default();
         s.add(0, 1u32);
-        s.named(0, "video", || 3u32);
+        s.add(0, "not a number");
         s.add(1, 2u32);
-        assert_eq!(s.all().copied().collect::<Vec<_>>(), vec![1, 3, 2]);
+        assert_eq!(s.all::<u32>().copied().collect::<Vec<_>>(), vec![1, 2]);
+    }
+
+    #[test]
+    #[should_panic(expected = "read as the type that made it")]
+    fn reading_a_slot_as_another_type_is_a_bug() {
+        let mut s = NodeStates::default();
+        let a = s.add(0, 1u32);
+        s.get::<u64>(a);
     }
 }

@@ -78,7 +78,10 @@ impl FlowReport for IntcpHandle {
                     data_sent: n.stats.data_sent,
                     interests_sent: n.stats.interests_sent,
                     cache_served: n.stats.cache_served,
-                    cache_bytes_used: n.role.store().map_or(0, |s| run.sim.net.node_states.get(s).cache.used()),
+                    cache_bytes_used: n
+                        .role
+                        .store()
+                        .map_or(0, |s| run.sim.net.node_states.get::<NodeContent>(s).cache.used()),
                     hole_requests: n.stats.hole_requests,
                     max_queue_bytes: n.stats.max_queue_bytes,
                 }
@@ -115,7 +118,7 @@ impl Run {
     /// Every INTCP cache of every node, once each (flows of one name share one per node), in
     /// the order they were made: (used bytes, capacity).
     pub fn intcp_cache_usage(&self) -> Vec<(u64, u64)> {
-        self.sim.net.node_states.all().map(|s| (s.cache.used(), s.cache.capacity())).collect()
+        self.sim.net.node_states.all::<NodeContent>().map(|s| (s.cache.used(), s.cache.capacity())).collect()
     }
 }
 

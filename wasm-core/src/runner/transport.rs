@@ -13,7 +13,6 @@ use super::traces::{CodingTrace, Columns, HopTrace};
 use super::Run;
 use crate::content::Content;
 use crate::delivery::Delivery;
-use crate::intcp::midnode::NodeContent;
 use crate::net::{AgentId, NodeId, NodeSlot};
 use crate::sim::{SimDuration, SimTime};
 use crate::simulation::{Agent, AgentKind, Simulation};
@@ -63,13 +62,13 @@ impl<'a> Builder<'a> {
     }
 
     /// A slot of state on `node` for this flow's agents there alone (`net::node_state`).
-    pub fn node_state(&mut self, node: NodeId, state: NodeContent) -> NodeSlot {
+    pub fn node_state<T: 'static>(&mut self, node: NodeId, state: T) -> NodeSlot {
         self.sim.net.node_states.add(node, state)
     }
 
     /// The slot of state on `node` that every flow naming `name` shares; `make` fills it the
     /// first time.
-    pub fn named_node_state(&mut self, node: NodeId, name: &str, make: impl FnOnce() -> NodeContent) -> NodeSlot {
+    pub fn named_node_state<T: 'static>(&mut self, node: NodeId, name: &str, make: impl FnOnce() -> T) -> NodeSlot {
         self.sim.net.node_states.named(node, name, make)
     }
 

@@ -602,7 +602,7 @@ mod tests {
 
         fn cached(&mut self, start: u64, end: u64) -> Vec<(u64, u64)> {
             let mut out = Vec::new();
-            self.net.node_states.get_mut(self.store).cache.read(start, end, &mut out);
+            self.net.node_states.get_mut::<NodeContent>(self.store).cache.read(start, end, &mut out);
             out.iter().map(|s| (s.start, s.end)).collect()
         }
     }

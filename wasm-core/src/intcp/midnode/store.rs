@@ -50,7 +50,7 @@ impl IntcpNode {
 
     /// This node's store, reached through the node (the agent keeps only its slot).
     pub(super) fn store<'c>(&self, ctx: &'c mut Ctx) -> Option<&'c mut NodeContent> {
-        self.role.store().map(|slot| ctx.node_state(slot))
+        self.role.store().map(|slot| ctx.node_state::<NodeContent>(slot))
     }
 
     /// The store's pending interests, when this node aggregates them.
