@@ -271,13 +271,19 @@ mod tests {
         assert!(!r.on_sent(ms(100), 0).app_limited);
     }
 
-    #[test]
-    fn ns3s_sample_keeps_its_packet_until_one_sent_after_more_was_delivered() {
+    /// ns-3's sampler once one segment, sent at 0, was delivered at 100 ms (minimum RTT 100 ms).
+    fn ns3_after_one_delivery() -> (RateSampler, Option<SimDuration>) {
         let mut r = RateSampler::ns3();
         let min_rtt = Some(SimDuration::from_millis(100));
         let s0 = r.on_sent(ms(0), 0);
         r.on_delivered(&s0, ms(0), ms(100));
         r.finish(ms(100), 1, 0, 1, min_rtt);
+        (r, min_rtt)
+    }
+
+    #[test]
+    fn ns3s_sample_keeps_its_packet_until_one_sent_after_more_was_delivered() {
+        let (mut r, min_rtt) = ns3_after_one_delivery();
         // Three segments sent once one was delivered.
         let s1 = r.on_sent(ms(100), 0);
         let s2 = r.on_sent(ms(110), 1);
@@ -300,11 +306,7 @@ mod tests {
 
     #[test]
     fn ns3s_short_interval_voids_the_sample_until_a_newer_packet_is_delivered() {
-        let mut r = RateSampler::ns3();
-        let min_rtt = Some(SimDuration::from_millis(100));
-        let s0 = r.on_sent(ms(0), 0);
-        r.on_delivered(&s0, ms(0), ms(100));
-        r.finish(ms(100), 1, 0, 1, min_rtt);
+        let (mut r, min_rtt) = ns3_after_one_delivery();
         let s1 = r.on_sent(ms(100), 0);
         let s2 = r.on_sent(ms(101), 1);
         // Delivered 50 ms after the delivery it was sent on: under the minimum RTT, timed but

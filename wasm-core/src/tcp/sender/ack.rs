@@ -4,7 +4,7 @@ use super::{AckDelta, LossDetection, Recovery, TcpSender, DUP_THRESH, REO_TIMER_
 use crate::engine::Ctx;
 use crate::net::{Body, Packet, SackBlocks};
 use crate::sim::{SimDuration, SimTime};
-use crate::tcp::congestion::{AckSample, CaState, CcKind, ControlSample, CwndEvent};
+use crate::tcp::congestion::{AckSample, CaState, CcKind, CwndEvent};
 use crate::tcp::prr::{Prr, PrrAck};
 use crate::tcp::rack::TxState;
 use crate::tcp::rate::RateSample;
@@ -242,14 +242,7 @@ impl TcpSender {
 
     /// The window: an algorithm that takes over (BBR), PRR in Recovery, or growth.
     fn set_window(&mut self, sample: AckSample, rs: RateSample, newly_lost: u32, cum_advanced: bool) {
-        let control = ControlSample {
-            ack: sample,
-            rate: rs,
-            state: self.state,
-            in_flight: self.pipe(),
-            latest_rtt: self.rtt.latest,
-            min_rtt: self.rtt.min_rtt,
-        };
+        let control = self.control_sample(sample, rs);
         if self.cc.cong_control(&mut self.w, &control) {
             if self.cc.wants_app_limited() {
                 self.rate.mark_app_limited(self.pipe());

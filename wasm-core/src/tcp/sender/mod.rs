@@ -47,10 +47,10 @@ mod ns3;
 mod timers;
 mod undo;
 
-use super::congestion::{CaState, Cc, CcKind, CcOptions, Window};
+use super::congestion::{AckSample, CaState, Cc, CcKind, CcOptions, ControlSample, Window};
 use super::prr::Prr;
 use super::rack::Rack;
-use super::rate::RateSampler;
+use super::rate::{RateSample, RateSampler};
 use super::scoreboard::Scoreboard;
 use crate::content::Content;
 use crate::engine::{Ctx, LazyTimer};
@@ -434,6 +434,18 @@ impl TcpSender {
         let at = self.next_send_at;
         self.pace_timer.arm(ctx, at);
         false
+    }
+
+    /// What `cong_control` sees of an ACK once loss detection has run.
+    fn control_sample(&self, ack: AckSample, rate: RateSample) -> ControlSample {
+        ControlSample {
+            ack,
+            rate,
+            state: self.state,
+            in_flight: self.pipe(),
+            latest_rtt: self.rtt.latest,
+            min_rtt: self.rtt.min_rtt,
+        }
     }
 
     /// ns-3's `IsPacingEnabled` for a send of segment `s`: the initial window goes unpaced

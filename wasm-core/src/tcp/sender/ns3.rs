@@ -13,7 +13,7 @@ use super::{Recovery, TcpSender, DUP_THRESH};
 use crate::engine::Ctx;
 use crate::net::SackBlocks;
 use crate::sim::SimTime;
-use crate::tcp::congestion::{CaState, CcKind, ControlSample, CwndEvent};
+use crate::tcp::congestion::{CaState, CcKind, CwndEvent};
 use crate::tcp::scoreboard::{LOST, NS3_RETRANS, RETRANSMITTED, SACKED};
 
 /// ns-3's per-connection recovery state beyond what the Linux-shaped sender keeps.
@@ -180,14 +180,7 @@ impl TcpSender {
             // either way: a lost segment's cumulative ACK counts as a loss again.
             rs.losses = self.ns3_lost_out().abs_diff(prior_lost_out);
         }
-        let control = ControlSample {
-            ack: sample,
-            rate: rs,
-            state: self.state,
-            in_flight: self.pipe(),
-            latest_rtt: self.rtt.latest,
-            min_rtt: self.rtt.min_rtt,
-        };
+        let control = self.control_sample(sample, rs);
         if self.cc.cong_control(&mut self.w, &control) {
             if self.cc.wants_app_limited() {
                 self.rate.mark_app_limited(self.pipe());
