@@ -518,7 +518,7 @@ impl CongestionControl for Bbr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tcp::congestion::AckSample;
+    use crate::tcp::congestion::testing::ack_of;
     use crate::tcp::rate::RateSample;
 
     const RTT: SimDuration = SimDuration::from_millis(100);
@@ -563,18 +563,7 @@ mod tests {
                 let prior_delivered = self.delivered;
                 self.delivered += 1;
                 let c = ControlSample {
-                    ack: AckSample {
-                        now: self.now,
-                        acked: 1,
-                        acked_bytes: 1000,
-                        rtt: Some(rtt),
-                        srtt: Some(rtt),
-                        in_flight: flight,
-                        cwnd_limited: true,
-                        snd_una: 0,
-                        snd_nxt: 0,
-                        dupack: false,
-                    },
+                    ack: ack_of(self.now, 1, 1000, rtt, flight),
                     rate: RateSample {
                         delivered: Some(flight as u64),
                         interval: SimDuration::from_secs_f64(flight as f64 / rate),
@@ -662,18 +651,7 @@ mod tests {
         let before = p.w.cwnd;
         p.bbr.ssthresh(&p.w, p.now);
         let mk = |state, in_flight, losses| ControlSample {
-            ack: AckSample {
-                now: p.now,
-                acked: 1,
-                acked_bytes: 1000,
-                rtt: Some(RTT),
-                srtt: Some(RTT),
-                in_flight,
-                cwnd_limited: true,
-                snd_una: 0,
-                snd_nxt: 0,
-                dupack: false,
-            },
+            ack: ack_of(p.now, 1, 1000, RTT, in_flight),
             rate: RateSample { acked_sacked: 1, losses, prior_in_flight: in_flight, ..RateSample::default() },
             state,
             in_flight,

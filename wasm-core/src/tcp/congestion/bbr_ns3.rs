@@ -558,7 +558,7 @@ impl CongestionControl for BbrNs3 {
 mod tests {
     use super::*;
     use crate::sim::rng::Stream;
-    use crate::tcp::congestion::AckSample;
+    use crate::tcp::congestion::testing::ack_of;
     use crate::tcp::rate::RateSample;
 
     const MSS: u32 = 1448;
@@ -573,18 +573,7 @@ mod tests {
 
     fn sample(now_s: f64, state: CaState, acked: u32, losses: u32, in_flight: u32) -> ControlSample {
         ControlSample {
-            ack: AckSample {
-                now: SimTime::from_secs_f64(now_s),
-                acked,
-                acked_bytes: (acked * MSS) as u64,
-                rtt: Some(RTT),
-                srtt: Some(RTT),
-                in_flight,
-                cwnd_limited: true,
-                snd_una: 0,
-                snd_nxt: 0,
-                dupack: false,
-            },
+            ack: ack_of(SimTime::from_secs_f64(now_s), acked, MSS, RTT, in_flight),
             rate: RateSample {
                 acked_sacked: acked,
                 losses,

@@ -5,6 +5,23 @@ use super::reno::Reno;
 use super::{AckSample, CaState, CongestionControl, CwndEvent, Window};
 use crate::sim::{SimDuration, SimTime};
 
+/// An ACK of `acked` full segments carrying `rtt` as both its sample and the smoothed RTT, for
+/// modules that set the window themselves (BBR), whose tests build `ControlSample`s by hand.
+pub fn ack_of(now: SimTime, acked: u32, mss: u32, rtt: SimDuration, in_flight: u32) -> AckSample {
+    AckSample {
+        now,
+        acked,
+        acked_bytes: acked as u64 * mss as u64,
+        rtt: Some(rtt),
+        srtt: Some(rtt),
+        in_flight,
+        cwnd_limited: true,
+        snd_una: 0,
+        snd_nxt: 0,
+        dupack: false,
+    }
+}
+
 pub struct Driver<C: CongestionControl> {
     pub cc: C,
     pub w: Window,
