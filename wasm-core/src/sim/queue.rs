@@ -128,12 +128,14 @@ fn sift_down_from_top<E: Copy>(heap: &mut [Entry<E>], e: Entry<E>) {
         child += (heap[child + 1].key < heap[child].key) as usize;
         let next = heap[child];
         if e.key < next.key {
-            break;
+            heap[hole] = e;
+            return;
         }
         heap[hole] = next;
         hole = child;
         child = 2 * hole + 1;
     }
+    // A last, single child.
     if child + 1 == n {
         let next = heap[child];
         if next.key < e.key {
