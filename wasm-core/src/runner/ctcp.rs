@@ -74,7 +74,7 @@ impl Transport for CtcpHandle {
     type Spec = CtcpFlow;
 
     fn build(c: &CtcpFlow, slot: FlowSlot, b: &mut Builder) -> CtcpHandle {
-        let FlowSlot { f, from, to, content, start, points, interval, bin_width, seed } = slot;
+        let FlowSlot { f, from, to, content, start, points, interval, bin_width, seed, .. } = slot;
         let ends = CtcpHandle::reserve(b);
         let layout = Layout { symbol_len: c.mss_bytes, k: c.block_pkts, bytes: c.bytes };
         let cfg = CtcpConfig {

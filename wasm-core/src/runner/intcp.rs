@@ -129,7 +129,7 @@ impl Transport for IntcpHandle {
     /// content name share the store (cache and pending interests) of each node they pass.
     fn build(c: &IntcpFlow, slot: FlowSlot, b: &mut Builder) -> IntcpHandle {
         let moving_nodes = b.moving_nodes();
-        let FlowSlot { f, from, to, content, start, points, interval, bin_width, .. } = slot;
+        let FlowSlot { f, from, to, content, start, points, interval, bin_width, express, .. } = slot;
         let mut cc = CcParams::defaults(c.mss_bytes);
         cc.ssthresh_pkts = c.ssthresh_pkts;
         cc.queue_threshold_bytes = c.queue_threshold_bytes;
@@ -169,7 +169,7 @@ impl Transport for IntcpHandle {
             for (i, &node) in path.iter().enumerate() {
                 agent_of_node[node as usize] = base + i as u32;
             }
-            std::rc::Rc::new(MovingPeers { agent_of_node, producer_at_source: from < to })
+            std::rc::Rc::new(MovingPeers { agent_of_node, producer_at_source: from < to, skip_stranded_ticks: express })
         });
         for (i, &node) in path.iter().enumerate() {
             let role = if i == 0 {

@@ -150,6 +150,7 @@ impl Run {
                 interval,
                 bin_width: SimDuration::from_secs_f64(sc.trace.goodput_interval_s),
                 seed,
+                express: sc.express,
             };
             flows.push(match flow {
                 Flow::Tcp(t) => FlowHandle::Tcp(TcpHandle::build(t, slot, &mut b)),

@@ -23,7 +23,7 @@ impl Transport for TcpHandle {
     type Spec = TcpFlow;
 
     fn build(t: &TcpFlow, slot: FlowSlot, b: &mut Builder) -> TcpHandle {
-        let FlowSlot { f, from, to, content, start, points, interval, bin_width, seed } = slot;
+        let FlowSlot { f, from, to, content, start, points, interval, bin_width, seed, .. } = slot;
         let ends = TcpHandle::reserve(b);
         let set = t.settings();
         let cfg = TcpConfig {

@@ -34,6 +34,8 @@ pub(super) struct FlowSlot {
     pub bin_width: SimDuration,
     /// The run's seed.
     pub seed: u64,
+    /// The scenario's `express`: whether events that change nothing may be left out.
+    pub express: bool,
 }
 
 /// Places agents in a simulation. Agents that address each other (a sender and its receiver)

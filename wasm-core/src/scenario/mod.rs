@@ -103,9 +103,10 @@ pub struct Scenario {
     #[serde(default = "default_max_events", skip_serializing_if = "is_default_max_events")]
     pub max_events: u64,
     /// Let a packet cross the nodes that only forward it (a constellation's satellites and
-    /// ground stations) in one event instead of one per hop, where that gives the same result
-    /// bit for bit (docs/links-and-orbits.md, "The express path"). `false` turns it off, to
-    /// compare. Default true.
+    /// ground stations) in one event instead of one per hop, and leave out the ticks of an INTCP
+    /// satellite that the route left with data queued, where that gives the same result bit for
+    /// bit (docs/links-and-orbits.md, "The express path"). `false` runs every event, to compare.
+    /// Default true.
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub express: bool,
     pub topology: Topology,

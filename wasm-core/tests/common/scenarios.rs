@@ -181,8 +181,28 @@ pub fn transport(hops: Option<u32>) -> impl Strategy<Value = Value> {
                 f
             },
         );
+    let intcp = intcp_transport(hops);
+    let arq = (
+        prop::sample::select(vec!["stop-and-wait", "go-back-n", "selective-repeat"]),
+        64u32..9000,
+        maybe(1u32..300),
+        maybe(1.0..3000.0f64),
+    )
+        .prop_map(|(mode, mss, window, timeout)| {
+            let mut f = json!({ "transport": "arq", "mode": mode, "mss_bytes": mss });
+            // Stop-and-wait's window is 1: validation refuses any other (robustness.rs checks it).
+            let window = if mode == "stop-and-wait" { window.map(|_| 1) } else { window };
+            set_some(&mut f, vec![("window_pkts", window.map(Value::from)), ("timeout_ms", timeout.map(Value::from))]);
+            f
+        });
+    prop_oneof![tcp, ctcp, intcp, arq]
+}
+
+/// An INTCP flow with any of its settings; on a chain of `hops` links, half of them mix
+/// controllers (`hop_cc`).
+pub fn intcp_transport(hops: Option<u32>) -> impl Strategy<Value = Value> {
     let n = hops.unwrap_or(1);
-    let intcp = (
+    (
         (any::<bool>(), 0u64..20_000_000, prop::collection::btree_map(0..=n, 0u64..2_000_000, 0..3), 64u32..3000),
         (1.0..50.0f64, 0.0..10_000.0f64, 0.05..1.0f64, 1.0..500.0f64, 0.05..10.0f64),
         (0.1..100.0f64, 0.0..300.0f64, 0.1..20.0f64, 1u32..20),
@@ -211,21 +231,7 @@ pub fn transport(hops: Option<u32>) -> impl Strategy<Value = Value> {
                 set_some(&mut f, vec![("name", name.map(Value::from))]);
                 f
             },
-        );
-    let arq = (
-        prop::sample::select(vec!["stop-and-wait", "go-back-n", "selective-repeat"]),
-        64u32..9000,
-        maybe(1u32..300),
-        maybe(1.0..3000.0f64),
-    )
-        .prop_map(|(mode, mss, window, timeout)| {
-            let mut f = json!({ "transport": "arq", "mode": mode, "mss_bytes": mss });
-            // Stop-and-wait's window is 1: validation refuses any other (robustness.rs checks it).
-            let window = if mode == "stop-and-wait" { window.map(|_| 1) } else { window };
-            set_some(&mut f, vec![("window_pkts", window.map(Value::from)), ("timeout_ms", timeout.map(Value::from))]);
-            f
-        });
-    prop_oneof![tcp, ctcp, intcp, arq]
+        )
 }
 
 /// A byte count (or none: until the end of the run) and a start time within `duration`.

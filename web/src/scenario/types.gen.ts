@@ -531,7 +531,7 @@ export interface Scenario {
    */
   max_events?: number;
   /**
-   * Let a packet cross the nodes that only forward it (a constellation's satellites and ground stations) in one event instead of one per hop, where that gives the same result bit for bit (docs/links-and-orbits.md, "The express path"). `false` turns it off, to compare. Default true.
+   * Let a packet cross the nodes that only forward it (a constellation's satellites and ground stations) in one event instead of one per hop, and leave out the ticks of an INTCP satellite that the route left with data queued, where that gives the same result bit for bit (docs/links-and-orbits.md, "The express path"). `false` runs every event, to compare. Default true.
    */
   express?: boolean;
   topology: Topology;

@@ -369,10 +369,47 @@ impl IntcpNode {
         };
         self.record(ctx);
         if more || !self.snd_queue.is_empty() {
-            let at = ctx.now + TICK;
+            let at = self.next_tick(ctx);
             self.tick_at = Some(at);
             ctx.timer_at(at, 0);
         }
+    }
+
+    /// When the next tick is due: in 1 ms, unless the node is stranded (`stranded_until`). Then
+    /// the ticks 1 ms apart go on without an event each: the event is the first of them that
+    /// can do more than move `last_flush` on, which is left as the tick before it would leave it.
+    fn next_tick(&mut self, ctx: &Ctx) -> SimTime {
+        let next = ctx.now + TICK;
+        let Some(until) = self.stranded_until(ctx) else { return next };
+        let ticks = until.saturating_since(ctx.now).0.div_ceil(TICK.0);
+        if ticks <= 1 {
+            return next;
+        }
+        let at = ctx.now + SimDuration(ticks * TICK.0);
+        self.last_flush = SimTime(at.0 - TICK.0);
+        at
+    }
+
+    /// A midnode the route has left while it held data for downstream (a satellite that was on
+    /// the path) ticks on, and each tick finds no one downstream to send to: in a long run over
+    /// a constellation such ticks were half the events. Until when every tick would only move
+    /// `last_flush`, and None if the next one may do more. A tick runs `drain_pit` (nothing
+    /// without interest aggregation), `read_ahead` (nothing without read-ahead or an upstream
+    /// neighbour), `flush_data` (nothing without a downstream one; the token bucket is not
+    /// refilled either) and `record` (nothing before its trace's next point and the end of the
+    /// out rate's window), and with data still queued it sets the next tick. The neighbours stay
+    /// those of the route in force until its step ends. A packet arriving meanwhile changes
+    /// none of this: it can add to the queue, and it moves the trace's next point and the out
+    /// rate's window only later. So the run is the same, events aside (docs/links-and-orbits.md, "The express path").
+    fn stranded_until(&self, ctx: &Ctx) -> Option<SimTime> {
+        if !matches!(self.role, NodeRole::Midnode(_)) || self.snd_queue.is_empty() || self.aggregates {
+            return None;
+        }
+        if self.down(ctx).is_some() || (self.role.read_ahead().is_some() && self.up(ctx).is_some()) {
+            return None;
+        }
+        let route_until = self.neighbours_until(ctx)?;
+        Some(route_until.min(self.hop_trace_quiet_until).min(self.out_mark.0 + OUT_RATE_WINDOW))
     }
 
     /// The consumer's tick (§5.8, §7.3): the interests its credit and its timeouts allow.

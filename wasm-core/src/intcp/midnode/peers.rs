@@ -23,6 +23,9 @@ pub struct MovingPeers {
     pub agent_of_node: Vec<AgentId>,
     /// Whether the producer sits at the route's source end (node 0).
     pub producer_at_source: bool,
+    /// Whether a midnode the route left with data queued skips the ticks that would change
+    /// nothing (`IntcpNode::stranded_until`; the scenario's `express`).
+    pub skip_stranded_ticks: bool,
 }
 
 impl MovingPeers {
@@ -96,6 +99,17 @@ impl IntcpNode {
                 }
             }
         }
+    }
+
+    /// Until when the neighbours found now stay this node's: the end of the route's step in
+    /// force. None on a fixed path, or where the run skips no tick.
+    pub(super) fn neighbours_until(&self, ctx: &Ctx) -> Option<SimTime> {
+        let Peers::Moving(m, memo) = &self.peers else { return None };
+        if !m.skip_stranded_ticks {
+            return None;
+        }
+        self.neighbour(ctx, false);
+        memo.get().filter(|n| n.from <= ctx.now && ctx.now < n.until).map(|n| n.until)
     }
 
     pub(super) fn up(&self, ctx: &Ctx) -> Option<Peer> {
