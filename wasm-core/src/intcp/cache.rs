@@ -96,6 +96,12 @@ impl Cache {
         if front.seg.start == start {
             return Some(0);
         }
+        // Segments are mostly one MSS long and in order, evicted ones keeping their slots: a
+        // slot's index is mostly its offset from the front in segments.
+        let guess = (start.saturating_sub(front.seg.start) / front.seg.len().max(1)) as usize;
+        if self.slots.get(guess).is_some_and(|s| s.seg.start == start) {
+            return Some(guess);
+        }
         let i = self.slots.partition_point(|s| s.seg.start < start);
         (self.slots.get(i)?.seg.start == start).then_some(i)
     }
