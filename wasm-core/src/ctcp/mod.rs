@@ -42,7 +42,7 @@ impl Layout {
     }
     /// Packets in block `b`: k, except maybe the last.
     pub fn block_len(&self, b: u64) -> u32 {
-        let first = b.saturating_mul(self.k as u64);
+        let first = crate::sim::int::saturating_mul_u32(b, self.k);
         (self.total_packets().saturating_sub(first)).min(self.k as u64) as u32
     }
     /// Stream offset and length of source packet `i` of block `b`.

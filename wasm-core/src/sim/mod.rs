@@ -1,6 +1,7 @@
 //! The discrete-event machinery: simulated time, the event queue, and seeded random streams.
 
 pub mod float;
+pub mod int;
 pub mod queue;
 pub mod rng;
 pub mod time;

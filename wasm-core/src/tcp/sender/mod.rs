@@ -320,7 +320,7 @@ impl TcpSender {
     }
 
     fn seg_start(&self, s: u64) -> u64 {
-        let b = s.saturating_mul(self.cfg.mss as u64);
+        let b = crate::sim::int::saturating_mul_u32(s, self.cfg.mss);
         self.cfg.bytes.map_or(b, |total| b.min(total))
     }
 
