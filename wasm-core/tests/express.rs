@@ -185,6 +185,17 @@ fn beijing_new_york(cc: &str, duration_s: u32) -> scenario::Scenario {
     scenario::from_value(v).unwrap()
 }
 
+/// The preset's flow `cc` (as `beijing_new_york`) for 120 s, across the route's first four
+/// changes, run with the express path and without: the two results, checked to be the same.
+fn across_the_first_four_handovers(cc: &str) -> (RunResult, RunResult) {
+    let sc = beijing_new_york(cc, 120);
+    let (fast, slow) = (run(&sc, true), run(&sc, false));
+    same_result(&fast, &slow).unwrap();
+    let handovers = fast.path.as_ref().map_or(0, |p| p.events.len());
+    assert!(handovers >= 4, "the run crosses the preset's first four handovers, got {handovers}");
+    (fast, slow)
+}
+
 #[test]
 fn a_tcp_packet_from_beijing_to_new_york_costs_a_few_events_instead_of_one_per_hop() {
     let sc = beijing_new_york("hybla", 20);
@@ -201,11 +212,7 @@ fn the_express_path_resumes_after_each_handover_with_a_queue_standing() {
     // 118 s. Packets that cross a change go hop by hop, and those behind them in their own
     // direction wait for them; the ACKs, on the other links of the route, need not wait for the
     // data queued ahead, so the run goes back to a few events per packet.
-    let sc = beijing_new_york("hybla", 120);
-    let (fast, slow) = (run(&sc, true), run(&sc, false));
-    same_result(&fast, &slow).unwrap();
-    let handovers = fast.path.as_ref().map_or(0, |p| p.events.len());
-    assert!(handovers >= 4, "the run crosses the preset's first four handovers, got {handovers}");
+    let (fast, slow) = across_the_first_four_handovers("hybla");
     assert!(fast.events * 4 < slow.events, "{} events with the express path, {} without", fast.events, slow.events);
 }
 
@@ -215,11 +222,7 @@ fn intcp_leaves_out_the_ticks_of_satellites_the_route_left_and_gets_the_same_res
     // are the 1 ms ticks of a satellite the route left with data still queued: each found no
     // one downstream and changed nothing (`IntcpNode::stranded_until`). Across the first four
     // handovers (40, 53, 106 and 118 s) that was 13.94 M events against 11.42 M.
-    let sc = beijing_new_york("intcp", 120);
-    let (fast, slow) = (run(&sc, true), run(&sc, false));
-    same_result(&fast, &slow).unwrap();
-    let handovers = fast.path.as_ref().map_or(0, |p| p.events.len());
-    assert!(handovers >= 4, "the run crosses the preset's first four handovers, got {handovers}");
+    let (fast, slow) = across_the_first_four_handovers("intcp");
     assert!(
         fast.events * 10 < slow.events * 9,
         "{} events skipping stranded ticks, {} without",

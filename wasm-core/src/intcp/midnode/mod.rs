@@ -400,7 +400,8 @@ impl IntcpNode {
     /// out rate's window), and with data still queued it sets the next tick. The neighbours stay
     /// those of the route in force until its step ends. A packet arriving meanwhile changes
     /// none of this: it can add to the queue, and it moves the trace's next point and the out
-    /// rate's window only later. So the run is the same, events aside (docs/links-and-orbits.md, "The express path").
+    /// rate's window only later. So the run is the same, events aside
+    /// (docs/links-and-orbits.md, "The express path").
     fn stranded_until(&self, ctx: &Ctx) -> Option<SimTime> {
         if !matches!(self.role, NodeRole::Midnode(_)) || self.snd_queue.is_empty() || self.aggregates {
             return None;
