@@ -140,7 +140,10 @@ export function useSimulation() {
       const fail = (e: Error) =>
         dispatch({ type: 'job-failed', job, reason: e instanceof CancelledError ? 'cancelled' : e instanceof CrashError ? 'crash' : 'error', message: e.message });
       if (what === 'run') {
-        const handle = client.run(text, onProgress, (result) => dispatch({ type: 'partial', job, result }));
+        // The estimate only orders the simulations on the workers: one of the text before (a
+        // slider's) orders them as well, and the result is the same in any order.
+        const runSeconds = pendingRun.current.estimate?.run_seconds;
+        const handle = client.run(text, onProgress, (result) => dispatch({ type: 'partial', job, result }), runSeconds);
         runTextRef.current = text;
         cancelRef.current = handle.cancel;
         handle.promise.then((result) => dispatch({ type: 'run-finished', job, result, scenario: sc }), fail);

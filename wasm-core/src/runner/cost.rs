@@ -40,6 +40,10 @@ pub struct CostEstimate {
     /// waits for the longer of it and `browser_seconds` shared among them (the flows of the LEO
     /// preset take 3 s together, its INTCP flow alone 23 s).
     pub longest_run_seconds: f64,
+    /// Each simulation of one run alone, in the same seconds, in the order the core numbers them
+    /// (`simulation_count`): a browser starts the costliest first, so that the LEO preset's INTCP
+    /// flow does not wait for two others to finish before it starts.
+    pub run_seconds: Vec<f64>,
     /// The most memory one run may need, in bytes (`Scenario::memory_estimate`); validation
     /// refuses a scenario above `scenario::MAX_RUN_MEMORY_BYTES`.
     pub memory_bytes: f64,
@@ -74,6 +78,7 @@ pub fn estimate(sc: &Scenario, jobs: u64) -> CostEstimate {
         events,
         browser_seconds: work / BROWSER_WORK_PER_S,
         longest_run_seconds: longest / BROWSER_WORK_PER_S,
+        run_seconds: pilots.iter().map(|p| p.work / BROWSER_WORK_PER_S).collect(),
         memory_bytes: sc.memory_estimate().total(),
     }
 }
@@ -213,7 +218,8 @@ fn modelled(sc: &Scenario, jobs: u64) -> CostEstimate {
     // With flows_alone each run carries one flow: the packets are split over the runs.
     let per_run =
         if sc.flows_alone { packets / sc.flows.len().max(1) as f64 } else { packets } * (2.0 * hops + 1.0) + routing;
-    let runs = jobs * if sc.flows_alone { sc.flows.len() as u64 } else { 1 };
+    let runs_per_job = if sc.flows_alone { sc.flows.len() } else { 1 };
+    let runs = jobs * runs_per_job as u64;
     let events = per_run * runs as f64;
     CostEstimate {
         runs,
@@ -221,6 +227,7 @@ fn modelled(sc: &Scenario, jobs: u64) -> CostEstimate {
         browser_seconds: events / BROWSER_EVENTS_PER_S,
         // The model splits a scenario's packets evenly over its runs.
         longest_run_seconds: per_run / BROWSER_EVENTS_PER_S,
+        run_seconds: vec![per_run / BROWSER_EVENTS_PER_S; runs_per_job],
         memory_bytes: sc.memory_estimate().total(),
     }
 }
@@ -300,7 +307,7 @@ mod tests {
     }
 
     #[test]
-    fn flows_run_alone_cost_their_sum_and_the_longest_is_the_costliest_flow_alone() {
+    fn flows_run_alone_cost_their_sum_each_its_own_and_the_longest_is_the_costliest_flow_alone() {
         let flows = [r#"{"transport":"tcp","cc":"reno","bytes":2000000}"#, r#"{"transport":"intcp"}"#];
         let scenario = |flows: &[&str], alone: bool| {
             format!(
@@ -314,10 +321,12 @@ mod tests {
         assert_eq!(both.runs, 2);
         assert!((both.browser_seconds - (each[0] + each[1])).abs() <= 1e-9 * both.browser_seconds);
         assert_eq!(both.longest_run_seconds, each[0].max(each[1]));
+        assert_eq!(both.run_seconds, each, "each flow's own estimate, in the order of the flows");
         assert!(each[1] > 2.0 * each[0], "INTCP unlimited {} s against Reno's 2 MB {} s", each[1], each[0]);
         // One run is its own longest; a sweep's jobs each cost one run.
         let one = estimate_json(&scenario(&flows[..1], false)).unwrap();
         assert_eq!(one.longest_run_seconds, one.browser_seconds);
+        assert_eq!(one.run_seconds, [one.browser_seconds]);
         let sweep = estimate_json(&preset("ctcp-fig2-tcp")).unwrap();
         assert!(sweep.longest_run_seconds * 100.0 < sweep.browser_seconds);
     }

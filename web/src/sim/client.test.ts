@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { batchSize, CancelledError, CoreError, CrashError, partsLabel, seconds, SimClient } from './client';
+import { batchSize, CancelledError, CoreError, CrashError, PartialPacer, partsLabel, seconds, SimClient, startOrder } from './client';
 import type { FromWorker, ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
 
@@ -148,6 +148,15 @@ describe('SimClient.run of flows alone', () => {
     expect(r.summary.name).toBe('whole');
   });
 
+  it('starts the costliest simulation first and still joins the results in the order of the flows', async () => {
+    const client = new SimClient(2);
+    const r = await client.run('{}', undefined, undefined, [0.5, 20, 3]).promise;
+    const [a, b] = FakeWorker.all;
+    expect([a.parts()[0], b.parts()[0]]).toEqual([1, 2]);
+    expect([...a.parts(), ...b.parts()].sort()).toEqual([0, 1, 2]);
+    expect(r.summary.name).toBe('[{"part":0},{"part":1},{"part":2}]');
+  });
+
   it('runs the scenario as one run when it is one simulation, or the pool one worker', async () => {
     FakeWorker.simulations = 1;
     expect((await new SimClient(2).run('{}').promise).summary.name).toBe('whole');
@@ -203,6 +212,40 @@ describe('SimClient.sweep', () => {
     FakeWorker.failingJob = 2;
     const e = await new SimClient(1).sweep('{}').promise.catch((x: unknown) => x);
     expect((e as Error).message).toMatch(/^Sweep stopped: run 3 of 40 \(run 2\) failed: flows: job 2 refused\./);
+  });
+});
+
+describe('startOrder', () => {
+  it('puts the costliest first, ties in index order, and keeps index order without an estimate for each', () => {
+    expect(startOrder(5, [0.1, 0.7, 0.1, 2.0, 23])).toEqual([4, 3, 1, 0, 2]);
+    expect(startOrder(3)).toEqual([0, 1, 2]);
+    expect(startOrder(3, [1, 2])).toEqual([0, 1, 2]);
+  });
+});
+
+describe('PartialPacer', () => {
+  it('takes one result at a time, then waits the longer of its gap and its share of the work', () => {
+    let now = 0;
+    const pacer = new PartialPacer(500, 10, () => now);
+    const first = pacer.take();
+    expect(first).toBe(0);
+    now = 30;
+    expect(pacer.take()).toBeNull();
+    now = 40;
+    pacer.done(first as number);
+    // 40 ms of work: the next after 500 ms, the gap.
+    now = 539;
+    expect(pacer.take()).toBeNull();
+    now = 540;
+    const second = pacer.take();
+    expect(second).toBe(540);
+    now = 740;
+    pacer.done(second as number);
+    // 200 ms of work: a tenth of the time, so 2 s after it ended.
+    now = 2739;
+    expect(pacer.take()).toBeNull();
+    now = 2740;
+    expect(pacer.take()).toBe(2740);
   });
 });
 

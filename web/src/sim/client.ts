@@ -216,9 +216,17 @@ export class SimClient {
   /** Runs a scenario with traces. `cancel()` stops it at once. A `flows_alone` scenario's
    * simulations (one per flow) run in parallel across the pool, as `orbitcp run --threads`
    * runs them, and the core joins their results into the bytes one run of it gives. With
-   * `onPartial`, a run that goes on for more than a second also reports its result so far, about
-   * twice a second, until the run ends (never after its result). */
-  run(scenario: string, onProgress?: (p: Progress) => void, onPartial?: (r: PartialResult) => void): { promise: Promise<RunResult>; cancel: () => void } {
+   * `onPartial`, a run that goes on for more than a second also reports its result so far, at most
+   * twice a second and less often where drawing it costs more (`PartialPacer`), until the run ends
+   * (never after its result). */
+  run(
+    scenario: string,
+    onProgress?: (p: Progress) => void,
+    onPartial?: (r: PartialResult) => void,
+    /** The core's estimate of each simulation alone (`CostEstimate.run_seconds`): the costliest
+     * start first. Without it they start in order. */
+    runSeconds?: readonly number[],
+  ): { promise: Promise<RunResult>; cancel: () => void } {
     const report = progressReporter(onProgress);
     let cancelled = false;
     /** Set once the run has its result (or failed): a partial result late from a worker is dropped. */
@@ -237,7 +245,7 @@ export class SimClient {
       const partial = onPartial && ((r: PartialResult) => !cancelled && !ended && onPartial(r));
       if (count <= 1) return this.runWhole(scenario, report, partial);
       inUse = this.slots;
-      return this.runParts(scenario, count, () => cancelled, stopAll, report, partial);
+      return this.runParts(scenario, count, () => cancelled, stopAll, report, partial, startOrder(count, runSeconds));
     })()
       .finally(() => {
         ended = true;
@@ -266,11 +274,19 @@ export class SimClient {
 
   /** The scenario as one run on the first worker. */
   private async runWhole(scenario: string, report: Report, onPartial?: (r: PartialResult) => void): Promise<RunResult> {
+    const pacer = new PartialPacer();
     const msg = await this.slots[0].request(
       { type: 'run', id: this.id(), scenario, partials: !!onPartial },
       {
         onProgress: (nowS, endS) => report(...runProgress(nowS, endS)),
-        onPartial: onPartial && ((json) => onPartial(parseResult(json))),
+        onPartial:
+          onPartial &&
+          ((json) => {
+            const started = pacer.take();
+            if (started === null) return;
+            onPartial(parseResult(json));
+            void afterRender().then(() => pacer.done(started));
+          }),
       },
     );
     return msg.result;
@@ -289,6 +305,7 @@ export class SimClient {
     stopAll: () => void,
     report: Report,
     onPartial?: (r: PartialResult) => void,
+    order: readonly number[] = startOrder(count),
   ): Promise<RunResult> {
     const parts: string[] = new Array<string>(count);
     const nowS = new Array<number>(count).fill(0);
@@ -312,33 +329,24 @@ export class SimClient {
     };
     /** The latest result of each simulation (so far, or final), for the partial results. */
     const latest: (string | undefined)[] = Array.from({ length: count }, () => undefined);
-    let joining = false;
-    let joinAgain = false;
-    let lastJoin = -Infinity;
+    const pacer = new PartialPacer();
     const joinPartial = async () => {
       if (!onPartial || latest.some((j) => j === undefined)) return;
-      if (joining || performance.now() - lastJoin < PARTIAL_JOIN_EVERY_MS) {
-        joinAgain = joining;
-        return;
-      }
-      joining = true;
-      lastJoin = performance.now();
+      const started = pacer.take();
+      if (started === null) return;
       try {
         const msg = await this.slots[0].request({ type: 'combine', id: this.id(), scenario, parts: latest as string[] });
         // The charts span the time every flow has reached: the slowest running one's.
         const reached = nowS.filter((_, k) => !done[k]);
         if (msg.type === 'result') onPartial(reached.length ? { ...msg.result, summary: { ...msg.result.summary, end_s: Math.min(...reached) } } : msg.result);
+        await afterRender();
       } catch {
         // A partial view that could not be joined (the run cancelled or failed) is simply not shown.
       } finally {
-        joining = false;
-      }
-      if (joinAgain) {
-        joinAgain = false;
-        void joinPartial();
+        pacer.done(started);
       }
     };
-    const take = () => (next < count ? next++ : null);
+    const take = () => (next < count ? order[next++] : null);
     await runPool(this.slots, take, cancelled, stopAll, async (slot, k) => {
       startedAt[k] = performance.now();
       const msg = await slot.request(
@@ -473,8 +481,55 @@ async function runPool<T>(
   if (first?.status === 'rejected') throw first.reason as Error;
 }
 
-/** Partial results of simulations run side by side are joined at most this often. */
-const PARTIAL_JOIN_EVERY_MS = 500;
+/** The page takes a result so far at most this often... */
+const PARTIAL_EVERY_MS = 500;
+/** ...and spends on them at most a tenth of the run's time: joining the simulations' results
+ * (on a worker), reading them and drawing them. The LEO preset's results so far are 2 MB of
+ * traces; taken twice a second, they kept the page's thread busy most of the run, on a machine
+ * whose two cores also ran the simulations, and the run took a quarter longer. */
+const PAGE_PARTIAL_SHARE = 10;
+
+/** When the page may take the next result so far: the time its work on the last one took, times
+ * `share`, after that work ended, and never sooner than `gapMs`. One result at a time: another
+ * that arrives meanwhile is dropped (a later one replaces it). */
+export class PartialPacer {
+  private nextAt = -Infinity;
+  private busy = false;
+
+  constructor(
+    private readonly gapMs = PARTIAL_EVERY_MS,
+    private readonly share = PAGE_PARTIAL_SHARE,
+    private readonly now = () => performance.now(),
+  ) {}
+
+  /** When the work on a result so far may start now, the time it starts (for `done`); else null. */
+  take(): number | null {
+    const t = this.now();
+    if (this.busy || t < this.nextAt) return null;
+    this.busy = true;
+    return t;
+  }
+
+  /** The work on the result taken at `startedAt` has ended. */
+  done(startedAt: number): void {
+    const end = this.now();
+    this.busy = false;
+    this.nextAt = end + Math.max(this.gapMs, (end - startedAt) * this.share);
+  }
+}
+
+/** Resolves once the page has drawn what was dispatched before it (Preact renders from a
+ * microtask; layout and paint follow in the next frame and are not counted). */
+const afterRender = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** The order in which to start a run's `count` simulations: the costliest first by `runSeconds`
+ * (ties in index order), so that the longest does not wait for shorter ones to free a worker;
+ * index order without an estimate for each. */
+export function startOrder(count: number, runSeconds?: readonly number[]): number[] {
+  const order = Array.from({ length: count }, (_, k) => k);
+  if (runSeconds?.length !== count) return order;
+  return order.sort((a, b) => runSeconds[b] - runSeconds[a] || a - b);
+}
 
 /** Simulated seconds as people write them: 120, not 120.00000000000001. */
 export function seconds(x: number): string {

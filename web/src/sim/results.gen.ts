@@ -524,6 +524,10 @@ export interface CostEstimate {
    */
   longest_run_seconds: number;
   /**
+   * Each simulation of one run alone, in the same seconds, in the order the core numbers them (`simulation_count`): a browser starts the costliest first, so that the LEO preset's INTCP flow does not wait for two others to finish before it starts.
+   */
+  run_seconds: number[];
+  /**
    * The most memory one run may need, in bytes (`Scenario::memory_estimate`); validation refuses a scenario above `scenario::MAX_RUN_MEMORY_BYTES`.
    */
   memory_bytes: number;
