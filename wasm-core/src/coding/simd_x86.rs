@@ -8,8 +8,8 @@
 //! overlapping vector (computed before the body, see "Tails" below); only buffers shorter than
 //! one 16-byte vector use the portable product row.
 //!
-//! This is one of the three modules allowed to use `unsafe` (lib.rs denies it elsewhere; the
-//! others are `simd_wasm.rs` and `content/words_x86.rs`). There are two kinds of unsafe operation
+//! This is one of the two modules allowed to use `unsafe` (lib.rs denies it elsewhere; the
+//! other is `simd_wasm.rs`). There are two kinds of unsafe operation
 //! here, each explained where it occurs:
 //! * calling a `#[target_feature]` function, which is sound only on a CPU with that feature: the
 //!   `*_checked` entry points take a [`Detected`] token, which `gf256` builds only after
