@@ -14,6 +14,10 @@ class FakeWorker {
   static parts = new Map<number, PartBehaviour>();
   static sweepJobs = 40;
   static failingJob = -1;
+  /** How long a run (and a flows-alone run's last part) takes. */
+  static runMs = 1;
+  /** When each `partialWanted` arrived. */
+  static askedAt: number[] = [];
   onmessage: ((ev: { data: FromWorker }) => void) | null = null;
   onerror: ((ev: { message: string; preventDefault: () => void }) => void) | null = null;
   received: ToWorker[] = [];
@@ -24,8 +28,14 @@ class FakeWorker {
     this.reply({ type: 'ready', coreVersion: 'fake' });
   }
 
-  private reply(msg: FromWorker) {
-    setTimeout(() => !this.terminated && this.onmessage?.({ data: msg }), 1);
+  /** Runs under way by request id, with their result so far. */
+  private going = new Map<number, string>();
+
+  private reply(msg: FromWorker, ms = 1, before?: () => void) {
+    setTimeout(() => {
+      before?.();
+      if (!this.terminated) this.onmessage?.({ data: msg });
+    }, ms);
   }
 
   postMessage(msg: ToWorker) {
@@ -36,8 +46,8 @@ class FakeWorker {
         return;
       case 'run':
         this.reply({ type: 'progress', id: msg.id, nowS: 4, endS: 4 });
-        if (msg.partials) this.reply({ type: 'partial', id: msg.id, json: '{"name":"so far"}' });
-        this.reply({ type: 'result', id: msg.id, result: result('whole') });
+        this.going.set(msg.id, '{"name":"so far"}');
+        this.reply({ type: 'result', id: msg.id, result: result('whole') }, FakeWorker.runMs, () => this.going.delete(msg.id));
         return;
       case 'runPart': {
         const how = FakeWorker.parts.get(msg.part) ?? 'finish';
@@ -46,9 +56,17 @@ class FakeWorker {
         else if (how === 'crash') this.reply({ type: 'failed', id: msg.id, path: '', message: 'the core panicked', crashed: true });
         else {
           this.reply({ type: 'progress', id: msg.id, nowS: 4, endS: 4 });
-          if (msg.partials) this.reply({ type: 'partial', id: msg.id, json: `{"part":${msg.part},"so_far":true}` });
-          this.reply({ type: 'part', id: msg.id, json: `{"part":${msg.part}}` });
+          this.going.set(msg.id, `{"part":${msg.part},"so_far":true}`);
+          // The last part runs longest.
+          const ms = msg.part === FakeWorker.simulations - 1 ? FakeWorker.runMs : 1;
+          this.reply({ type: 'part', id: msg.id, json: `{"part":${msg.part}}` }, ms, () => this.going.delete(msg.id));
         }
+        return;
+      }
+      case 'partialWanted': {
+        FakeWorker.askedAt.push(performance.now());
+        const soFar = this.going.get(msg.id);
+        if (soFar !== undefined) this.reply({ type: 'partial', id: msg.id, json: soFar });
         return;
       }
       case 'expandSweep':
@@ -97,6 +115,8 @@ beforeEach(() => {
   FakeWorker.parts = new Map();
   FakeWorker.sweepJobs = 40;
   FakeWorker.failingJob = -1;
+  FakeWorker.runMs = 1;
+  FakeWorker.askedAt = [];
   vi.stubGlobal('Worker', FakeWorker);
 });
 
@@ -125,27 +145,43 @@ describe('SimClient.run of flows alone', () => {
     expect(a.received.filter((m) => m.type === 'combine')).toHaveLength(1);
   });
 
-  it('passes on results so far, joined by the core once every flow has one, and none after the result', async () => {
+  it('asks for results so far while the flows run, joins them once every flow has one, and passes on none after the result', async () => {
+    FakeWorker.runMs = 2000;
+    const started = performance.now();
     const seen: string[] = [];
     const r = await new SimClient(2).run('{}', undefined, (p) => seen.push(p.summary.name)).promise;
     const settled = seen.length;
     await new Promise((done) => setTimeout(done, 20));
     expect(seen).toHaveLength(settled);
-    expect(settled).toBeGreaterThan(0);
-    // Each join holds all three flows in order, some of them still running.
-    for (const name of seen) expect((JSON.parse(name) as { part: number }[]).map((p) => p.part)).toEqual([0, 1, 2]);
-    expect(seen.some((name) => name.includes('so_far'))).toBe(true);
+    // Only the last flow is still running when asked, after 1 s and then at most twice a second.
+    const asked = FakeWorker.askedAt.map((t) => t - started);
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(asked.length).toBeLessThanOrEqual(2);
+    expect(asked[0]).toBeGreaterThanOrEqual(990);
+    for (let i = 1; i < asked.length; i++) expect(asked[i] - asked[i - 1]).toBeGreaterThanOrEqual(490);
+    // Each answer is joined with the others' last results, all three flows in order.
+    expect(settled).toBe(asked.length);
+    for (const name of seen) expect(name).toBe('[{"part":0},{"part":1},{"part":2,"so_far":true}]');
     expect(r.summary.name).toBe('[{"part":0},{"part":1},{"part":2}]');
   });
 
-  it('asks for results so far only when told where to send them, and parses a whole run\'s', async () => {
+  it("asks for no results so far without a place to send them, and parses a whole run's", async () => {
+    FakeWorker.runMs = 1200;
     await new SimClient(2).run('{}').promise;
-    expect(FakeWorker.all.flatMap((w) => w.received).some((m) => (m.type === 'run' || m.type === 'runPart') && m.partials)).toBe(false);
+    expect(FakeWorker.all.flatMap((w) => w.received).some((m) => m.type === 'partialWanted')).toBe(false);
     FakeWorker.simulations = 1;
     const seen: string[] = [];
     const r = await new SimClient(2).run('{}', undefined, (p) => seen.push(p.summary.name)).promise;
     expect(seen).toEqual(['so far']);
     expect(r.summary.name).toBe('whole');
+  });
+
+  it('asks a run that ends within a second for nothing', async () => {
+    const seen: string[] = [];
+    await new SimClient(2).run('{}', undefined, (p) => seen.push(p.summary.name)).promise;
+    await new Promise((done) => setTimeout(done, 1100));
+    expect(seen).toEqual([]);
+    expect(FakeWorker.all.flatMap((w) => w.received).some((m) => m.type === 'partialWanted')).toBe(false);
   });
 
   it('starts the costliest simulation first and still joins the results in the order of the flows', async () => {
@@ -224,28 +260,22 @@ describe('startOrder', () => {
 });
 
 describe('PartialPacer', () => {
-  it('takes one result at a time, then waits the longer of its gap and its share of the work', () => {
+  it('waits the longer of its gap and ten times what the last result took, from asked to drawn', () => {
     let now = 0;
     const pacer = new PartialPacer(500, 10, () => now);
-    const first = pacer.take();
-    expect(first).toBe(0);
-    now = 30;
-    expect(pacer.take()).toBeNull();
+    expect(pacer.waitMs()).toBe(0);
+    // Asked at 0, drawn at 40: 40 ms of work, so the gap decides, 500 ms after it was drawn.
     now = 40;
-    pacer.done(first as number);
-    // 40 ms of work: the next after 500 ms, the gap.
-    now = 539;
-    expect(pacer.take()).toBeNull();
+    pacer.done(0);
+    expect(pacer.waitMs()).toBe(500);
     now = 540;
-    const second = pacer.take();
-    expect(second).toBe(540);
+    expect(pacer.waitMs()).toBe(0);
+    // Asked at 540, drawn at 740: 200 ms, so ten times that, 2 s after it was drawn.
     now = 740;
-    pacer.done(second as number);
-    // 200 ms of work: a tenth of the time, so 2 s after it ended.
+    pacer.done(540);
+    expect(pacer.waitMs()).toBe(2000);
     now = 2739;
-    expect(pacer.take()).toBeNull();
-    now = 2740;
-    expect(pacer.take()).toBe(2740);
+    expect(pacer.waitMs()).toBe(1);
   });
 });
 

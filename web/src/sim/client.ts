@@ -2,7 +2,7 @@
 // scenarios and sweeps on them, reports progress, cancels at once (by replacing the worker),
 // and replaces a worker whose core crashed, telling the UI what happened.
 
-import { assertNever, REPLY_TYPE, type CostEstimate, type FieldError, type FromWorker, type PcapFile, type Replies, type SweepJob, type SweepPointStats, type ToWorker } from './protocol';
+import { assertNever, REPLY_TYPE, type CostEstimate, type FieldError, type FromWorker, type PartialWanted, type PcapFile, type Replies, type Request, type SweepJob, type SweepPointStats } from './protocol';
 import type { RunResult, RunSummary } from './results';
 import type { ConstellationView } from './constellation';
 import { progressReporter, secondsLeft, timeLeftText, type Progress } from './progress';
@@ -40,7 +40,7 @@ type Pending = {
   onProgress?: (nowS: number, endS: number) => void;
   /** A sweep job's summary (`sweepRuns`). */
   onRow?: (job: number, summary: RunSummary) => void;
-  /** A run's result so far, as JSON text (`run` with `partials`). */
+  /** A run's result so far, as JSON text (the answer to a `partialWanted`). */
   onPartial?: (json: string) => void;
 };
 
@@ -133,7 +133,12 @@ class WorkerSlot {
     this.spawn();
   }
 
-  request<T extends ToWorker>(msg: T, handlers: Handlers = {}): Promise<Replies[T['type']]> {
+  /** A notice the worker does not answer (`partialWanted`). */
+  tell(msg: PartialWanted) {
+    this.worker.postMessage(msg);
+  }
+
+  request<T extends Request>(msg: T, handlers: Handlers = {}): Promise<Replies[T['type']]> {
     return new Promise((resolve, reject) => {
       const settles = REPLY_TYPE[msg.type];
       this.pending.set(msg.id, { settles, resolve: resolve as (m: FromWorker) => void, reject, ...handlers });
@@ -216,9 +221,9 @@ export class SimClient {
   /** Runs a scenario with traces. `cancel()` stops it at once. A `flows_alone` scenario's
    * simulations (one per flow) run in parallel across the pool, as `orbitcp run --threads`
    * runs them, and the core joins their results into the bytes one run of it gives. With
-   * `onPartial`, a run that goes on for more than a second also reports its result so far, at most
-   * twice a second and less often where drawing it costs more (`PartialPacer`), until the run ends
-   * (never after its result). */
+   * `onPartial`, a run that goes on for more than a second also reports its result so far, asked
+   * for at most twice a second and less often where it costs more (`PartialPacer`), until the run
+   * ends (never after its result). */
   run(
     scenario: string,
     onProgress?: (p: Progress) => void,
@@ -274,30 +279,29 @@ export class SimClient {
 
   /** The scenario as one run on the first worker. */
   private async runWhole(scenario: string, report: Report, onPartial?: (r: PartialResult) => void): Promise<RunResult> {
-    const pacer = new PartialPacer();
-    const msg = await this.slots[0].request(
-      { type: 'run', id: this.id(), scenario, partials: !!onPartial },
-      {
-        onProgress: (nowS, endS) => report(...runProgress(nowS, endS)),
-        onPartial:
-          onPartial &&
-          ((json) => {
-            const started = pacer.take();
-            if (started === null) return;
-            onPartial(parseResult(json));
-            void afterRender().then(() => pacer.done(started));
-          }),
-      },
-    );
-    return msg.result;
+    const slot = this.slots[0];
+    const id = this.id();
+    const asking = onPartial && new PartialAsking(() => slot.tell({ type: 'partialWanted', id }));
+    try {
+      const msg = await slot.request(
+        { type: 'run', id, scenario },
+        {
+          onProgress: (nowS, endS) => report(...runProgress(nowS, endS)),
+          onPartial: asking && ((json) => asking.answered(() => onPartial(parseResult(json)))),
+        },
+      );
+      return msg.result;
+    } finally {
+      asking?.stop();
+    }
   }
 
   /** The scenario's `count` simulations queued over the pool, then joined by the core on the
    * first worker. Progress is the sum over the simulations, with each running one's time left
    * from its own pace; the first that fails stops the others at once (their workers replaced)
-   * and fails the run with its own error. With `onPartial`, once every simulation has a result
-   * (so far, or its last), the core joins them as it joins the final ones, at most twice a
-   * second. */
+   * and fails the run with its own error. With `onPartial`, the simulations under way are asked
+   * for their results so far together (`PartialAsking`), and once every simulation has a result
+   * (so far, or its last) the core joins them as it joins the final ones. */
   private async runParts(
     scenario: string,
     count: number,
@@ -329,47 +333,69 @@ export class SimClient {
     };
     /** The latest result of each simulation (so far, or final), for the partial results. */
     const latest: (string | undefined)[] = Array.from({ length: count }, () => undefined);
-    const pacer = new PartialPacer();
-    const joinPartial = async () => {
-      if (!onPartial || latest.some((j) => j === undefined)) return;
-      const started = pacer.take();
-      if (started === null) return;
+    /** Each simulation's request and worker, once started. */
+    const requests: ({ id: number; slot: WorkerSlot } | undefined)[] = new Array(count).fill(undefined);
+    /** The simulations asked for their result so far and not yet answered. */
+    const unanswered = new Set<number>();
+    // Every simulation under way is asked at once; their answers joined by the core, once every
+    // simulation has a result (a later one may not have started yet), are one result so far.
+    const asking =
+      onPartial &&
+      new PartialAsking(() => {
+        requests.forEach((r, k) => {
+          if (r && !done[k]) {
+            unanswered.add(k);
+            r.slot.tell({ type: 'partialWanted', id: r.id });
+          }
+        });
+        return unanswered.size > 0;
+      });
+    const joinSoFar = async () => {
+      // Not every simulation has a result yet, or all have their last, which the run joins next.
+      if (latest.some((j) => j === undefined) || done.every(Boolean)) return false;
       try {
         const msg = await this.slots[0].request({ type: 'combine', id: this.id(), scenario, parts: latest as string[] });
         // The charts span the time every flow has reached: the slowest running one's.
         const reached = nowS.filter((_, k) => !done[k]);
-        if (msg.type === 'result') onPartial(reached.length ? { ...msg.result, summary: { ...msg.result.summary, end_s: Math.min(...reached) } } : msg.result);
-        await afterRender();
+        onPartial?.(reached.length ? { ...msg.result, summary: { ...msg.result.summary, end_s: Math.min(...reached) } } : msg.result);
       } catch {
         // A partial view that could not be joined (the run cancelled or failed) is simply not shown.
-      } finally {
-        pacer.done(started);
       }
+      return true;
+    };
+    const answered = (k: number) => {
+      if (asking && unanswered.delete(k) && unanswered.size === 0) void asking.answered(joinSoFar);
     };
     const take = () => (next < count ? order[next++] : null);
-    await runPool(this.slots, take, cancelled, stopAll, async (slot, k) => {
-      startedAt[k] = performance.now();
-      const msg = await slot.request(
-        { type: 'runPart', id: this.id(), scenario, part: k, partials: !!onPartial },
-        {
-          onProgress: (now, end) => {
-            nowS[k] = now;
-            endS[k] = end;
-            reportParts();
+    try {
+      await runPool(this.slots, take, cancelled, stopAll, async (slot, k) => {
+        startedAt[k] = performance.now();
+        const id = this.id();
+        requests[k] = { id, slot };
+        const msg = await slot.request(
+          { type: 'runPart', id, scenario, part: k },
+          {
+            onProgress: (now, end) => {
+              nowS[k] = now;
+              endS[k] = end;
+              reportParts();
+            },
+            onPartial: (json) => {
+              latest[k] = json;
+              answered(k);
+            },
           },
-          onPartial: (json) => {
-            latest[k] = json;
-            void joinPartial();
-          },
-        },
-      );
-      parts[k] = msg.json;
-      latest[k] = msg.json;
-      done[k] = true;
-      nowS[k] = endS[k];
-      reportParts();
-      void joinPartial();
-    });
+        );
+        parts[k] = msg.json;
+        latest[k] = msg.json;
+        done[k] = true;
+        nowS[k] = endS[k];
+        reportParts();
+        answered(k);
+      });
+    } finally {
+      asking?.stop();
+    }
     const msg = await this.slots[0].request({ type: 'combine', id: this.id(), scenario, parts });
     return msg.result;
   }
@@ -481,20 +507,20 @@ async function runPool<T>(
   if (first?.status === 'rejected') throw first.reason as Error;
 }
 
-/** The page takes a result so far at most this often... */
+/** The page asks a run for its first result so far after this long (a short run ends first)... */
+const PARTIAL_AFTER_MS = 1000;
+/** ...then at most this often... */
 const PARTIAL_EVERY_MS = 500;
-/** ...and spends on them at most a tenth of the run's time: joining the simulations' results
- * (on a worker), reading them and drawing them. The LEO preset's results so far are 2 MB of
- * traces; taken twice a second, they kept the page's thread busy most of the run, on a machine
- * whose two cores also ran the simulations, and the run took a quarter longer. */
+/** ...and spends on them at most a tenth of the run's time: the worker writing its result, the
+ * core joining the simulations', the page reading and drawing it. The LEO preset's results so
+ * far are 2 MB of traces; sent twice a second, they kept the page's thread busy most of the run,
+ * on a machine whose two cores also ran the simulations, and the run took a quarter longer. */
 const PAGE_PARTIAL_SHARE = 10;
 
-/** When the page may take the next result so far: the time its work on the last one took, times
- * `share`, after that work ended, and never sooner than `gapMs`. One result at a time: another
- * that arrives meanwhile is dropped (a later one replaces it). */
+/** When the page may ask for the next result so far: the time the last one took, from asking to
+ * drawn, times `share`, after it was drawn, and never sooner than `gapMs` after it. */
 export class PartialPacer {
   private nextAt = -Infinity;
-  private busy = false;
 
   constructor(
     private readonly gapMs = PARTIAL_EVERY_MS,
@@ -502,19 +528,65 @@ export class PartialPacer {
     private readonly now = () => performance.now(),
   ) {}
 
-  /** When the work on a result so far may start now, the time it starts (for `done`); else null. */
-  take(): number | null {
-    const t = this.now();
-    if (this.busy || t < this.nextAt) return null;
-    this.busy = true;
-    return t;
+  /** The result asked for at `askedAt` has been drawn (or could not be). */
+  done(askedAt: number): void {
+    const end = this.now();
+    this.nextAt = end + Math.max(this.gapMs, (end - askedAt) * this.share);
   }
 
-  /** The work on the result taken at `startedAt` has ended. */
-  done(startedAt: number): void {
-    const end = this.now();
-    this.busy = false;
-    this.nextAt = end + Math.max(this.gapMs, (end - startedAt) * this.share);
+  /** How long until the next may be asked for. */
+  waitMs(): number {
+    return Math.max(0, this.nextAt - this.now());
+  }
+}
+
+/** Results so far for a run under way, pulled: `ask` asks the worker(s) (false when there was no
+ * one to ask), the first time after `PARTIAL_AFTER_MS`; each answer is drawn by `answered`, and the
+ * next asked for when the `PartialPacer` allows. One at a time, until `stop`. */
+export class PartialAsking {
+  private readonly pacer: PartialPacer;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private askedAt = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly ask: () => boolean | void,
+    pacer = new PartialPacer(),
+    private readonly now = () => performance.now(),
+  ) {
+    this.pacer = pacer;
+    this.later(PARTIAL_AFTER_MS);
+  }
+
+  private later(ms: number) {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.stopped) return;
+      this.askedAt = this.now();
+      if (this.ask() === false) this.later(PARTIAL_EVERY_MS);
+    }, ms);
+  }
+
+  /** The answer to the last ask: `draw` it (false when it drew nothing, and the next is asked for
+   * sooner), then ask for the next. */
+  async answered(draw: () => boolean | void | Promise<boolean | void>): Promise<void> {
+    let drew: boolean | void = false;
+    try {
+      drew = await draw();
+      if (drew !== false) await afterRender();
+    } finally {
+      if (drew === false) this.later(PARTIAL_EVERY_MS);
+      else {
+        this.pacer.done(this.askedAt);
+        this.later(this.pacer.waitMs());
+      }
+    }
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
   }
 }
 

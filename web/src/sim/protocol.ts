@@ -17,14 +17,14 @@ export interface PcapFile {
   bytes: Uint8Array;
 }
 
-export type ToWorker =
-  /** The scenario's run, with its traces. `partials`: while it runs, also reply with the result
-   * so far (`partial`), for the charts of a long run to fill in as it goes (worker.ts says how
-   * often). */
-  | { type: 'run'; id: number; scenario: string; seed?: string; partials?: boolean }
+/** A request: the worker answers it with the reply `Replies` names, or `failed`. */
+export type Request =
+  /** The scenario's run, with its traces. While it runs, a `partialWanted` for its id gets the
+   * result so far (`partial`), for the charts of a long run to fill in as it goes. */
+  | { type: 'run'; id: number; scenario: string; seed?: string }
   /** Simulation `part` of the scenario alone (`SteppedRun::part`; see `simulations`): the reply is
-   * its result's JSON text (`part`), to be joined by `combine`; `partials` as for `run`. */
-  | { type: 'runPart'; id: number; scenario: string; seed?: string; part: number; partials?: boolean }
+   * its result's JSON text (`part`), to be joined by `combine`; results so far as for `run`. */
+  | { type: 'runPart'; id: number; scenario: string; seed?: string; part: number }
   /** Runs these jobs (indices in `expandSweep`'s order) of the sweep `scenario`, in order: a
    * `sweepRow` as each ends, then `sweepDone`. */
   | { type: 'sweepRuns'; id: number; scenario: string; jobs: number[] }
@@ -49,6 +49,13 @@ export type ToWorker =
   /** Makes the core fail, to exercise crash recovery: panic now, panic inside the next run, or
    * run out of memory. */
   | { type: 'panic'; id: number; when: 'now' | 'next-run' | 'oom' };
+
+/** A request's run, still going, is to send its result so far (`partial`) after the slice under
+ * way: the page asks when it can draw one (`PartialPacer` in client.ts), so that no run spends
+ * its time writing results the page would drop. Nothing answers it if the run has ended. */
+export type PartialWanted = { type: 'partialWanted'; id: number };
+
+export type ToWorker = Request | PartialWanted;
 
 export type FromWorker =
   | { type: 'ready'; coreVersion: string }
@@ -100,7 +107,7 @@ export interface Replies {
 }
 
 /** `Replies` at run time: the client refuses any other reply to a request, in one place. */
-export const REPLY_TYPE: { [K in ToWorker['type']]: Replies[K]['type'] } = {
+export const REPLY_TYPE: { [K in Request['type']]: Replies[K]['type'] } = {
   run: 'result',
   runPart: 'part',
   sweepRuns: 'sweepDone',

@@ -4,7 +4,7 @@
 // replaces it.
 
 import { chainCore, coreFor, loadOrbitCore, type Loaded } from '../wasm/cores';
-import { assertNever, type CostEstimate, type FieldError, type FromWorker, type SweepJob, type SweepPointStats, type ToWorker } from './protocol';
+import { assertNever, type CostEstimate, type FieldError, type FromWorker, type Request, type SweepJob, type SweepPointStats, type ToWorker } from './protocol';
 import { parseResult, transferables } from './results';
 import { trapMessage } from './trap';
 import type { ConstellationView } from './constellation';
@@ -14,12 +14,11 @@ const post = (msg: FromWorker, transfer: Transferable[] = []) => self.postMessag
 /** Events per slice: about 5-10 ms of work, so progress stays smooth. */
 const SLICE_EVENTS = 50_000;
 const PROGRESS_EVERY_MS = 50;
-/** A run asked for partial results sends its first after this long (a short run ends first)... */
-const PARTIAL_AFTER_MS = 1000;
-/** ...and then at most twice a second, and never more than a twentieth of the run's time: a
- * result with its traces costs the LEO preset's INTCP flow about 10 ms to write. */
-const PARTIAL_EVERY_MS = 500;
-const PARTIAL_SHARE = 20;
+
+/** The runs going on in this worker, by request id, and those whose result so far the page asked
+ * for (`partialWanted`), sent after their slice under way. */
+const runsGoing = new Set<number>();
+const partialsWanted = new Set<number>();
 
 const ready = chainCore.then(({ core }) => post({ type: 'ready', coreVersion: core.core_version() }));
 
@@ -71,13 +70,11 @@ const yieldToEvents = () =>
 
 type Stepped = InstanceType<Loaded['core']['SteppedRun']>;
 
-/** Advances `sim` to its end in slices, reporting progress under `id` (none without), and with
- * `partials` the result so far now and then. Taking a result reads the run without changing
- * it, so the run ends the same either way (`runner/session.rs` tests it). */
-async function advanceToEnd(sim: Stepped, id?: number, partials = false) {
+/** Advances `sim` to its end in slices, reporting progress under `id` (none without), and the
+ * result so far when the page asks for it. Taking a result reads the run without changing it,
+ * so the run ends the same either way (`runner/session.rs` tests it). */
+async function advanceToEnd(sim: Stepped, id?: number) {
   let last = 0;
-  const started = performance.now();
-  let nextPartial = started + PARTIAL_AFTER_MS;
   for (let slice = 0; ; slice++) {
     if (slice === 1 && panicNextRun) {
       panicNextRun = false;
@@ -90,11 +87,7 @@ async function advanceToEnd(sim: Stepped, id?: number, partials = false) {
       last = now;
     }
     if (done) return;
-    if (id !== undefined && partials && now >= nextPartial) {
-      post({ type: 'partial', id, json: sim.result(true) });
-      const cost = performance.now() - now;
-      nextPartial = now + Math.max(PARTIAL_EVERY_MS, cost * PARTIAL_SHARE);
-    }
+    if (id !== undefined && partialsWanted.delete(id)) post({ type: 'partial', id, json: sim.result(true) });
     await yieldToEvents();
   }
 }
@@ -127,11 +120,12 @@ async function sweepRuns(loaded: Loaded, id: number, scenario: string, jobs: num
   post({ type: 'sweepDone', id });
 }
 
-async function run(loaded: Loaded, id: number, scenario: string, seed: string | undefined, part: number | undefined, partials: boolean) {
+async function run(loaded: Loaded, id: number, scenario: string, seed: string | undefined, part: number | undefined) {
   const { core } = loaded;
   const sim = part !== undefined ? core.SteppedRun.part(scenario, seed, part) : new core.SteppedRun(scenario, seed);
+  runsGoing.add(id);
   try {
-    await advanceToEnd(sim, id, partials);
+    await advanceToEnd(sim, id);
     if (part !== undefined) {
       // Passed on as text: the client only hands it back to `combine`.
       post({ type: 'part', id, json: sim.result(true) });
@@ -143,6 +137,8 @@ async function run(loaded: Loaded, id: number, scenario: string, seed: string | 
     describe(e, loaded);
     throw e;
   } finally {
+    runsGoing.delete(id);
+    partialsWanted.delete(id);
     // After a trap the object may still be borrowed, and free() would throw over the real
     // error; the worker is discarded anyway.
     if (trapped === null) sim.free();
@@ -155,13 +151,18 @@ async function run(loaded: Loaded, id: number, scenario: string, seed: string | 
  * and for a sweep's runs, since it is built for speed where the first-load build is built for
  * size (a fifth less CPU time over the CTCP Fig. 2 sweep), and a sweep is long enough that
  * fetching it once costs nothing in comparison. Both give the CLI's bytes. */
-async function coreOf(msg: ToWorker): Promise<Loaded> {
+async function coreOf(msg: Request): Promise<Loaded> {
   if (msg.type === 'view' || msg.type === 'pcap' || msg.type === 'sweepCsv' || msg.type === 'sweepStats' || msg.type === 'sweepRuns' || msg.type === 'combine') return loadOrbitCore();
   if (msg.type === 'panic') return chainCore;
   return coreFor(msg.scenario);
 }
 
 async function handle(msg: ToWorker) {
+  if (msg.type === 'partialWanted') {
+    // A run that has ended has sent its result: the request is dropped.
+    if (runsGoing.has(msg.id)) partialsWanted.add(msg.id);
+    return;
+  }
   await ready;
   let loaded: Loaded | undefined;
   try {
@@ -170,10 +171,10 @@ async function handle(msg: ToWorker) {
     const { core } = loaded;
     switch (msg.type) {
       case 'run':
-        await run(loaded, msg.id, msg.scenario, msg.seed, undefined, msg.partials ?? false);
+        await run(loaded, msg.id, msg.scenario, msg.seed, undefined);
         break;
       case 'runPart':
-        await run(loaded, msg.id, msg.scenario, msg.seed, msg.part, msg.partials ?? false);
+        await run(loaded, msg.id, msg.scenario, msg.seed, msg.part);
         break;
       case 'sweepRuns':
         await sweepRuns(loaded, msg.id, msg.scenario, msg.jobs);
