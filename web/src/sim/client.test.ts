@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { batchSize, CancelledError, CoreError, CrashError, partsLabel, seconds, SimClient, startOrder } from './client';
+import { batchSize, CancelledError, CoreError, CrashError, partsLabel, seconds, SimClient, startOrder, wantsSpeed } from './client';
 import type { FromWorker, ToWorker } from './protocol';
 import type { RunResult, RunSummary } from './results';
 
@@ -193,6 +193,18 @@ describe('SimClient.run of flows alone', () => {
     expect(r.summary.name).toBe('[{"part":0},{"part":1},{"part":2}]');
   });
 
+  it('runs what the core expects to be long on the build made for speed, and the rest on the one the scenario needs', async () => {
+    const sent = () => FakeWorker.all.flatMap((w) => w.received).flatMap((m) => (m.type === 'run' || m.type === 'runPart' ? [m] : []));
+    await new SimClient(2).run('{}', undefined, undefined, [0.1, 5, 3]).promise;
+    expect(Object.fromEntries(sent().map((m) => [m.type === 'runPart' ? m.part : -1, m.speed]))).toEqual({ 0: false, 1: true, 2: true });
+    FakeWorker.all = [];
+    FakeWorker.simulations = 1;
+    await new SimClient(2).run('{}', undefined, undefined, [2.5]).promise;
+    await new SimClient(2).run('{}', undefined, undefined, [1.5]).promise;
+    await new SimClient(2).run('{}').promise;
+    expect(sent().map((m) => m.speed)).toEqual([true, false, false]);
+  });
+
   it('runs the scenario as one run when it is one simulation, or the pool one worker', async () => {
     FakeWorker.simulations = 1;
     expect((await new SimClient(2).run('{}').promise).summary.name).toBe('whole');
@@ -248,6 +260,12 @@ describe('SimClient.sweep', () => {
     FakeWorker.failingJob = 2;
     const e = await new SimClient(1).sweep('{}').promise.catch((x: unknown) => x);
     expect((e as Error).message).toMatch(/^Sweep stopped: run 3 of 40 \(run 2\) failed: flows: job 2 refused\./);
+  });
+});
+
+describe('wantsSpeed', () => {
+  it('takes the build made for speed only for a run estimated over 2 s', () => {
+    expect([wantsSpeed(undefined), wantsSpeed(0.4), wantsSpeed(2), wantsSpeed(2.01), wantsSpeed(30)]).toEqual([false, false, false, true, true]);
   });
 });
 

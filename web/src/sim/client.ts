@@ -230,7 +230,8 @@ export class SimClient {
     onProgress?: (p: Progress) => void,
     onPartial?: (r: PartialResult) => void,
     /** The core's estimate of each simulation alone (`CostEstimate.run_seconds`): the costliest
-     * start first. Without it they start in order. */
+     * start first, and a long one runs on the build made for speed (`wantsSpeed`). Without it
+     * they start in order, on the build the scenario needs. */
     runSeconds?: readonly number[],
   ): { promise: Promise<RunResult>; cancel: () => void } {
     const report = progressReporter(onProgress);
@@ -249,9 +250,11 @@ export class SimClient {
       const count = this.slots.length > 1 ? await this.simulationCount(scenario) : 1;
       if (cancelled) throw new CancelledError();
       const partial = onPartial && ((r: PartialResult) => !cancelled && !ended && onPartial(r));
-      if (count <= 1) return this.runWhole(scenario, report, partial);
+      if (count <= 1) return this.runWhole(scenario, report, partial, wantsSpeed(runSeconds?.reduce((a, b) => a + b, 0)));
       inUse = this.slots;
-      return this.runParts(scenario, count, () => cancelled, stopAll, report, partial, startOrder(count, runSeconds));
+      return this.runParts(scenario, count, () => cancelled, stopAll, report, partial, startOrder(count, runSeconds), (k) =>
+        wantsSpeed(runSeconds?.length === count ? runSeconds[k] : undefined),
+      );
     })()
       .finally(() => {
         ended = true;
@@ -279,13 +282,13 @@ export class SimClient {
   }
 
   /** The scenario as one run on the first worker. */
-  private async runWhole(scenario: string, report: Report, onPartial?: (r: PartialResult) => void): Promise<RunResult> {
+  private async runWhole(scenario: string, report: Report, onPartial?: (r: PartialResult) => void, speed = false): Promise<RunResult> {
     const slot = this.slots[0];
     const id = this.id();
     const asking = onPartial && new PartialAsking(() => slot.tell({ type: 'partialWanted', id }));
     try {
       const msg = await slot.request(
-        { type: 'run', id, scenario },
+        { type: 'run', id, scenario, speed },
         {
           onProgress: (nowS, endS) => report(...runProgress(nowS, endS)),
           onPartial: asking && ((json) => asking.answered(() => onPartial(parseResult(json)))),
@@ -311,6 +314,7 @@ export class SimClient {
     report: Report,
     onPartial?: (r: PartialResult) => void,
     order: readonly number[] = startOrder(count),
+    speedOf: (part: number) => boolean = () => false,
   ): Promise<RunResult> {
     const parts: string[] = new Array<string>(count);
     const nowS = new Array<number>(count).fill(0);
@@ -374,7 +378,7 @@ export class SimClient {
         const id = this.id();
         requests[k] = { id, slot };
         const msg = await slot.request(
-          { type: 'runPart', id, scenario, part: k },
+          { type: 'runPart', id, scenario, part: k, speed: speedOf(k) },
           {
             onProgress: (now, end) => {
               nowS[k] = now;
@@ -506,6 +510,16 @@ async function runPool<T>(
   if (cancelled()) throw new CancelledError();
   const first = outcomes.find((o) => o.status === 'rejected' && !(o.reason instanceof CancelledError));
   if (first?.status === 'rejected') throw first.reason as Error;
+}
+
+/** A run the core expects to take longer than this in a browser runs on the build made for speed
+ * (`speed` in protocol.ts): on the first-load build, made for size, a chain run of TCP or CTCP
+ * takes 1.5-1.7 times as long, and fetching the other once costs a fraction of a second. */
+const SPEED_BUILD_AFTER_S = 2;
+
+/** Whether a run estimated at `seconds` (none: no estimate) goes on the build made for speed. */
+export function wantsSpeed(seconds: number | undefined): boolean {
+  return seconds !== undefined && seconds > SPEED_BUILD_AFTER_S;
 }
 
 /** The order in which to start a run's `count` simulations: the costliest first by `runSeconds`

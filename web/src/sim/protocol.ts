@@ -20,11 +20,14 @@ export interface PcapFile {
 /** A request: the worker answers it with the reply `Replies` names, or `failed`. */
 export type Request =
   /** The scenario's run, with its traces. While it runs, a `partialWanted` for its id gets the
-   * result so far (`partial`), for the charts of a long run to fill in as it goes. */
-  | { type: 'run'; id: number; scenario: string; seed?: string }
+   * result so far (`partial`), for the charts of a long run to fill in as it goes. `speed`: run
+   * it on the build made for speed (the orbit module, cores.ts) even if it needs no orbit code,
+   * as the page asks for a run it expects to be long. */
+  | { type: 'run'; id: number; scenario: string; seed?: string; speed?: boolean }
   /** Simulation `part` of the scenario alone (`SteppedRun::part`; see `simulations`): the reply is
-   * its result's JSON text (`part`), to be joined by `combine`; results so far as for `run`. */
-  | { type: 'runPart'; id: number; scenario: string; seed?: string; part: number }
+   * its result's JSON text (`part`), to be joined by `combine`; results so far and `speed` as
+   * for `run`. */
+  | { type: 'runPart'; id: number; scenario: string; seed?: string; part: number; speed?: boolean }
   /** Runs these jobs (indices in `expandSweep`'s order) of the sweep `scenario`, in order: a
    * `sweepRow` as each ends, then `sweepDone`. */
   | { type: 'sweepRuns'; id: number; scenario: string; jobs: number[] }

@@ -148,11 +148,13 @@ async function run(loaded: Loaded, id: number, scenario: string, seed: string | 
 /** The core that answers `msg`: the orbit build for the globe's view, for joining a run's parts
  * (`combine`), for a sweep's statistics and for the exports (pcap files, a sweep's CSV), whatever the scenario, since the
  * first-load build has none of them (reading results back is the result types' deserializers);
- * and for a sweep's runs, since it is built for speed where the first-load build is built for
- * size (a fifth less CPU time over the CTCP Fig. 2 sweep), and a sweep is long enough that
- * fetching it once costs nothing in comparison. Both give the CLI's bytes. */
+ * and for a sweep's runs and a run the page expects to be long (`speed`), since it is built for
+ * speed where the first-load build is built for size (a chain run of TCP or CTCP takes 1.5-1.7
+ * times as long on the latter), and such work is long enough that fetching it once costs
+ * little in comparison. Both give the CLI's bytes. */
 async function coreOf(msg: Request): Promise<Loaded> {
   if (msg.type === 'view' || msg.type === 'pcap' || msg.type === 'sweepCsv' || msg.type === 'sweepStats' || msg.type === 'sweepRuns' || msg.type === 'combine') return loadOrbitCore();
+  if ((msg.type === 'run' || msg.type === 'runPart') && msg.speed) return loadOrbitCore();
   if (msg.type === 'panic') return chainCore;
   return coreFor(msg.scenario);
 }

@@ -1,11 +1,12 @@
 // The worker's two builds of the core (scripts/build-wasm.sh): `pkg`, without the orbit code,
 // loads at start and runs every chain scenario; `pkg-orbit`, a superset with SGP4 and routing,
 // loads the first time a request needs it (a constellation scenario, the globe's view of any
-// scenario, or an export: pcap files, a sweep's CSV; and a sweep's runs, as it is built for
-// speed). Keeping the orbit code out of the first load is what gets it under its budget
-// (BENCHMARKS.md, the browser lab). A chain scenario's run always runs on `pkg` and a sweep's on
-// `pkg-orbit`, so which scenarios a worker saw before never decides which build answers (both
-// give the CLI's bytes: wasm-core/tests-node/determinism.test.mjs).
+// scenario, or an export: pcap files, a sweep's CSV; and a sweep's runs, or a run the page
+// expects to be long, as it is built for speed). Keeping the orbit code out of the first load is
+// what gets it under its budget (BENCHMARKS.md, the browser lab). A chain scenario's run runs on
+// `pkg` unless the request asks for speed, and a sweep's on `pkg-orbit`, so which scenarios a
+// worker saw before never decides which build answers (both give the CLI's bytes:
+// wasm-core/tests-node/determinism.test.mjs).
 
 import * as chain from './pkg/orbitcp_core.js';
 import chainUrl from './pkg/orbitcp_core_bg.wasm?url';
