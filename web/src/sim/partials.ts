@@ -1,6 +1,5 @@
 // Results so far of a run under way: the page asks for one when it can draw it, and spends at
-// most a share of the run's time on them (the worker writing the result, the core joining the
-// simulations', the page reading and drawing it). client.ts asks the workers through this.
+// most a share of the run's time on them. client.ts asks the workers through this.
 
 /** The page asks a run for its first result so far after this long (a short run ends first)... */
 const PARTIAL_AFTER_MS = 1000;

@@ -54,7 +54,7 @@ export type Request =
   | { type: 'panic'; id: number; when: 'now' | 'next-run' | 'oom' };
 
 /** A request's run, still going, is to send its result so far (`partial`) after the slice under
- * way: the page asks when it can draw one (`PartialPacer` in client.ts), so that no run spends
+ * way: the page asks when it can draw one (`partials.ts`), so that no run spends
  * its time writing results the page would drop. Nothing answers it if the run has ended. */
 export type PartialWanted = { type: 'partialWanted'; id: number };
 
