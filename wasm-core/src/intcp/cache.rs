@@ -30,19 +30,46 @@ impl Segment {
     }
 }
 
-/// A stored segment and its LRU stamp; stamp 0 marks a segment evicted in place.
+/// A stored segment in 32 bytes (a node's cache holds thousands, and an insert into a full
+/// cache reads slots written thousands of inserts before: the fewer bytes, the fewer of those
+/// reads miss). `stamp` is the LRU stamp, `EVICTED` for a segment evicted in place; its top bit
+/// (`IN_LRU`) marks a segment whose stamp is in the LRU queue.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
-    seg: Segment,
-    stamp: u64,
+    start: u64,
+    digest: u64,
+    first_sent: SimTime,
+    len: u32,
+    stamp: u32,
 }
 
 /// Stamp of an evicted slot; live stamps start at 1.
-const EVICTED: u64 = 0;
+const EVICTED: u32 = 0;
+/// A slot's stamp is in the LRU queue: the slot was read, or stored before its last slot.
+const IN_LRU: u32 = 1 << 31;
+/// Stamps stay below `IN_LRU`; at the limit the live ones are numbered anew, in their order.
+const STAMP_LIMIT: u32 = IN_LRU - 1;
 
 impl Slot {
+    fn new(seg: Segment, stamp: u32) -> Slot {
+        // The length fits: a segment is at most one packet, whose size is a u32.
+        Slot { start: seg.start, digest: seg.digest, first_sent: seg.first_sent, len: seg.len() as u32, stamp }
+    }
     fn live(&self) -> bool {
         self.stamp != EVICTED
+    }
+    /// Live, and in stamp order with the other such slots (`Cache::cursor`).
+    fn in_order(&self) -> bool {
+        self.live() && self.stamp & IN_LRU == 0
+    }
+    fn lru_stamp(&self) -> u32 {
+        self.stamp & !IN_LRU
+    }
+    fn end(&self) -> u64 {
+        self.start + self.len as u64
+    }
+    fn seg(&self) -> Segment {
+        Segment { start: self.start, end: self.end(), digest: self.digest, first_sent: self.first_sent }
     }
 }
 
@@ -56,11 +83,19 @@ pub struct Cache {
     /// the live ones; the first and the last slots are always live.
     slots: VecDeque<Slot>,
     live: usize,
-    /// (LRU stamp, start) in stamp order, the oldest evicted first. A read stamps its segment
-    /// anew and appends it rather than moving it, so entries whose stamp is no longer their
-    /// segment's are stale and skipped.
-    lru: VecDeque<(u64, u64)>,
-    next_stamp: u64,
+    /// The least recently used segment is the one with the lowest stamp. A segment stored after
+    /// every other one and never read since keeps the order of the slots: its stamp is above
+    /// those of all such slots before it. So the oldest of those is the first of them from the
+    /// front, and only the others go through the LRU queue. No slot before `cursor` is such a
+    /// slot.
+    cursor: usize,
+    /// (LRU stamp, start) of the segments marked `IN_LRU`, in stamp order. A read stamps its
+    /// segment anew and appends it rather than moving it, so entries whose stamp is no longer
+    /// their segment's are stale and skipped.
+    lru: VecDeque<(u32, u64)>,
+    next_stamp: u32,
+    /// `STAMP_LIMIT`, lower in tests of the renumbering.
+    stamp_limit: u32,
     pub hits: u64,
     pub misses: u64,
     pub evictions: u64,
@@ -73,8 +108,10 @@ impl Cache {
             used: 0,
             slots: VecDeque::new(),
             live: 0,
+            cursor: 0,
             lru: VecDeque::new(),
             next_stamp: 0,
+            stamp_limit: STAMP_LIMIT,
             hits: 0,
             misses: 0,
             evictions: 0,
@@ -93,17 +130,17 @@ impl Cache {
     #[inline]
     fn find(&self, start: u64) -> Option<usize> {
         let front = self.slots.front()?;
-        if front.seg.start == start {
+        if front.start == start {
             return Some(0);
         }
         // Segments are mostly one MSS long and in order, evicted ones keeping their slots: a
         // slot's index is mostly its offset from the front in segments.
-        let guess = (start.saturating_sub(front.seg.start) / front.seg.len().max(1)) as usize;
-        if self.slots.get(guess).is_some_and(|s| s.seg.start == start) {
+        let guess = (start.saturating_sub(front.start) / (front.len as u64).max(1)) as usize;
+        if self.slots.get(guess).is_some_and(|s| s.start == start) {
             return Some(guess);
         }
-        let i = self.slots.partition_point(|s| s.seg.start < start);
-        (self.slots.get(i)?.seg.start == start).then_some(i)
+        let i = self.slots.partition_point(|s| s.start < start);
+        (self.slots.get(i)?.start == start).then_some(i)
     }
 
     /// Stores a segment. A segment overlapping a stored one is not stored (the stored bytes
@@ -115,44 +152,45 @@ impl Cache {
         }
         // Stored segments do not overlap, so the last live one with a start before this
         // segment's end is the only one that can overlap it.
-        let after_all = self.slots.back().is_none_or(|last| last.seg.end <= seg.start);
+        let after_all = self.slots.back().is_none_or(|last| last.end() <= seg.start);
         if !after_all {
-            let before_end = self.slots.partition_point(|s| s.seg.start < seg.end);
+            let before_end = self.slots.partition_point(|s| s.start < seg.end);
             let overlapping = self.slots.range(..before_end).rev().find(|s| s.live());
-            if overlapping.is_some_and(|s| s.seg.end > seg.start) {
+            if overlapping.is_some_and(|s| s.end() > seg.start) {
                 return;
             }
         }
         while self.used + seg.len() > self.capacity {
-            let Some((stamp, start)) = self.lru.pop_front() else { break };
-            if let Some(i) = self.find(start) {
-                let slot = &mut self.slots[i];
-                if slot.stamp == stamp {
-                    slot.stamp = EVICTED;
-                    self.used -= slot.seg.len();
-                    self.live -= 1;
-                    self.evictions += 1;
-                }
-            }
+            let Some(i) = self.least_recently_used() else { break };
+            let slot = &mut self.slots[i];
+            slot.stamp = EVICTED;
+            self.used -= slot.len as u64;
+            self.live -= 1;
+            self.evictions += 1;
         }
         // Evicted slots at either end go at once, so the last slot is the last live segment.
         while self.slots.front().is_some_and(|s| !s.live()) {
             self.slots.pop_front();
+            self.cursor = self.cursor.saturating_sub(1);
         }
         while self.slots.back().is_some_and(|s| !s.live()) {
             self.slots.pop_back();
         }
+        self.cursor = self.cursor.min(self.slots.len());
         let stamp = self.stamp();
-        self.lru.push_back((stamp, seg.start));
-        let slot = Slot { seg, stamp };
-        if self.slots.back().is_none_or(|last| last.seg.start < seg.start) {
-            self.slots.push_back(slot);
+        if self.slots.back().is_none_or(|last| last.start < seg.start) {
+            self.slots.push_back(Slot::new(seg, stamp));
         } else {
-            let i = self.slots.partition_point(|s| s.seg.start < seg.start);
-            if self.slots[i].seg.start == seg.start {
+            self.lru.push_back((stamp, seg.start));
+            let slot = Slot::new(seg, stamp | IN_LRU);
+            let i = self.slots.partition_point(|s| s.start < seg.start);
+            if self.slots[i].start == seg.start {
                 self.slots[i] = slot; // an evicted slot: a live one would have overlapped
             } else {
                 self.slots.insert(i, slot);
+                if i < self.cursor {
+                    self.cursor += 1;
+                }
             }
         }
         self.live += 1;
@@ -160,6 +198,31 @@ impl Cache {
         self.compact();
     }
 
+    /// The live slot with the lowest stamp: the first in-order slot from `cursor` on, or the
+    /// LRU queue's first entry that is not stale, whichever is older.
+    fn least_recently_used(&mut self) -> Option<usize> {
+        while self.slots.get(self.cursor).is_some_and(|s| !s.in_order()) {
+            self.cursor += 1;
+        }
+        let in_order = self.slots.get(self.cursor).map(|s| (s.stamp, self.cursor));
+        let queued = loop {
+            let Some(&(stamp, start)) = self.lru.front() else { break None };
+            match self.find(start) {
+                Some(i) if self.slots[i].live() && self.slots[i].lru_stamp() == stamp => break Some((stamp, i)),
+                _ => {
+                    self.lru.pop_front();
+                }
+            }
+        };
+        match (in_order, queued) {
+            (Some((a, i)), Some((b, _))) if a < b => Some(i),
+            (_, Some((_, i))) => {
+                self.lru.pop_front();
+                Some(i)
+            }
+            (in_order, None) => in_order.map(|(_, i)| i),
+        }
+    }
     /// Drops the stale LRU entries once they outnumber the live ones, and the evicted slots
     /// likewise, so that a cache read or evicted out of order keeps its memory bounded. Inlined:
     /// it runs after every insert and read and almost always has nothing to drop.
@@ -173,17 +236,41 @@ impl Cache {
     fn drop_stale(&mut self) {
         if self.lru.len() > 2 * self.live + 64 {
             let mut lru = std::mem::take(&mut self.lru);
-            lru.retain(|&(stamp, start)| self.find(start).is_some_and(|i| self.slots[i].stamp == stamp));
+            lru.retain(|&(stamp, start)| {
+                self.find(start).is_some_and(|i| self.slots[i].live() && self.slots[i].lru_stamp() == stamp)
+            });
             self.lru = lru;
         }
         if self.slots.len() > 2 * self.live + 64 {
             self.slots.retain(Slot::live);
+            self.cursor = 0;
         }
     }
 
-    fn stamp(&mut self) -> u64 {
+    /// A new stamp, above every stamp given before (renumbering the live ones at the limit).
+    fn stamp(&mut self) -> u32 {
+        if self.next_stamp >= self.stamp_limit {
+            self.renumber();
+        }
         self.next_stamp += 1;
         self.next_stamp
+    }
+
+    /// Numbers the live slots' stamps 1, 2, ... in the order of their stamps, which keeps every
+    /// comparison between them, and the LRU queue with them. Once in 2^31 stamps.
+    fn renumber(&mut self) {
+        let mut order: Vec<usize> = (0..self.slots.len()).filter(|&i| self.slots[i].live()).collect();
+        order.sort_unstable_by_key(|&i| self.slots[i].lru_stamp());
+        self.lru.clear();
+        for (n, &i) in order.iter().enumerate() {
+            let slot = &mut self.slots[i];
+            let stamp = n as u32 + 1;
+            slot.stamp = stamp | (slot.stamp & IN_LRU);
+            if slot.stamp & IN_LRU != 0 {
+                self.lru.push_back((stamp, slot.start));
+            }
+        }
+        self.next_stamp = order.len() as u32;
     }
 
     /// The segments covering the contiguous prefix of `[start, end)` present in the cache, in
@@ -192,23 +279,23 @@ impl Cache {
         let mut pos = start;
         // An interest ahead of the data (the common miss on a path) asks past the last segment:
         // a miss without a search.
-        let past_all = self.slots.back().is_none_or(|last| last.seg.end <= start);
+        let past_all = self.slots.back().is_none_or(|last| last.end() <= start);
         let mut next = if past_all || start >= end { None } else { self.find(pos) };
         while let Some(i) = next {
-            let slot = &mut self.slots[i];
-            if !slot.live() {
+            if !self.slots[i].live() {
                 break;
             }
-            self.next_stamp += 1;
-            slot.stamp = self.next_stamp;
-            self.lru.push_back((slot.stamp, pos));
-            out.push(slot.seg);
-            pos = slot.seg.end;
+            let stamp = self.stamp();
+            let slot = &mut self.slots[i];
+            slot.stamp = stamp | IN_LRU;
+            self.lru.push_back((stamp, pos));
+            out.push(slot.seg());
+            pos = slot.end();
             if pos >= end {
                 break;
             }
             next = match self.slots.get(i + 1) {
-                Some(s) if s.seg.start == pos => Some(i + 1),
+                Some(s) if s.start == pos => Some(i + 1),
                 _ => self.find(pos),
             };
         }
@@ -352,6 +439,19 @@ mod tests {
 
     #[test]
     fn the_cache_keeps_and_evicts_what_a_plain_list_with_the_same_rules_does() {
+        keeps_and_evicts_as_the_plain_list(STAMP_LIMIT);
+    }
+
+    #[test]
+    fn stamps_numbered_anew_at_their_limit_keep_the_eviction_order() {
+        // A limit a few times the live segments: the stamps are numbered anew every few
+        // hundred inserts and reads.
+        for limit in [40, 97, 500] {
+            keeps_and_evicts_as_the_plain_list(limit);
+        }
+    }
+
+    fn keeps_and_evicts_as_the_plain_list(stamp_limit: u32) {
         for seed in 1..40u64 {
             let mut x = seed;
             let mut rand = move |n: u64| {
@@ -360,6 +460,7 @@ mod tests {
             };
             let capacity = 200 + rand(2000);
             let mut c = Cache::new(capacity);
+            c.stamp_limit = stamp_limit;
             let mut plain = PlainCache { capacity, segs: Vec::new(), clock: 0 };
             let mut next = 0u64;
             for step in 0..3000 {
@@ -382,6 +483,7 @@ mod tests {
                 }
                 assert_eq!(c.used(), plain.segs.iter().map(|(s, _)| s.len()).sum::<u64>(), "seed {seed} step {step}");
                 assert!(c.slots.len() <= 2 * c.live + 64 && c.lru.len() <= 2 * c.live + 64);
+                assert!(c.next_stamp <= stamp_limit);
             }
         }
     }
