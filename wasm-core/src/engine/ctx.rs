@@ -53,6 +53,14 @@ impl<'a> Ctx<'a> {
     pub fn timer_at(&mut self, at: SimTime, token: u64) {
         self.queue.schedule(at, Event::Timer { agent: self.agent, token });
     }
+
+    /// [`Self::timer_at`] for a timer set a fixed delay from now, so that each comes no earlier
+    /// than the last one set this way by any agent (INTCP's 1 ms ticks): it costs the event
+    /// queue no sift (`EventQueue::schedule_in_order`).
+    #[inline]
+    pub fn timer_in_order(&mut self, at: SimTime, token: u64) {
+        self.queue.schedule_in_order(at, Event::Timer { agent: self.agent, token });
+    }
 }
 
 #[cfg(test)]

@@ -227,7 +227,7 @@ impl IntcpNode {
         self.last_flush = ctx.now;
         let at = ctx.now + TICK;
         self.tick_at = Some(at);
-        ctx.timer_at(at, 0);
+        ctx.timer_in_order(at, 0);
     }
 
     /// Bytes this node holds for downstream: its send queue, and what it read ahead.
@@ -371,7 +371,11 @@ impl IntcpNode {
         if more || !self.snd_queue.is_empty() {
             let at = self.next_tick(ctx);
             self.tick_at = Some(at);
-            ctx.timer_at(at, 0);
+            if at == ctx.now + TICK {
+                ctx.timer_in_order(at, 0);
+            } else {
+                ctx.timer_at(at, 0);
+            }
         }
     }
 
