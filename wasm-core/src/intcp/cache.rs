@@ -30,17 +30,24 @@ impl Segment {
     }
 }
 
-/// A stored segment in 32 bytes (a node's cache holds thousands, and an insert into a full
-/// cache reads slots written thousands of inserts before: the fewer bytes, the fewer of those
-/// reads miss). `stamp` is the LRU stamp, `EVICTED` for a segment evicted in place; its top bit
-/// (`IN_LRU`) marks a segment whose stamp is in the LRU queue.
+/// Where a stored segment lies, in 16 bytes: what an insert reads to find and evict the least
+/// recently used segment, from slots written thousands of inserts before (a node's cache holds
+/// thousands). The fewer bytes, the fewer of those reads miss the CPU's caches; what the
+/// segment carries is apart, in `Content`, read only when the segment is. `stamp` is the LRU
+/// stamp, `EVICTED` for a segment evicted in place; its top bit (`IN_LRU`) marks a segment
+/// whose stamp is in the LRU queue.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     start: u64,
-    digest: u64,
-    first_sent: SimTime,
     len: u32,
     stamp: u32,
+}
+
+/// What a stored segment carries besides its range.
+#[derive(Clone, Copy, Debug)]
+struct Content {
+    digest: u64,
+    first_sent: SimTime,
 }
 
 /// Stamp of an evicted slot; live stamps start at 1.
@@ -51,9 +58,9 @@ const IN_LRU: u32 = 1 << 31;
 const STAMP_LIMIT: u32 = IN_LRU - 1;
 
 impl Slot {
-    fn new(seg: Segment, stamp: u32) -> Slot {
+    fn new(seg: &Segment, stamp: u32) -> Slot {
         // The length fits: a segment is at most one packet, whose size is a u32.
-        Slot { start: seg.start, digest: seg.digest, first_sent: seg.first_sent, len: seg.len() as u32, stamp }
+        Slot { start: seg.start, len: seg.len() as u32, stamp }
     }
     fn live(&self) -> bool {
         self.stamp != EVICTED
@@ -68,8 +75,8 @@ impl Slot {
     fn end(&self) -> u64 {
         self.start + self.len as u64
     }
-    fn seg(&self) -> Segment {
-        Segment { start: self.start, end: self.end(), digest: self.digest, first_sent: self.first_sent }
+    fn seg(&self, content: &Content) -> Segment {
+        Segment { start: self.start, end: self.end(), digest: content.digest, first_sent: content.first_sent }
     }
 }
 
@@ -82,6 +89,8 @@ pub struct Cache {
     /// middle stays as an `EVICTED` slot, keeping the order, until the evicted slots outnumber
     /// the live ones; the first and the last slots are always live.
     slots: VecDeque<Slot>,
+    /// Each slot's content, at the slot's index.
+    contents: VecDeque<Content>,
     live: usize,
     /// The least recently used segment is the one with the lowest stamp. A segment stored after
     /// every other one and never read since keeps the order of the slots: its stamp is above
@@ -107,6 +116,7 @@ impl Cache {
             capacity: capacity_bytes,
             used: 0,
             slots: VecDeque::new(),
+            contents: VecDeque::new(),
             live: 0,
             cursor: 0,
             lru: VecDeque::new(),
@@ -171,23 +181,30 @@ impl Cache {
         // Evicted slots at either end go at once, so the last slot is the last live segment.
         while self.slots.front().is_some_and(|s| !s.live()) {
             self.slots.pop_front();
+            self.contents.pop_front();
             self.cursor = self.cursor.saturating_sub(1);
         }
         while self.slots.back().is_some_and(|s| !s.live()) {
             self.slots.pop_back();
+            self.contents.pop_back();
         }
         self.cursor = self.cursor.min(self.slots.len());
         let stamp = self.stamp();
+        let content = Content { digest: seg.digest, first_sent: seg.first_sent };
         if self.slots.back().is_none_or(|last| last.start < seg.start) {
-            self.slots.push_back(Slot::new(seg, stamp));
+            self.slots.push_back(Slot::new(&seg, stamp));
+            self.contents.push_back(content);
         } else {
             self.lru.push_back((stamp, seg.start));
-            let slot = Slot::new(seg, stamp | IN_LRU);
+            let slot = Slot::new(&seg, stamp | IN_LRU);
             let i = self.slots.partition_point(|s| s.start < seg.start);
             if self.slots[i].start == seg.start {
-                self.slots[i] = slot; // an evicted slot: a live one would have overlapped
+                // An evicted slot: a live one would have overlapped.
+                self.slots[i] = slot;
+                self.contents[i] = content;
             } else {
                 self.slots.insert(i, slot);
+                self.contents.insert(i, content);
                 if i < self.cursor {
                     self.cursor += 1;
                 }
@@ -242,6 +259,8 @@ impl Cache {
             self.lru = lru;
         }
         if self.slots.len() > 2 * self.live + 64 {
+            let mut slots = self.slots.iter();
+            self.contents.retain(|_| slots.next().is_some_and(Slot::live));
             self.slots.retain(Slot::live);
             self.cursor = 0;
         }
@@ -289,7 +308,7 @@ impl Cache {
             let slot = &mut self.slots[i];
             slot.stamp = stamp | IN_LRU;
             self.lru.push_back((stamp, pos));
-            out.push(slot.seg());
+            out.push(slot.seg(&self.contents[i]));
             pos = slot.end();
             if pos >= end {
                 break;
@@ -484,6 +503,7 @@ mod tests {
                 assert_eq!(c.used(), plain.segs.iter().map(|(s, _)| s.len()).sum::<u64>(), "seed {seed} step {step}");
                 assert!(c.slots.len() <= 2 * c.live + 64 && c.lru.len() <= 2 * c.live + 64);
                 assert!(c.next_stamp <= stamp_limit);
+                assert_eq!(c.contents.len(), c.slots.len());
             }
         }
     }
