@@ -5,7 +5,7 @@
 // (decoder rank, loss estimate) and where the bottleneck's capacity went. With a pinned
 // baseline, the window, goodput and delay charts draw its lines dashed on the same scales.
 
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import type { RunResult } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
 import { CapacityChart } from './CapacityChart';
@@ -38,8 +38,11 @@ export type { BaselineRun } from './baselineRun';
 /** A chart's id, as the lessons and the embedded page name it (lessons/format.ts VIEWS). */
 export type ChartId = 'cwnd' | 'sequence' | 'goodput' | 'delay' | 'delay_cdf' | 'jitter' | 'queue' | 'fairness' | 'coding' | 'capacity' | 'hops' | 'path';
 
-/** `only` shows that one chart (an embedded page); nothing when this result has no such chart. */
-export function ResultCharts({
+/** `only` shows that one chart (an embedded page); nothing when this result has no such chart.
+ * Memoised: the page redraws twice a second while a run goes (its progress), and a long run's
+ * charts so far (the LEO preset's hop view alone is 24 000 elements) took 20-30 ms of the page's
+ * thread each time although nothing they show had changed. */
+export const ResultCharts = memo(function ResultCharts({
   result,
   scenario,
   baseline = null,
@@ -88,4 +91,4 @@ export function ResultCharts({
       {show('fairness') && shared && <FairnessChart summary={result.summary} scenario={scenario} name={name} />}
     </div>
   );
-}
+});
