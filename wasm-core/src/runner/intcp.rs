@@ -8,7 +8,7 @@ use super::Run;
 use crate::delivery::Delivery;
 use crate::intcp::consumer::{Consumer, ConsumerConfig, CONSUMER_TRACE_COLUMNS};
 use crate::intcp::midnode::{
-    IntcpNode, IntcpNodeConfig, Midnode, MovingPeers, NodeContent, NodeRole, Peer, Role, HOP_TRACE_COLUMNS,
+    IntcpNode, IntcpNodeConfig, Midnode, MovingPeers, NodeContent, NodeRole, Peer, Role, StoreAt, HOP_TRACE_COLUMNS,
 };
 use crate::intcp::rate::{CcParams, HopController};
 use crate::intcp::IntcpConfig;
@@ -78,10 +78,7 @@ impl FlowReport for IntcpHandle {
                     data_sent: n.stats.data_sent,
                     interests_sent: n.stats.interests_sent,
                     cache_served: n.stats.cache_served,
-                    cache_bytes_used: n
-                        .role
-                        .store()
-                        .map_or(0, |s| run.sim.net.node_states.get::<NodeContent>(s).cache.used()),
+                    cache_bytes_used: n.role.store().map_or(0, |s| s.content(&run.sim.net.node_states).cache.used()),
                     hole_requests: n.stats.hole_requests,
                     max_queue_bytes: n.stats.max_queue_bytes,
                 }
@@ -116,9 +113,31 @@ impl FlowReport for IntcpHandle {
 
 impl Run {
     /// Every INTCP cache of every node, once each (flows of one name share one per node), in
-    /// the order they were made: (used bytes, capacity).
+    /// the order they were made (with their agents): (used bytes, capacity).
     pub fn intcp_cache_usage(&self) -> Vec<(u64, u64)> {
-        self.sim.net.node_states.all::<NodeContent>().map(|s| (s.cache.used(), s.cache.capacity())).collect()
+        let states = &self.sim.net.node_states;
+        let mut shared_seen = Vec::new();
+        self.sim
+            .agents
+            .iter()
+            .filter_map(|a| match a {
+                Agent::IntcpNode(n) => n.role.store(),
+                _ => None,
+            })
+            .filter(|store| match store {
+                StoreAt::Own(_) => true,
+                StoreAt::Shared(slot) => {
+                    !shared_seen.contains(slot) && {
+                        shared_seen.push(*slot);
+                        true
+                    }
+                }
+            })
+            .map(|store| {
+                let cache = &store.content(states).cache;
+                (cache.used(), cache.capacity())
+            })
+            .collect()
     }
 }
 
@@ -185,9 +204,9 @@ impl Transport for IntcpHandle {
             let cache_bytes = c.node_cache_bytes.get(&node.to_string()).copied().unwrap_or(c.cache_bytes);
             let store = match &c.name {
                 Some(name) if c.cache && role != Role::Producer => {
-                    Some(b.named_node_state(node, name, || NodeContent::new(cache_bytes)))
+                    Some(StoreAt::Shared(b.named_node_state(node, name, || NodeContent::new(cache_bytes))))
                 }
-                None if c.cache && role == Role::Midnode => Some(b.node_state(node, NodeContent::new(cache_bytes))),
+                None if c.cache && role == Role::Midnode => Some(StoreAt::Own(Box::new(NodeContent::new(cache_bytes)))),
                 _ => None,
             };
             let node_role = match role {

@@ -63,11 +63,6 @@ impl<'a> Builder<'a> {
         *slot = Some((node, agent, start));
     }
 
-    /// A slot of state on `node` for this flow's agents there alone (`net::node_state`).
-    pub fn node_state<T: 'static>(&mut self, node: NodeId, state: T) -> NodeSlot {
-        self.sim.net.node_states.add(node, state)
-    }
-
     /// The slot of state on `node` that every flow naming `name` shares; `make` fills it the
     /// first time.
     pub fn named_node_state<T: 'static>(&mut self, node: NodeId, name: &str, make: impl FnOnce() -> T) -> NodeSlot {

@@ -43,7 +43,7 @@ mod store;
 
 use peers::Peers;
 pub use peers::{MovingPeers, Peer};
-pub use role::{Midnode, NodeRole, Role};
+pub use role::{Midnode, NodeRole, Role, StoreAt};
 pub use store::{NodeContent, Pit, PIT_LIFETIME};
 
 /// Columns of a node's hop trace (`FlowTrace.hops[i].series` in results).
@@ -546,7 +546,7 @@ mod tests {
     use crate::engine::Event;
     use crate::intcp::rate::CcParams;
     use crate::intcp::rate_encoding::encode_rate;
-    use crate::net::{Network, NodeSlot};
+    use crate::net::Network;
     use crate::sim::EventQueue;
     use crate::simulation::testing::{chain, TestLink};
 
@@ -566,7 +566,6 @@ mod tests {
         net: Network,
         queue: EventQueue<Event>,
         node: IntcpNode,
-        store: NodeSlot,
         content: Content,
         now: SimTime,
         sn: u64,
@@ -574,8 +573,7 @@ mod tests {
 
     impl Bench {
         fn new() -> Bench {
-            let mut net = chain(&[TestLink::new(100.0, 5), TestLink::new(100.0, 5)]);
-            let store = net.node_states.add(1, NodeContent::new(1 << 20));
+            let net = chain(&[TestLink::new(100.0, 5), TestLink::new(100.0, 5)]);
             let cfg = IntcpConfig {
                 bytes: Some(100 * MSS),
                 mss: MSS as u32,
@@ -587,7 +585,10 @@ mod tests {
                 swing_gate: false,
             };
             let node = IntcpNode::new(IntcpNodeConfig {
-                role: NodeRole::Midnode(Box::new(Midnode::new(&cfg, Some(store)))),
+                role: NodeRole::Midnode(Box::new(Midnode::new(
+                    &cfg,
+                    Some(StoreAt::Own(Box::new(NodeContent::new(1 << 20)))),
+                ))),
                 intcp: cfg,
                 hop: HopController::Intcp,
                 flow: 0,
@@ -596,7 +597,7 @@ mod tests {
                 down: Some(Peer { node: 2, agent: 2 }),
             });
             let content = Content::new(1, 0);
-            Bench { net, queue: EventQueue::new(), node, store, content, now: ms(100), sn: 0 }
+            Bench { net, queue: EventQueue::new(), node, content, now: ms(100), sn: 0 }
         }
 
         fn handle(&mut self, body: Body) {
@@ -644,7 +645,10 @@ mod tests {
 
         fn cached(&mut self, start: u64, end: u64) -> Vec<(u64, u64)> {
             let mut out = Vec::new();
-            self.net.node_states.get_mut::<NodeContent>(self.store).cache.read(start, end, &mut out);
+            let Some(StoreAt::Own(store)) = self.node.role.store_mut() else {
+                panic!("the bench's midnode keeps its own store")
+            };
+            store.cache.read(start, end, &mut out);
             out.iter().map(|s| (s.start, s.end)).collect()
         }
     }

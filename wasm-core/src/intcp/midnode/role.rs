@@ -6,9 +6,10 @@
 use crate::content::Content;
 use crate::intcp::consumer::Consumer;
 use crate::intcp::holes::HoleDetector;
+use crate::intcp::midnode::NodeContent;
 use crate::intcp::readahead::ReadAhead;
 use crate::intcp::IntcpConfig;
-use crate::net::NodeSlot;
+use crate::net::{NodeSlot, NodeStates};
 use crate::sim::SimTime;
 use std::collections::BTreeMap;
 
@@ -42,15 +43,35 @@ pub enum NodeRole {
         /// The end-to-end state (`consumer.rs`).
         consumer: Box<Consumer>,
         /// On a node that named flows share, the store it leaves what it got in.
-        store: Option<NodeSlot>,
+        store: Option<StoreAt>,
     },
+}
+
+/// Where a node's store (`store.rs`) is.
+pub enum StoreAt {
+    /// With the node: the store of a flow without a name, which no other agent reads. A packet
+    /// reaches it without going through the node's shared state, whose slots hold any type and
+    /// are read back through a type check: a virtual call for every DATA and INTEREST.
+    Own(Box<NodeContent>),
+    /// A slot of the node's state, shared by the flows of one name.
+    Shared(NodeSlot),
+}
+
+impl StoreAt {
+    /// The store, given the node states of the network it is in.
+    pub fn content<'a>(&'a self, states: &'a NodeStates) -> &'a NodeContent {
+        match self {
+            StoreAt::Own(content) => content,
+            StoreAt::Shared(slot) => states.get(*slot),
+        }
+    }
 }
 
 /// What a midnode keeps besides what every node keeps.
 pub struct Midnode {
-    /// The node's cache and pending interests (`store.rs`): a slot of the node's state, shared
-    /// by the flows of one name; none on a flow without caches.
-    pub store: Option<NodeSlot>,
+    /// The node's cache and pending interests (`store.rs`): its own, or a slot of the node's
+    /// state shared by the flows of one name; none on a flow without caches.
+    pub store: Option<StoreAt>,
     /// SeqHole on the upstream hop (with caches only: INTCP-uni has none, §10).
     pub(super) holes: HoleDetector,
     /// Read-ahead (with a cache and a hold budget; `readahead.rs`).
@@ -63,7 +84,7 @@ pub struct Midnode {
 
 impl Midnode {
     /// A midnode of a flow configured by `cfg`, with its store if the flow caches.
-    pub fn new(cfg: &IntcpConfig, store: Option<NodeSlot>) -> Midnode {
+    pub fn new(cfg: &IntcpConfig, store: Option<StoreAt>) -> Midnode {
         let ra = (store.is_some() && cfg.hold_budget_bytes > 0).then(|| {
             let ra = ReadAhead::new(
                 cfg.mss,
@@ -90,7 +111,7 @@ impl Midnode {
 
 impl NodeRole {
     /// The consumer's role, with its end-to-end state.
-    pub fn consumer(consumer: Consumer, store: Option<NodeSlot>) -> NodeRole {
+    pub fn consumer(consumer: Consumer, store: Option<StoreAt>) -> NodeRole {
         NodeRole::Consumer { consumer: Box::new(consumer), store }
     }
 
@@ -106,11 +127,20 @@ impl NodeRole {
 
     /// The node's store (cache and pending interests), if this role keeps one.
     #[inline]
-    pub fn store(&self) -> Option<NodeSlot> {
+    pub fn store(&self) -> Option<&StoreAt> {
         match self {
             NodeRole::Producer { .. } => None,
-            NodeRole::Midnode(m) => m.store,
-            NodeRole::Consumer { store, .. } => *store,
+            NodeRole::Midnode(m) => m.store.as_ref(),
+            NodeRole::Consumer { store, .. } => store.as_ref(),
+        }
+    }
+
+    #[inline]
+    pub fn store_mut(&mut self) -> Option<&mut StoreAt> {
+        match self {
+            NodeRole::Producer { .. } => None,
+            NodeRole::Midnode(m) => m.store.as_mut(),
+            NodeRole::Consumer { store, .. } => store.as_mut(),
         }
     }
 

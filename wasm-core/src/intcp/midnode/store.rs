@@ -2,9 +2,9 @@
 //! of the node's state, `net::node_state`): its cache, and its table of pending interests (a
 //! PIT, docs/intcp-protocol.md §9), through which a cache miss for a segment that another flow
 //! here already requested upstream waits for that DATA instead of being forwarded again. A flow
-//! without a name has a store of its own on each midnode.
+//! without a name has a store of its own on each midnode, kept with the midnode (`StoreAt::Own`).
 
-use super::{IntcpNode, NodeRole};
+use super::{IntcpNode, NodeRole, StoreAt};
 use crate::engine::Ctx;
 use crate::intcp::cache::{Cache, Segment};
 use crate::sim::{SimDuration, SimTime};
@@ -49,16 +49,19 @@ impl IntcpNode {
     }
 
     /// This node's store, reached through the node (the agent keeps only its slot).
-    pub(super) fn store<'c>(&self, ctx: &'c mut Ctx) -> Option<&'c mut NodeContent> {
-        self.role.store().map(|slot| ctx.node_state::<NodeContent>(slot))
+    pub(super) fn store<'c>(&'c mut self, ctx: &'c mut Ctx) -> Option<&'c mut NodeContent> {
+        match self.role.store_mut()? {
+            StoreAt::Own(content) => Some(content),
+            &mut StoreAt::Shared(slot) => Some(ctx.node_state::<NodeContent>(slot)),
+        }
     }
 
-    /// The store's pending interests, when this node aggregates them.
+    /// The store's pending interests, when this node aggregates them (flows of a name, whose
+    /// store is the node's shared one).
     fn pit<'c>(&self, ctx: &'c mut Ctx) -> Option<&'c mut Pit> {
-        if self.aggregates {
-            self.store(ctx).map(|s| &mut s.pit)
-        } else {
-            None
+        match self.role.store() {
+            Some(&StoreAt::Shared(slot)) if self.aggregates => Some(&mut ctx.node_state::<NodeContent>(slot).pit),
+            _ => None,
         }
     }
 
