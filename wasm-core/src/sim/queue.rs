@@ -227,15 +227,31 @@ mod tests {
         assert_eq!(order, vec!["first", "a", "b", "c"]);
     }
 
+    type Reference = std::collections::BTreeSet<(u64, u64)>;
+
+    /// The next number of a 64-bit LCG: the tests' schedules and pops.
+    fn next(x: &mut u64) -> u64 {
+        *x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *x
+    }
+
+    /// Pops everything left, each against the sorted set's first.
+    fn drain_against(q: &mut EventQueue<u64>, reference: &mut Reference) {
+        while let Some((t, s)) = q.pop() {
+            assert_eq!(Some((t.0, s)), reference.pop_first());
+        }
+        assert!(reference.is_empty());
+    }
+
     #[test]
     fn interleaved_schedules_and_pops_follow_time_then_schedule_order() {
         // Against a sorted set of (time, seq): few distinct times, so ties are common.
         let mut q = EventQueue::new();
-        let mut reference = std::collections::BTreeSet::new();
+        let mut reference = Reference::new();
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut now = 0;
         for seq in 0..20_000u64 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let x = next(&mut x);
             let time = now + (x >> 60);
             q.schedule(SimTime(time), seq);
             reference.insert((time, seq));
@@ -245,10 +261,7 @@ mod tests {
                 now = t.0;
             }
         }
-        while let Some((t, s)) = q.pop() {
-            assert_eq!(Some((t.0, s)), reference.pop_first());
-        }
-        assert!(reference.is_empty());
+        drain_against(&mut q, &mut reference);
     }
 
     #[test]
@@ -256,10 +269,10 @@ mod tests {
         // Against a sorted set, checking `peek_time` and `len` after every operation: the popped
         // entry stays in the heap until the next schedule or pop takes its place.
         let mut q = EventQueue::new();
-        let mut reference = std::collections::BTreeSet::new();
+        let mut reference = Reference::new();
         let mut x: u64 = 0x2545_f491_4f6c_dd1d;
         for seq in 0..5_000u64 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let x = next(&mut x);
             let pops = (x >> 61) as usize % 4;
             for _ in 0..pops {
                 assert_eq!(q.pop().map(|(t, s)| (t.0, s)), reference.pop_first());
@@ -283,18 +296,25 @@ mod tests {
         // events come earlier than the lane's last, as a broken promise would, and must go to
         // the heap. Checked against a sorted set after every operation.
         let mut q = EventQueue::new();
-        let mut reference = std::collections::BTreeSet::new();
+        let mut reference = Reference::new();
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut now = 0;
+        let (mut to_lane, mut in_order_to_heap) = (0, 0);
         for seq in 0..20_000u64 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let x = next(&mut x);
             let time = match x >> 62 {
                 0 => now + 7,
                 1 => now + (x >> 40) % 3,
                 _ => now + (x >> 40) % 20,
             };
             if x >> 62 <= 1 {
+                let lane_before = q.lane.len();
                 q.schedule_in_order(SimTime(time), seq);
+                if q.lane.len() > lane_before {
+                    to_lane += 1;
+                } else {
+                    in_order_to_heap += 1;
+                }
             } else {
                 q.schedule(SimTime(time), seq);
             }
@@ -311,10 +331,11 @@ mod tests {
                 assert_eq!(q.peek_time().map(|t| t.0), reference.first().map(|&(t, _)| t));
             }
         }
-        assert!(!q.lane.is_empty() || q.popped > 0);
-        while let Some((t, s)) = q.pop() {
-            assert_eq!(Some((t.0, s)), reference.pop_first());
-        }
-        assert!(reference.is_empty());
+        // Both ways were taken, many times each.
+        assert!(
+            to_lane > 1000 && in_order_to_heap > 1000,
+            "{to_lane} to the lane, {in_order_to_heap} in order to the heap"
+        );
+        drain_against(&mut q, &mut reference);
     }
 }
