@@ -224,9 +224,9 @@ impl Cache {
         let in_order = self.slots.get(self.cursor).map(|s| (s.stamp, self.cursor));
         let queued = loop {
             let Some(&(stamp, start)) = self.lru.front() else { break None };
-            match self.find(start) {
-                Some(i) if self.slots[i].live() && self.slots[i].lru_stamp() == stamp => break Some((stamp, i)),
-                _ => {
+            match self.queued_slot(stamp, start) {
+                Some(i) => break Some((stamp, i)),
+                None => {
                     self.lru.pop_front();
                 }
             }
@@ -240,6 +240,13 @@ impl Cache {
             (in_order, None) => in_order.map(|(_, i)| i),
         }
     }
+
+    /// The slot an LRU entry names, unless the entry is stale (its segment was evicted, or read
+    /// again and stamped anew).
+    fn queued_slot(&self, stamp: u32, start: u64) -> Option<usize> {
+        self.find(start).filter(|&i| self.slots[i].live() && self.slots[i].lru_stamp() == stamp)
+    }
+
     /// Drops the stale LRU entries once they outnumber the live ones, and the evicted slots
     /// likewise, so that a cache read or evicted out of order keeps its memory bounded. Inlined:
     /// it runs after every insert and read and almost always has nothing to drop.
@@ -253,9 +260,7 @@ impl Cache {
     fn drop_stale(&mut self) {
         if self.lru.len() > 2 * self.live + 64 {
             let mut lru = std::mem::take(&mut self.lru);
-            lru.retain(|&(stamp, start)| {
-                self.find(start).is_some_and(|i| self.slots[i].live() && self.slots[i].lru_stamp() == stamp)
-            });
+            lru.retain(|&(stamp, start)| self.queued_slot(stamp, start).is_some());
             self.lru = lru;
         }
         if self.slots.len() > 2 * self.live + 64 {
