@@ -235,6 +235,13 @@ mod tests {
         *x
     }
 
+    /// The queue's length and next time are the sorted set's.
+    fn agrees_with(q: &EventQueue<u64>, reference: &Reference) {
+        assert_eq!(q.len(), reference.len());
+        assert_eq!(q.is_empty(), reference.is_empty());
+        assert_eq!(q.peek_time().map(|t| t.0), reference.first().map(|&(t, _)| t));
+    }
+
     /// Pops everything left, each against the sorted set's first.
     fn drain_against(q: &mut EventQueue<u64>, reference: &mut Reference) {
         while let Some((t, s)) = q.pop() {
@@ -276,17 +283,14 @@ mod tests {
             let pops = (x >> 61) as usize % 4;
             for _ in 0..pops {
                 assert_eq!(q.pop().map(|(t, s)| (t.0, s)), reference.pop_first());
-                assert_eq!(q.len(), reference.len());
-                assert_eq!(q.peek_time().map(|t| t.0), reference.first().map(|&(t, _)| t));
+                agrees_with(&q, &reference);
             }
             if x & 0x400 != 0 {
                 let time = (x >> 40) % 64;
                 q.schedule(SimTime(time), seq);
                 reference.insert((time, seq));
             }
-            assert_eq!(q.len(), reference.len());
-            assert_eq!(q.is_empty(), reference.is_empty());
-            assert_eq!(q.peek_time().map(|t| t.0), reference.first().map(|&(t, _)| t));
+            agrees_with(&q, &reference);
         }
     }
 
@@ -319,16 +323,14 @@ mod tests {
                 q.schedule(SimTime(time), seq);
             }
             reference.insert((time, seq));
-            assert_eq!(q.len(), reference.len());
-            assert_eq!(q.peek_time().map(|t| t.0), reference.first().map(|&(t, _)| t));
+            agrees_with(&q, &reference);
             for _ in 0..(x >> 8) % 3 {
                 let popped = q.pop().map(|(t, s)| (t.0, s));
                 assert_eq!(popped, reference.pop_first());
                 if let Some((t, _)) = popped {
                     now = t;
                 }
-                assert_eq!(q.len(), reference.len());
-                assert_eq!(q.peek_time().map(|t| t.0), reference.first().map(|&(t, _)| t));
+                agrees_with(&q, &reference);
             }
         }
         // Both ways were taken, many times each.
