@@ -115,10 +115,8 @@ impl SteppedRun {
         if self.panic_armed {
             panic!("deliberate panic inside a run, at {:.3} s simulated", self.session.progress_s());
         }
-        for _ in 0..max_events {
-            if !self.session.step() {
-                return true;
-            }
+        if !self.session.advance(max_events.into()) {
+            return true;
         }
         self.session.finished()
     }

@@ -112,6 +112,20 @@ impl Session {
         false
     }
 
+    /// Processes `n` events, as `n` calls of [`Self::step`] would; false if every simulation
+    /// ended before that.
+    pub fn advance(&mut self, n: u64) -> bool {
+        let mut left = n;
+        while let Some(run) = self.runs.get_mut(self.current) {
+            left -= run.sim.steps(left);
+            if left == 0 {
+                return true;
+            }
+            self.current += 1;
+        }
+        false
+    }
+
     pub fn finished(&mut self) -> bool {
         while let Some(run) = self.runs.get_mut(self.current) {
             if !run.sim.finished() {
@@ -324,6 +338,38 @@ mod tests {
         }
         assert!(taken >= 3, "only {taken} results taken");
         assert_eq!(serde_json::to_value(watched.result(true).unwrap()).unwrap(), want);
+    }
+
+    #[test]
+    fn a_run_advanced_in_chunks_is_the_run_stepped_one_event_at_a_time() {
+        // Flows alone, so that a chunk ends inside one simulation and goes on into the next;
+        // then with an event budget that stops the first of them early.
+        for budget in [None, Some(3_000)] {
+            let mut sc = alone();
+            if let Some(b) = budget {
+                sc.max_events = b;
+            }
+            let mut stepped = Session::new(&sc, sc.seed).unwrap();
+            let mut steps = 0u64;
+            while stepped.step() {
+                steps += 1;
+            }
+            let want = text(&stepped.result(true).unwrap());
+            for chunk in [1, 7, 4096, u64::MAX] {
+                let mut advanced = Session::new(&sc, sc.seed).unwrap();
+                let mut chunks = 0u64;
+                while advanced.advance(chunk) {
+                    chunks += 1;
+                }
+                assert_eq!(chunks, steps / chunk, "chunks of {chunk}");
+                assert!(advanced.finished());
+                assert_eq!(advanced.events_processed(), stepped.events_processed());
+                assert_eq!(text(&advanced.result(true).unwrap()), want, "chunks of {chunk}, budget {budget:?}");
+            }
+            if budget.is_some() {
+                assert!(want.contains("event budget"), "the budget did not stop a run");
+            }
+        }
     }
 
     #[test]

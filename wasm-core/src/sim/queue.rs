@@ -127,6 +127,14 @@ impl<E: Copy> EventQueue<E> {
     }
 
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
+        self.pop_due(SimTime(u64::MAX))
+    }
+
+    /// The next event if it comes no later than `until`, else None and the queue as it was:
+    /// the event loop's test of the run's end and its pop in one look at the heap's top and the
+    /// lane's front, where `peek_time` and then `pop` took two.
+    #[inline(always)]
+    pub fn pop_due(&mut self, until: SimTime) -> Option<(SimTime, E)> {
         if self.spent {
             self.spent = false;
             if let Some(last) = self.heap.pop() {
@@ -140,10 +148,19 @@ impl<E: Copy> EventQueue<E> {
             (h, _) => h.is_none(),
         };
         let e = if from_lane {
-            self.lane.pop_front()?
+            let e = *self.lane.front()?;
+            if e.time() > until.0 {
+                return None;
+            }
+            self.lane.pop_front();
+            e
         } else {
+            let e = *self.heap.first()?;
+            if e.time() > until.0 {
+                return None;
+            }
             self.spent = true;
-            *self.heap.first()?
+            e
         };
         self.popped += 1;
         self.digest = super::rng::mix64(self.digest ^ e.time()).wrapping_add(e.seq());
@@ -292,6 +309,42 @@ mod tests {
             }
             agrees_with(&q, &reference);
         }
+    }
+
+    #[test]
+    fn an_event_after_the_limit_is_not_popped_and_stays_next() {
+        // `pop_due` against a sorted set: it pops the first entry only when that comes by the
+        // limit, and otherwise leaves the queue as it was.
+        let mut q = EventQueue::new();
+        let mut reference = Reference::new();
+        let mut x: u64 = 0x853c_49e6_748f_ea9b;
+        let (mut refused, mut taken) = (0, 0);
+        for seq in 0..20_000u64 {
+            let x = next(&mut x);
+            let time = (x >> 40) % 256;
+            if x & 0x800 != 0 {
+                q.schedule_in_order(SimTime(time), seq);
+            } else {
+                q.schedule(SimTime(time), seq);
+            }
+            reference.insert((time, seq));
+            let until = (x >> 20) % 256;
+            let due = reference.first().filter(|&&(t, _)| t <= until).copied();
+            match due {
+                Some(first) => {
+                    reference.pop_first();
+                    taken += 1;
+                    assert_eq!(q.pop_due(SimTime(until)).map(|(t, s)| (t.0, s)), Some(first));
+                }
+                None => {
+                    refused += 1;
+                    assert_eq!(q.pop_due(SimTime(until)), None);
+                }
+            }
+            agrees_with(&q, &reference);
+        }
+        assert!(refused > 1000 && taken > 1000, "refused {refused}, taken {taken}");
+        drain_against(&mut q, &mut reference);
     }
 
     #[test]

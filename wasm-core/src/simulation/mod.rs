@@ -150,7 +150,31 @@ impl Simulation {
 
     /// Processes one event. Returns false when the run is over.
     pub fn step(&mut self) -> bool {
-        if self.finished() {
+        self.step_inline()
+    }
+
+    /// Processes up to `n` events; returns how many it did, fewer only when the run is over. The
+    /// callers' loop, with the event's work inlined in it.
+    pub fn steps(&mut self, n: u64) -> u64 {
+        for done in 0..n {
+            if !self.step_inline() {
+                return done;
+            }
+        }
+        n
+    }
+
+    #[inline(always)]
+    fn step_inline(&mut self) -> bool {
+        // With no stop and budget left, the run is over when no event is due by its end: the
+        // pop tells, as `finished` would.
+        let popped = if self.stopped.is_none() && self.events_processed() < self.max_events {
+            self.queue.pop_due(self.end)
+        } else {
+            None
+        };
+        let Some((t, ev)) = popped else {
+            self.finished();
             // A run that reached its time limit with events still to come ran until the limit,
             // whenever its last event fell: what happened between them is nothing, whether an
             // event of a satellite hop fell there or not (the express path leaves those out).
@@ -158,8 +182,7 @@ impl Simulation {
                 self.now = self.now.max(self.end);
             }
             return false;
-        }
-        let Some((t, ev)) = self.queue.pop() else { return false };
+        };
         self.now = t;
         match ev {
             Event::Arrive { link } => self.arrive(link),

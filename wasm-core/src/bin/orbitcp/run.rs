@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Events between two looks at the clock and at Ctrl-C: well under a millisecond of work.
-const CHUNK: u32 = 4096;
+const CHUNK: u64 = 4096;
 
 /// `pcap`: the directory for the capture files and the capture's packet limit.
 pub fn cmd_run(
@@ -155,10 +155,8 @@ fn run_simulations(
 /// budget would), telling `report` where it stands as it goes.
 fn drive(session: &mut Session, mut report: impl FnMut(&Session)) {
     'run: loop {
-        for _ in 0..CHUNK {
-            if !session.step() {
-                break 'run;
-            }
+        if !session.advance(CHUNK) {
+            break 'run;
         }
         if interrupt::requested() {
             session.interrupt();
