@@ -16,12 +16,14 @@
 //!   step's route) or dropped (`"drop"`).
 //! - After a handover the new ground–satellite link is down for `handover_outage_s`.
 
+use super::RouteMemo;
 use crate::net::{
     Buffer, Link, LinkConfig, LossAt, LossProcess, Motion, MotionSample, MovingRoutes, Network, NodeId, Outages,
     RateSchedule, Route,
 };
 use crate::orbit::config::{ConstellationTopology, RouteChange};
 use crate::orbit::path_timeline_until;
+use crate::orbit::route::Timeline;
 use crate::orbit::route::{End, EventKind, HandoverCause, Node};
 use crate::orbit::OrbitError;
 use crate::sim::{Rng, SimDuration, SimTime, Stream};
@@ -52,7 +54,27 @@ pub fn build(
     seed: u64,
     trace_points: usize,
 ) -> Result<ConstellationNet, OrbitError> {
-    Ok(build_until(topo, duration_s, seed, trace_points, &|| false)?.expect("never cancelled"))
+    Ok(build_until(topo, duration_s, seed, trace_points, &|| false, &mut RouteMemo::default())?
+        .expect("never cancelled"))
+}
+
+impl RouteMemo {
+    fn key(topo: &ConstellationTopology) -> String {
+        // A topology is plain data: written out, equal texts are equal topologies.
+        serde_json::to_string(topo).unwrap_or_default()
+    }
+
+    /// The timeline kept for `topo` over `duration_s`, taken out of the memo.
+    fn take(&mut self, key: &str, duration_s: f64) -> Option<Timeline> {
+        match self.last.take() {
+            Some((k, d, timeline)) if k == key && d == duration_s.to_bits() => Some(timeline),
+            _ => None,
+        }
+    }
+
+    fn keep(&mut self, key: String, duration_s: f64, timeline: Timeline) {
+        self.last = Some((key, duration_s.to_bits(), timeline));
+    }
 }
 
 /// Builds the network for `duration_s` of simulation, asking `cancel` before each step of the
@@ -64,14 +86,20 @@ pub fn build_until(
     seed: u64,
     trace_points: usize,
     cancel: &dyn Fn() -> bool,
+    memo: &mut RouteMemo,
 ) -> Result<Option<ConstellationNet>, OrbitError> {
     let built = topo.build(duration_s)?;
     let step_s = built.cfg.step_s;
     let (src_name, dst_name) = (built.src.name.clone(), built.dst.name.clone());
     let span = (built.t0_s, built.t1_s);
-    let Some(timeline) = path_timeline_until(&built.constellation, built.src, built.dst, built.cfg, span, cancel)?
-    else {
-        return Ok(None);
+    let key = RouteMemo::key(topo);
+    let timeline = match memo.take(&key, duration_s) {
+        Some(kept) => kept,
+        None => {
+            let computed = path_timeline_until(&built.constellation, built.src, built.dst, built.cfg, span, cancel)?;
+            let Some(computed) = computed else { return Ok(None) };
+            computed
+        }
     };
     let step = SimDuration::from_secs_f64(step_s);
     let buffer = Buffer::Packets(topo.buffer_pkts);
@@ -262,6 +290,7 @@ pub fn build_until(
         })
         .collect();
     let moving = MovingRoutes::new(step, routes, route_of_step, topo.on_route_change == RouteChange::Deliver);
+    memo.keep(key, duration_s, timeline);
     Ok(Some(ConstellationNet { net: Network::moving(next_node, links, moving), path, access_links }))
 }
 
@@ -280,6 +309,24 @@ mod tests {
 
     const BJ_NY: &str = r#"{"constellation": {"walker": {"altitude_km": 1150, "inclination_deg": 53, "planes": 32,
         "sats_per_plane": 50, "phasing": 1}}, "src": "Beijing", "dst": "New York"}"#;
+
+    #[test]
+    fn routes_kept_from_a_run_serve_only_the_same_topology_and_duration() {
+        // Each build against a fresh one: the same network and path, whatever the memo held.
+        let json = |c: &ConstellationNet| serde_json::to_string(&c.path).unwrap();
+        let fresh = |t: &ConstellationTopology, d: f64| json(&build(t, d, 1, 10).unwrap());
+        let low = topo(&BJ_NY.replace(r#""altitude_km": 1150"#, r#""altitude_km": 550"#));
+        let mut memo = RouteMemo::default();
+        for (t, d) in [(&topo(BJ_NY), 30.0), (&topo(BJ_NY), 30.0), (&low, 30.0), (&low, 20.0), (&topo(BJ_NY), 20.0)] {
+            let built = build_until(t, d, 1, 10, &|| false, &mut memo).unwrap().unwrap();
+            assert_eq!(json(&built), fresh(t, d));
+            let kept = memo.last.as_ref().unwrap();
+            assert_eq!((kept.0.as_str(), kept.1), (RouteMemo::key(t).as_str(), f64::to_bits(d)));
+        }
+        // The two topologies route differently over these 30 s, so a route kept for the wrong one
+        // would have shown.
+        assert_ne!(fresh(&topo(BJ_NY), 30.0), fresh(&low, 30.0));
+    }
 
     #[test]
     fn every_route_link_joins_consecutive_route_nodes_in_both_directions() {
@@ -335,7 +382,7 @@ mod tests {
             asked.set(asked.get() + 1);
             asked.get() > 3
         };
-        assert!(build_until(&topo(BJ_NY), 86_400.0, 1, 10, &cancel).unwrap().is_none());
+        assert!(build_until(&topo(BJ_NY), 86_400.0, 1, 10, &cancel, &mut RouteMemo::default()).unwrap().is_none());
         assert_eq!(asked.get(), 4, "asked before each step, and no step after the answer");
         let run_sc = crate::scenario::parse(&format!(
             r#"{{"version":1,"name":"c","duration_s":86400,"topology":{},

@@ -95,6 +95,16 @@ impl FlowHandle {
     }
 }
 
+/// The route timeline the last constellation run of a session computed, kept for the next:
+/// the simulations of flows run alone share one constellation and duration, and its routes are
+/// most of a short run's work (70 ms a flow for the Beijing-New York preset's 10 minutes). Kept
+/// by the topology's JSON and the duration, so a different one computes its own.
+#[derive(Default)]
+pub struct RouteMemo {
+    #[cfg(feature = "orbits")]
+    last: Option<(String, u64, crate::orbit::route::Timeline)>,
+}
+
 impl Run {
     pub fn new(sc: &Scenario) -> Result<Run, RunError> {
         Self::with_seed(sc, sc.seed)
@@ -108,8 +118,19 @@ impl Run {
 
     /// [`Run::with_seed`], asking `cancel` as it precomputes a constellation's routes whether to
     /// stop there ([`RunError::Interrupted`]): a front end's Ctrl-C.
-    #[cfg_attr(not(feature = "orbits"), allow(unused_variables))]
     pub fn with_seed_until(sc: &Scenario, seed: u64, cancel: &dyn Fn() -> bool) -> Result<Run, RunError> {
+        Self::with_routes(sc, seed, cancel, &mut RouteMemo::default())
+    }
+
+    /// [`Run::with_seed_until`], taking a constellation's routes from `routes` when they are
+    /// this scenario's, and leaving its own there.
+    #[cfg_attr(not(feature = "orbits"), allow(unused_variables))]
+    pub fn with_routes(
+        sc: &Scenario,
+        seed: u64,
+        cancel: &dyn Fn() -> bool,
+        routes: &mut RouteMemo,
+    ) -> Result<Run, RunError> {
         let points = sc.trace.max_points as usize;
         let (net, last_node, path, traced_links) = match &sc.topology {
             Topology::Chain(Chain { links, place }) => {
@@ -118,7 +139,7 @@ impl Run {
             }
             #[cfg(feature = "orbits")]
             Topology::Constellation(c) => {
-                let built = constellation::build_until(c, sc.duration_s, seed, points, cancel)
+                let built = constellation::build_until(c, sc.duration_s, seed, points, cancel, routes)
                     .map_err(RunError::Topology)?
                     .ok_or(RunError::Interrupted)?;
                 (built.net, 1, Some(built.path), built.access_links)

@@ -2,7 +2,7 @@
 
 use super::result::{FlowResult, RunResult};
 use super::traces::FlowTrace;
-use super::{Run, RunError};
+use super::{RouteMemo, Run, RunError};
 use crate::metrics::jain_index;
 use crate::scenario::Scenario;
 use crate::simulation::EarlyStop;
@@ -58,7 +58,9 @@ impl Session {
     /// session, so the wasm module holds one copy of the build however many entry points call it.
     #[inline(never)]
     fn of(sims: Vec<Scenario>, whole: &Scenario, seed: u64, cancel: &dyn Fn() -> bool) -> Result<Session, RunError> {
-        let runs = sims.iter().map(|s| Run::with_seed_until(s, seed, cancel)).collect::<Result<Vec<_>, _>>()?;
+        let mut routes = RouteMemo::default();
+        let runs =
+            sims.iter().map(|s| Run::with_routes(s, seed, cancel, &mut routes)).collect::<Result<Vec<_>, _>>()?;
         Ok(Session { runs, current: 0, scenario_hash: super::provenance::run_hash(whole, seed) })
     }
 
@@ -370,6 +372,22 @@ mod tests {
                 assert!(want.contains("event budget"), "the budget did not stop a run");
             }
         }
+    }
+
+    #[test]
+    #[cfg(feature = "orbits")]
+    fn flows_alone_over_a_constellation_share_its_routes_and_give_each_part_s_result() {
+        // The session's simulations take their routes from the first (`RouteMemo`); each part
+        // alone computes its own.
+        let mut sc: serde_json::Value =
+            serde_json::from_str(include_str!("../../../scenarios/leo-beijing-newyork-1600.json")).unwrap();
+        sc["duration_s"] = 20.into();
+        let sc = crate::scenario::parse(&sc.to_string()).unwrap();
+        assert!(sc.flows_alone && sc.flows.len() == 5);
+        let mut whole = Session::new(&sc, sc.seed).unwrap();
+        while whole.advance(u64::MAX) {}
+        let hash = run_hash(&sc, sc.seed);
+        assert_eq!(text(&whole.result(true).unwrap()), text(&combine(parts(&sc, true), &hash).unwrap()));
     }
 
     #[test]
