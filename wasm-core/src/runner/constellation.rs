@@ -59,21 +59,22 @@ pub fn build(
 }
 
 impl RouteMemo {
-    fn key(topo: &ConstellationTopology) -> String {
-        // A topology is plain data: written out, equal texts are equal topologies.
-        serde_json::to_string(topo).unwrap_or_default()
+    /// A topology is plain data: written out, equal texts are equal topologies. None if it
+    /// could not be written, and then nothing is kept for it.
+    fn key(topo: &ConstellationTopology) -> Option<String> {
+        serde_json::to_string(topo).ok()
     }
 
-    /// The timeline kept for `topo` over `duration_s`, taken out of the memo.
-    fn take(&mut self, key: &str, duration_s: f64) -> Option<Timeline> {
-        match self.last.take() {
-            Some((k, d, timeline)) if k == key && d == duration_s.to_bits() => Some(timeline),
+    /// The timeline kept for the topology of `key` over `duration_s`, taken out of the memo.
+    fn take(&mut self, key: Option<&str>, duration_s: f64) -> Option<Timeline> {
+        match (self.last.take(), key) {
+            (Some((k, d, timeline)), Some(key)) if k == key && d == duration_s.to_bits() => Some(timeline),
             _ => None,
         }
     }
 
-    fn keep(&mut self, key: String, duration_s: f64, timeline: Timeline) {
-        self.last = Some((key, duration_s.to_bits(), timeline));
+    fn keep(&mut self, key: Option<String>, duration_s: f64, timeline: Timeline) {
+        self.last = key.map(|k| (k, duration_s.to_bits(), timeline));
     }
 }
 
@@ -93,7 +94,7 @@ pub fn build_until(
     let (src_name, dst_name) = (built.src.name.clone(), built.dst.name.clone());
     let span = (built.t0_s, built.t1_s);
     let key = RouteMemo::key(topo);
-    let timeline = match memo.take(&key, duration_s) {
+    let timeline = match memo.take(key.as_deref(), duration_s) {
         Some(kept) => kept,
         None => {
             let computed = path_timeline_until(&built.constellation, built.src, built.dst, built.cfg, span, cancel)?;
@@ -321,7 +322,7 @@ mod tests {
             let built = build_until(t, d, 1, 10, &|| false, &mut memo).unwrap().unwrap();
             assert_eq!(json(&built), fresh(t, d));
             let kept = memo.last.as_ref().unwrap();
-            assert_eq!((kept.0.as_str(), kept.1), (RouteMemo::key(t).as_str(), f64::to_bits(d)));
+            assert_eq!((Some(&kept.0), kept.1), (RouteMemo::key(t).as_ref(), f64::to_bits(d)));
         }
         // The two topologies route differently over these 30 s, so a route kept for the wrong one
         // would have shown.
