@@ -3,6 +3,7 @@
 // arrival CDF beside the in-order one for every TCP flow and for INTCP (not for CTCP), the
 // jitter chart the same; each of the preset's four claims is listed under its chart, and the two
 // that name a point are marked on the delay CDF (the jitter claim as a line).
+import { readFileSync } from 'node:fs';
 import { test, expect, open, runAndWait } from './fixtures';
 
 const PRESET = 'leo-beijing-newyork-1600';
@@ -84,6 +85,48 @@ test('the LEO preset shows arrival CDFs and jitter dashed, and the paper claims 
   await expect(jitter.getByTestId('paper-claim-mark')).toHaveAttribute('data-y', '100');
   // The goodput claim names no point: listed, not drawn.
   await expect(page.getByTestId('chart-goodput').getByTestId('paper-claim-mark')).toHaveCount(0);
+
+  // INTCP's table of every node it used is built when its fold opens: a row per node.
+  const fold = page.getByTestId('hops-fold-4');
+  const tableRows = Number(/its (\d+) nodes/.exec(await fold.locator('summary').innerText())![1]);
+  await fold.locator('summary').click();
+  await expect(page.getByTestId('hops-4').locator('tbody tr')).toHaveCount(tableRows);
+
+  // The hop view draws the columns in view of the route's every node (the strip and the small
+  // multiples), the others once scrolled to; an export carries them all.
+  const hopView = page.getByTestId('chart-hops');
+  const drawing = hopView.locator('svg.hop-svg');
+  const nodes = Number(await drawing.getAttribute('data-nodes'));
+  const scroller = hopView.locator('.hop-scroll');
+  const viewWidth = await scroller.evaluate((e) => e.clientWidth);
+  expect(await drawing.evaluate((e) => e.getBoundingClientRect().width)).toBeGreaterThan(2 * viewWidth);
+  const drawnRange = async () => [Number(await drawing.getAttribute('data-drawn-from')), Number(await drawing.getAttribute('data-drawn-to'))];
+  const [first, last] = await drawnRange();
+  expect(first).toBe(0);
+  expect(last).toBeLessThan(nodes - 1);
+  await expect(hopView.getByTestId('hop-node')).toHaveCount(last + 1);
+  await expect(hopView.getByTestId('hop-queue')).toHaveCount(last + 1);
+  await expect(hopView.getByTestId('hop-rate')).toHaveCount(last + 1);
+  await scroller.evaluate((e) => {
+    e.scrollLeft = e.scrollWidth;
+  });
+  await expect(drawing).toHaveAttribute('data-drawn-to', String(nodes - 1));
+  const [firstAtEnd] = await drawnRange();
+  expect(firstAtEnd).toBeGreaterThan(0);
+  await expect(hopView.getByTestId('hop-node')).toHaveCount(nodes - firstAtEnd);
+  // Every drawn node sits in the view or within a column of it.
+  const view = (await scroller.boundingBox())!;
+  for (const dot of await hopView.locator('.hop-node-dot').all()) {
+    const b = (await dot.boundingBox())!;
+    expect(b.x + b.width).toBeGreaterThan(view.x - 2 * 150);
+    expect(b.x).toBeLessThan(view.x + view.width + 2 * 150);
+  }
+  const [download] = await Promise.all([page.waitForEvent('download'), hopView.getByTestId('export-svg').click()]);
+  const exported = readFileSync(await download.path(), 'utf8');
+  expect(exported.match(/data-testid="hop-node"/g)?.length).toBe(nodes);
+  expect(exported.match(/data-testid="hop-cache"/g)?.length).toBe(nodes);
+  expect(exported.match(/data-testid="hop-rate"/g)?.length).toBe(nodes - 1);
+  await expect(hopView.getByTestId('hop-node')).toHaveCount(nodes - firstAtEnd);
 
   // Kept on disk (test-results/) as well as attached, to look at after a run.
   const shot = testInfo.outputPath('charts.png');

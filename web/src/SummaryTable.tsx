@@ -1,6 +1,7 @@
 // The run's numbers as a table: the text summary of every chart, and the paper's values beside
 // the simulated ones where the preset carries them.
 
+import { Fold } from './Fold';
 import type { RunSummary } from './sim/results';
 import type { Scenario } from './scenario/types.gen';
 import { CAPACITY_LABELS, capacityShares, roundedPercents } from './charts/capacity';
@@ -82,48 +83,55 @@ export function SummaryTable({ summary, scenario }: { summary: RunSummary; scena
         .map((f) => (
           // A constellation's flow has a row for every node it ever used (hundreds): folded, so
           // the charts below are not buried; a short path's table stays open.
-          <details key={`hops-${f.id}`} className="hops-fold" open={f.hops!.length <= OPEN_HOP_ROWS} data-testid={`hops-fold-${f.id}`}>
-            <summary>
-              Flow {f.label ?? f.id} (INTCP): its {f.hops!.length} nodes at the end of the run
-            </summary>
-            <table className="hops" data-testid={`hops-${f.id}`}>
-              <caption>
-                Flow {f.label ?? f.id} (INTCP): each node of its path at the end of the run, producer first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">node</th>
-                  <th scope="col">role</th>
-                  <th scope="col">hop RTT / min (ms)</th>
-                  <th scope="col">advertised rate (Mbit/s)</th>
-                  <th scope="col">paced rate (Mbit/s)</th>
-                  <th scope="col">DATA sent</th>
-                  <th scope="col">served from cache</th>
-                  <th scope="col">cache used (MB)</th>
-                  <th scope="col">hole re-requests</th>
-                  <th scope="col">max queue (KB)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {f.hops!.map((h) => (
-                  <tr key={h.node}>
-                    <th scope="row">{h.node}</th>
-                    <td>{h.role}</td>
-                    <td>
-                      {fmt(h.hop_srtt_ms, 1)} / {fmt(h.hop_min_rtt_ms, 1)}
-                    </td>
-                    <td>{fmt(h.advertised_rate_mbps, 2)}</td>
-                    <td>{fmt(h.paced_rate_mbps, 2)}</td>
-                    <td>{h.data_sent.toLocaleString('en')}</td>
-                    <td>{h.cache_served.toLocaleString('en')}</td>
-                    <td>{fmt(h.cache_bytes_used / 1e6, 1)}</td>
-                    <td>{h.hole_requests}</td>
-                    <td>{fmt(h.max_queue_bytes / 1e3, 1)}</td>
+          <Fold
+            key={`hops-${f.id}`}
+            className="hops-fold"
+            open={f.hops!.length <= OPEN_HOP_ROWS}
+            testid={`hops-fold-${f.id}`}
+            summary={
+              <>
+                Flow {f.label ?? f.id} (INTCP): its {f.hops!.length} nodes at the end of the run
+              </>
+            }
+          >
+            {() => (
+              <table className="hops" data-testid={`hops-${f.id}`}>
+                <caption>Flow {f.label ?? f.id} (INTCP): each node of its path at the end of the run, producer first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">node</th>
+                    <th scope="col">role</th>
+                    <th scope="col">hop RTT / min (ms)</th>
+                    <th scope="col">advertised rate (Mbit/s)</th>
+                    <th scope="col">paced rate (Mbit/s)</th>
+                    <th scope="col">DATA sent</th>
+                    <th scope="col">served from cache</th>
+                    <th scope="col">cache used (MB)</th>
+                    <th scope="col">hole re-requests</th>
+                    <th scope="col">max queue (KB)</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </details>
+                </thead>
+                <tbody>
+                  {f.hops!.map((h) => (
+                    <tr key={h.node}>
+                      <th scope="row">{h.node}</th>
+                      <td>{h.role}</td>
+                      <td>
+                        {fmt(h.hop_srtt_ms, 1)} / {fmt(h.hop_min_rtt_ms, 1)}
+                      </td>
+                      <td>{fmt(h.advertised_rate_mbps, 2)}</td>
+                      <td>{fmt(h.paced_rate_mbps, 2)}</td>
+                      <td>{h.data_sent.toLocaleString('en')}</td>
+                      <td>{h.cache_served.toLocaleString('en')}</td>
+                      <td>{fmt(h.cache_bytes_used / 1e6, 1)}</td>
+                      <td>{h.hole_requests}</td>
+                      <td>{fmt(h.max_queue_bytes / 1e3, 1)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </Fold>
         ))}
       {summary.flows.some((f) => f.coding?.capacity) && (
         <table className="hops" data-testid="capacity-table">

@@ -38,27 +38,33 @@ export interface ChartFrameProps {
   /** The paper's statements about the chart (PaperClaims), between the chart and the summary. */
   paper?: ReactNode;
   children: (width: number) => ReactNode;
+  /** For a chart that draws only what is in view: calls `use` once the whole drawing is in the
+   * page, for an export to serialize. */
+  wholeDrawing?: (use: () => void) => void;
 }
 
-export function ChartFrame({ testid, title, exportName, summary, controls, wide, paper, children }: ChartFrameProps) {
+export function ChartFrame({ testid, title, exportName, summary, controls, wide, paper, children, wholeDrawing }: ChartFrameProps) {
   const bodyRef = useRef<HTMLDivElement>(null);
   const width = useWidth(bodyRef);
   const titleId = useId();
   const [error, setError] = useState<string | null>(null);
   const svg = () => bodyRef.current?.querySelector<SVGSVGElement>('svg.chart-svg') ?? null;
   const foldNumbers = useContext(FoldChartNumbersContext);
-  const exportSvg = () => {
-    const s = svg();
-    if (s) downloadSvg(s, exportName);
-  };
-  const exportPng = () => {
-    const s = svg();
-    if (s)
-      downloadPng(s, exportName).then(
-        () => setError(null),
-        (e: Error) => setError(`PNG export failed: ${e.message}`),
-      );
-  };
+  const whole = wholeDrawing ?? ((use: () => void) => use());
+  const exportSvg = () =>
+    whole(() => {
+      const s = svg();
+      if (s) downloadSvg(s, exportName);
+    });
+  const exportPng = () =>
+    whole(() => {
+      const s = svg();
+      if (s)
+        downloadPng(s, exportName).then(
+          () => setError(null),
+          (e: Error) => setError(`PNG export failed: ${e.message}`),
+        );
+    });
   return (
     <figure className={`chart${wide ? ' chart-wide' : ''}`} data-testid={testid} aria-labelledby={titleId}>
       <div className="chart-head">

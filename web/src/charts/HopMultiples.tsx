@@ -8,7 +8,7 @@ import { scaleLinear, type ScaleLinear } from 'd3-scale';
 import { curveStepAfter, line } from 'd3-shape';
 import { decimate } from './decimate';
 import { Frame, RowLabel } from './HopAxes';
-import { hopX, nodeX, type ColumnLayout, type PathModel, type TimeColumn } from './hopModel';
+import { hopShown, hopX, nodeShown, nodeX, type ColumnLayout, type ColumnRange, type PathModel, type TimeColumn } from './hopModel';
 import { NODE_PLOT_H, RATE_H, RTX_BAND, plotLeft, type RowTops } from './hopLayout';
 import { ADVERTISED_COLOR, NODE_QUANTITIES, PACED_COLOR, RTX_COLOR, plotColumn, plotMax } from './hopQuantities';
 
@@ -44,9 +44,11 @@ export interface MultiplesProps {
   xs: ScaleLinear<number, number>;
   plotW: number;
   rowTops: RowTops;
+  /** The columns drawn (hopModel.ts `visibleColumns`). */
+  cols: ColumnRange;
 }
 
-export const Multiples = memo(function Multiples({ model, layout, xs, plotW, rowTops }: MultiplesProps) {
+export const Multiples = memo(function Multiples({ model, layout, xs, plotW, rowTops, cols }: MultiplesProps) {
   const rate = scaleLinear()
     .domain([0, Math.max(1, model.maxRateMbps)])
     .range([RATE_H, 0])
@@ -64,37 +66,43 @@ export const Multiples = memo(function Multiples({ model, layout, xs, plotW, row
       {NODE_QUANTITIES.map((q) => (
         <RowLabel key={q.series} y={rowTops[q.series] + NODE_PLOT_H / 2} lines={q.rowLabel} />
       ))}
-      {model.hops.map((h, k) => (
-        <g key={`rate-${k}`} transform={`translate(${plotLeft(layout, hopX(layout, k))},${rowTops.rate})`} data-testid="hop-rate" data-hop={k}>
-          <Frame xs={xs} ys={rate} h={RATE_H} axisY={RATE_H + RTX_BAND} title={`node ${h.from} → ${h.to}`} />
-          <SeriesPath c={h.advertised} series="advertised" color={ADVERTISED_COLOR} xs={xs} ys={rate} plotW={plotW} />
-          <SeriesPath c={h.paced} series="paced" color={PACED_COLOR} xs={xs} ys={rate} plotW={plotW} />
-          <path
-            d={rtxTicks(h.retransmissions)}
-            stroke={RTX_COLOR}
-            strokeWidth={1}
-            data-testid="rtx-marker"
-            data-points={h.retransmissions.t.length}
-            data-total={h.totalRetransmissions}
-          />
-        </g>
-      ))}
-      {model.nodes.map((n, k) => (
-        <g key={`node-${n.node}`}>
-          {NODE_QUANTITIES.map((q, i) => (
-            <g key={q.series} transform={`translate(${plotLeft(layout, nodeX(layout, k))},${rowTops[q.series]})`} data-testid={q.plotTestId} data-node={n.node}>
-              <Frame xs={xs} ys={nodeYs[i]} h={NODE_PLOT_H} axisY={NODE_PLOT_H} title={`node ${n.node}`} />
-              <SeriesPath c={plotColumn(q, n)} series={q.series} color={q.color} xs={xs} ys={nodeYs[i]} plotW={plotW} />
-              {/* A result from before the core reported the column has it empty (hopModel.ts). */}
-              {q.column(n).v.length === 0 && (
-                <text className="hop-plot-title" x={plotW / 2} y={NODE_PLOT_H / 2} textAnchor="middle" dominantBaseline="central">
-                  – (not in this result)
-                </text>
-              )}
+      {model.hops.map(
+        (h, k) =>
+          hopShown(cols, k) && (
+            <g key={`rate-${k}`} transform={`translate(${plotLeft(layout, hopX(layout, k))},${rowTops.rate})`} data-testid="hop-rate" data-hop={k}>
+              <Frame xs={xs} ys={rate} h={RATE_H} axisY={RATE_H + RTX_BAND} title={`node ${h.from} → ${h.to}`} />
+              <SeriesPath c={h.advertised} series="advertised" color={ADVERTISED_COLOR} xs={xs} ys={rate} plotW={plotW} />
+              <SeriesPath c={h.paced} series="paced" color={PACED_COLOR} xs={xs} ys={rate} plotW={plotW} />
+              <path
+                d={rtxTicks(h.retransmissions)}
+                stroke={RTX_COLOR}
+                strokeWidth={1}
+                data-testid="rtx-marker"
+                data-points={h.retransmissions.t.length}
+                data-total={h.totalRetransmissions}
+              />
             </g>
-          ))}
-        </g>
-      ))}
+          ),
+      )}
+      {model.nodes.map(
+        (n, k) =>
+          nodeShown(cols, k) && (
+            <g key={`node-${n.node}`}>
+              {NODE_QUANTITIES.map((q, i) => (
+                <g key={q.series} transform={`translate(${plotLeft(layout, nodeX(layout, k))},${rowTops[q.series]})`} data-testid={q.plotTestId} data-node={n.node}>
+                  <Frame xs={xs} ys={nodeYs[i]} h={NODE_PLOT_H} axisY={NODE_PLOT_H} title={`node ${n.node}`} />
+                  <SeriesPath c={plotColumn(q, n)} series={q.series} color={q.color} xs={xs} ys={nodeYs[i]} plotW={plotW} />
+                  {/* A result from before the core reported the column has it empty (hopModel.ts). */}
+                  {q.column(n).v.length === 0 && (
+                    <text className="hop-plot-title" x={plotW / 2} y={NODE_PLOT_H / 2} textAnchor="middle" dominantBaseline="central">
+                      – (not in this result)
+                    </text>
+                  )}
+                </g>
+              ))}
+            </g>
+          ),
+      )}
     </g>
   );
 });

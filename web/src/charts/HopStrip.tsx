@@ -6,13 +6,13 @@
 
 import { scaleLinear } from 'd3-scale';
 import { RowLabel } from './HopAxes';
-import { hopX, nodeX, type ColumnLayout, type PathModel, type PathSnapshot } from './hopModel';
+import { hopShown, hopX, nodeShown, nodeX, type ColumnLayout, type ColumnRange, type PathModel, type PathSnapshot } from './hopModel';
 import { BAR_H, BAR_TEXT_Y, BAR_TOP, MAX_LINK_W, NODE_R, NODE_Y } from './hopLayout';
 import { barScales, NodeReadout } from './HopNodeReadout';
 import { ADVERTISED_COLOR, LINK_COLOR, PACED_COLOR, RTX_COLOR, orZero } from './hopQuantities';
 import { fmt } from './palette';
 
-export function Strip({ model, snapshot, layout, at }: { model: PathModel; snapshot: PathSnapshot; layout: ColumnLayout; at: number }) {
+export function Strip({ model, snapshot, layout, at, cols }: { model: PathModel; snapshot: PathSnapshot; layout: ColumnLayout; at: number; cols: ColumnRange }) {
   const linkW = scaleLinear()
     .domain([0, Math.max(1e-9, model.maxRateMbps)])
     .range([1, MAX_LINK_W])
@@ -31,6 +31,7 @@ export function Strip({ model, snapshot, layout, at }: { model: PathModel; snaps
         DATA rates
       </text>
       {model.hops.map((h, k) => {
+        if (!hopShown(cols, k)) return null;
         const s = snapshot.hops[k];
         const x0 = nodeX(layout, k) + NODE_R + 2;
         const x1 = nodeX(layout, k + 1) - NODE_R - 6;
@@ -53,6 +54,7 @@ export function Strip({ model, snapshot, layout, at }: { model: PathModel; snaps
         );
       })}
       {model.nodes.map((n, k) => {
+        if (!nodeShown(cols, k)) return null;
         const cx = nodeX(layout, k);
         return (
           <g key={n.node} data-testid="hop-node" data-node={n.node} data-role={n.role}>

@@ -17,10 +17,11 @@
 // most STRIP_UPDATES_PER_S times a second, or at once for a move made by hand. The pure parts
 // are in hopModel.ts.
 
-import { useContext, useId, useMemo, useState } from 'react';
+import { useContext, useEffect, useId, useMemo, useState } from 'react';
 import type { RunResult } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
 import { ChartFrame } from './ChartFrame';
+import { Fold } from '../Fold';
 import { heldMean, heldText, nodeName, pathChoices, pathModel, peak, ratesText, snapshotAt, withUnit, type PathModel, type PathSnapshot, type TimeColumn } from './hopModel';
 import { HopDiagram } from './HopDiagram';
 import { mb } from './hopQuantities';
@@ -32,6 +33,9 @@ import { clamp, TimeControls } from './HopTimeControls';
 const LONG_PATH_NODES = 6;
 /** How often the strip and the screen-reader text follow a moving cursor. */
 const STRIP_UPDATES_PER_S = 12;
+/** The scroll position the drawing follows, in steps of this many px: a scroll within a step
+ * redraws nothing, and the drawing reaches a step past the view's right edge. */
+const SCROLL_STEP = 100;
 
 export function HopView({ result, scenario, xDomain, name }: { result: RunResult; scenario: Scenario | null; xDomain: [number, number]; name: string }) {
   const choices = useMemo(() => pathChoices(result.summary.flows, result.traces?.flows ?? [], scenario), [result, scenario]);
@@ -47,6 +51,14 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
   const [playing, setPlaying] = useState(false);
   const snapshot = useMemo(() => (model ? snapshotAt(model, at) : null), [model, at]);
   const selectId = useId();
+  const [scrollStep, setScrollStep] = useState(0);
+  // An export waiting for every column to be drawn: it runs once they are in the page.
+  const [pendingExport, setPendingExport] = useState<(() => void) | null>(null);
+  useEffect(() => {
+    if (!pendingExport) return;
+    pendingExport();
+    setPendingExport(null);
+  }, [pendingExport]);
 
   if (!choice || !model || !snapshot) return null;
 
@@ -80,26 +92,37 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
         </p>
       )}
       {/* On a long path the numbers fill a page: folded away, open by default on short ones. */}
-      <details open={model.nodes.length <= LONG_PATH_NODES}>
-        <summary>Numbers per hop and per node</summary>
-        {model.hops.map((h, k) => (
-          <p key={`hop-${k}`}>
-            Hop node {h.from} → node {h.to}: paced {fmt(mean(h.paced))} Mbit/s and asked {fmt(mean(h.advertised))} Mbit/s on average, {h.totalRetransmissions.toLocaleString('en')}{' '}
-            re-requests.
-          </p>
-        ))}
-        {model.nodes.map((n) => (
-          <p key={`node-${n.node}`}>
-            {nodeName(n)}: send queue up to {withUnit(peak(n.queue), 'packets')}, cache up to {withUnit(mb(peak(n.cache)), 'MB')}, holding up to {withUnit(mb(peak(n.held)), 'MB')}{' '}
-            for downstream; DATA {ratesText(n.role, { inMbps: mean(n.inRate), outMbps: mean(n.outRate) }, ', ')} on average.
-          </p>
-        ))}
-      </details>
+      <Fold open={model.nodes.length <= LONG_PATH_NODES} summary="Numbers per hop and per node">
+        {() => (
+          <>
+            {model.hops.map((h, k) => (
+              <p key={`hop-${k}`}>
+                Hop node {h.from} → node {h.to}: paced {fmt(mean(h.paced))} Mbit/s and asked {fmt(mean(h.advertised))} Mbit/s on average,{' '}
+                {h.totalRetransmissions.toLocaleString('en')} re-requests.
+              </p>
+            ))}
+            {model.nodes.map((n) => (
+              <p key={`node-${n.node}`}>
+                {nodeName(n)}: send queue up to {withUnit(peak(n.queue), 'packets')}, cache up to {withUnit(mb(peak(n.cache)), 'MB')}, holding up to{' '}
+                {withUnit(mb(peak(n.held)), 'MB')} for downstream; DATA {ratesText(n.role, { inMbps: mean(n.inRate), outMbps: mean(n.outRate) }, ', ')} on average.
+              </p>
+            ))}
+          </>
+        )}
+      </Fold>
     </>
   );
 
   return (
-    <ChartFrame testid="chart-hops" title="INTCP hop view" exportName={`${name}-hops-flow${choice.id}`} summary={summary} controls={controls} wide>
+    <ChartFrame
+      testid="chart-hops"
+      title="INTCP hop view"
+      exportName={`${name}-hops-flow${choice.id}`}
+      summary={summary}
+      controls={controls}
+      wide
+      wholeDrawing={(use) => setPendingExport(() => use)}
+    >
       {(width) => (
         <div className="hop-view">
           <TimeControls domain={xDomain} cursor={cursor} playing={playing} setPlaying={setPlaying} byHand={strip.now} />
@@ -107,8 +130,23 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
           <p className="visually-hidden" aria-live={playing ? 'off' : 'polite'} data-testid="hop-readout">
             {describeSnapshot(model, snapshot, at)}
           </p>
-          <div className="hop-scroll" tabIndex={0} role="region" aria-label="The path, node by node (scrolls sideways when it is long)">
-            <HopDiagram model={model} snapshot={snapshot} at={at} cursor={cursor} xDomain={xDomain} width={width} byHand={strip.now} />
+          <div
+            className="hop-scroll"
+            tabIndex={0}
+            role="region"
+            aria-label="The path, node by node (scrolls sideways when it is long)"
+            onScroll={(e) => setScrollStep(Math.floor(e.currentTarget.scrollLeft / SCROLL_STEP))}
+          >
+            <HopDiagram
+              model={model}
+              snapshot={snapshot}
+              at={at}
+              cursor={cursor}
+              xDomain={xDomain}
+              width={width}
+              byHand={strip.now}
+              viewport={pendingExport ? null : { left: scrollStep * SCROLL_STEP, width: width + SCROLL_STEP }}
+            />
           </div>
         </div>
       )}

@@ -3,7 +3,7 @@
 // the hops' rates and one for each node quantity (hopQuantities.ts). Every part places itself
 // from here, so the cursor rules and the scrubbers land on the plots they belong to.
 
-import { hopX, nodeX, type ColumnLayout, type PathModel } from './hopModel';
+import { hopShown, hopX, nodeShown, nodeX, type ColumnLayout, type ColumnRange, type PathModel } from './hopModel';
 import { NODE_QUANTITIES, type NodeSeries } from './hopQuantities';
 
 /** The strip, in pixels from the top of the SVG. */
@@ -54,11 +54,13 @@ export interface PlotBox {
   h: number;
 }
 
-/** Every small multiple's plot area (each `plotWidth` wide): the hops' rates with their
- * re-request band, then each node's rows in order. */
-export function plotBoxes(model: PathModel, layout: ColumnLayout, rows: RowTops): PlotBox[] {
+/** The plot area of every small multiple drawn (each `plotWidth` wide): the hops' rates with
+ * their re-request band, then each node's rows in order. */
+export function plotBoxes(model: PathModel, layout: ColumnLayout, rows: RowTops, cols: ColumnRange): PlotBox[] {
   return [
-    ...model.hops.map((_, k) => ({ key: `h${k}`, x: plotLeft(layout, hopX(layout, k)), y: rows.rate, h: RATE_H + RTX_BAND })),
-    ...model.nodes.flatMap((_, k) => NODE_QUANTITIES.map((q) => ({ key: `${q.series}${k}`, x: plotLeft(layout, nodeX(layout, k)), y: rows[q.series], h: NODE_PLOT_H }))),
+    ...model.hops.flatMap((_, k) => (hopShown(cols, k) ? [{ key: `h${k}`, x: plotLeft(layout, hopX(layout, k)), y: rows.rate, h: RATE_H + RTX_BAND }] : [])),
+    ...model.nodes.flatMap((_, k) =>
+      nodeShown(cols, k) ? NODE_QUANTITIES.map((q) => ({ key: `${q.series}${k}`, x: plotLeft(layout, nodeX(layout, k)), y: rows[q.series], h: NODE_PLOT_H })) : [],
+    ),
   ];
 }

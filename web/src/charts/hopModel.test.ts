@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowTraces, HopRole, HopTrace } from '../sim/results';
 import type { Scenario } from '../scenario/types.gen';
-import { columnLayout, heldAt, heldMean, heldText, hopX, increments, maxOf, nodeX, pathChoices, pathModel, peak, ratesText, snapshotAt, withUnit } from './hopModel';
+import { columnLayout, heldAt, heldMean, heldText, hopShown, hopX, increments, maxOf, nodeShown, nodeX, pathChoices, pathModel, peak, ratesText, snapshotAt, visibleColumns, withUnit } from './hopModel';
 
 const f64 = (v: number[]) => Float64Array.from(v);
 
@@ -249,5 +249,37 @@ describe('columnLayout', () => {
     const l = columnLayout(20, 900, { gutter: 90, minColumn: 150 });
     expect(l.column).toBe(150);
     expect(l.width).toBe(90 + 20 * 150);
+  });
+});
+
+describe('visibleColumns', () => {
+  // 230 columns of 150 px after a 92 px gutter: the preset's route over 10 minutes.
+  const l = columnLayout(230, 1200, { gutter: 92, minColumn: 150 });
+  const inView = (first: number, last: number, x0: number, x1: number) =>
+    // A column is in view when any of its pixels is.
+    l.gutter + l.column * (last + 1) > x0 && l.gutter + l.column * first < x1;
+
+  it('draws every column without a viewport, and a short path whole', () => {
+    expect(visibleColumns(l, 230, null)).toEqual({ first: 0, last: 229 });
+    const short = columnLayout(3, 900, { gutter: 90 });
+    expect(visibleColumns(short, 3, { left: 0, width: 900 })).toEqual({ first: 0, last: 2 });
+  });
+
+  it('covers every column in view, one more on each side, and no more', () => {
+    for (const left of [0, 91, 92, 241, 242, 5000, 17_333, l.width - 1200]) {
+      const r = visibleColumns(l, 230, { left, width: 1200 });
+      for (let k = 0; k < 230; k++) {
+        if (inView(k, k, left, left + 1200)) expect(nodeShown(r, k), `node ${k} at left ${left}`).toBe(true);
+      }
+      // At most what the width holds, plus a partial column at each edge and the overscan.
+      expect(r.last - r.first + 1).toBeLessThanOrEqual(Math.ceil(1200 / l.column) + 1 + 2);
+    }
+    expect(visibleColumns(l, 230, { left: l.width - 1200, width: 1200 }).last).toBe(229);
+  });
+
+  it('draws a hop with either of the nodes it joins', () => {
+    const r = { first: 10, last: 14 };
+    expect([8, 9, 10, 14, 15].map((k) => hopShown(r, k))).toEqual([false, true, true, true, false]);
+    expect([9, 10, 14, 15].map((k) => nodeShown(r, k))).toEqual([false, true, true, false]);
   });
 });
