@@ -79,10 +79,24 @@ export function downloadSvg(svg: SVGSVGElement, name: string) {
   download(`${fileBase(name)}.svg`, new Blob([serializeSvg(svg)], { type: 'image/svg+xml' }));
 }
 
-/** Draws the serialized SVG onto a canvas at `scale` times its size and resolves to a PNG blob. */
-export function svgToPng(svg: SVGSVGElement, scale = 2): Promise<Blob> {
+/** A canvas no larger than browsers draw: Chromium's side limit, and an area (4096²) that
+ * mobile browsers also allow; beyond them `toBlob` gives nothing. */
+const MAX_CANVAS_SIDE = 32_767;
+const MAX_CANVAS_AREA = 16_777_216;
+
+/** The PNG's scale: `wanted`, or less where the canvas would exceed what browsers allow. The
+ * INTCP hop view of a long constellation run is 35 000 px wide: at 2× it drew nothing. */
+export function pngScale(width: number, height: number, wanted: number): number {
+  if (width <= 0 || height <= 0) return wanted;
+  return Math.min(wanted, MAX_CANVAS_SIDE / width, MAX_CANVAS_SIDE / height, Math.sqrt(MAX_CANVAS_AREA / (width * height)));
+}
+
+/** Draws the serialized SVG onto a canvas at `scale` times its size (less for a drawing too large
+ * for a canvas: `pngScale`) and resolves to a PNG blob. */
+export function svgToPng(svg: SVGSVGElement, wantedScale = 2): Promise<Blob> {
   const text = serializeSvg(svg);
   const { width, height } = svg.getBoundingClientRect();
+  const scale = pngScale(width, height, wantedScale);
   const background = chartBackground(svg);
   const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
   return new Promise<Blob>((resolve, reject) => {
