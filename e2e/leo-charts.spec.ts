@@ -127,6 +127,14 @@ test('the LEO preset shows arrival CDFs and jitter dashed, and the paper claims 
   expect(exported.match(/data-testid="hop-cache"/g)?.length).toBe(nodes);
   expect(exported.match(/data-testid="hop-rate"/g)?.length).toBe(nodes - 1);
   await expect(hopView.getByTestId('hop-node')).toHaveCount(nodes - firstAtEnd);
+  // SVG and PNG asked for in the same instant: both wait for the whole drawing, and both come.
+  const files: string[] = [];
+  page.on('download', (d) => files.push(d.suggestedFilename()));
+  await hopView.evaluate((chart) => {
+    for (const format of ['svg', 'png']) chart.querySelector<HTMLButtonElement>(`[data-testid="export-${format}"]`)!.click();
+  });
+  await expect.poll(() => files.map((f) => f.split('.').pop()).sort()).toEqual(['png', 'svg']);
+  await expect(hopView.getByRole('alert')).toHaveCount(0);
 
   // Kept on disk (test-results/) as well as attached, to look at after a run.
   const shot = testInfo.outputPath('charts.png');

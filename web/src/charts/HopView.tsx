@@ -52,13 +52,13 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
   const snapshot = useMemo(() => (model ? snapshotAt(model, at) : null), [model, at]);
   const selectId = useId();
   const [scrollStep, setScrollStep] = useState(0);
-  // An export waiting for every column to be drawn: it runs once they are in the page.
-  const [pendingExport, setPendingExport] = useState<(() => void) | null>(null);
+  // Exports waiting for every column to be drawn: they run once the columns are in the page.
+  const [pendingExports, setPendingExports] = useState<(() => void)[]>([]);
   useEffect(() => {
-    if (!pendingExport) return;
-    pendingExport();
-    setPendingExport(null);
-  }, [pendingExport]);
+    if (pendingExports.length === 0) return;
+    for (const use of pendingExports) use();
+    setPendingExports([]);
+  }, [pendingExports]);
 
   if (!choice || !model || !snapshot) return null;
 
@@ -121,7 +121,7 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
       summary={summary}
       controls={controls}
       wide
-      wholeDrawing={(use) => setPendingExport(() => use)}
+      wholeDrawing={(use) => setPendingExports((waiting) => [...waiting, use])}
     >
       {(width) => (
         <div className="hop-view">
@@ -145,7 +145,7 @@ export function HopView({ result, scenario, xDomain, name }: { result: RunResult
               xDomain={xDomain}
               width={width}
               byHand={strip.now}
-              viewport={pendingExport ? null : { left: scrollStep * SCROLL_STEP, width: width + SCROLL_STEP }}
+              viewport={pendingExports.length > 0 ? null : { left: scrollStep * SCROLL_STEP, width: width + SCROLL_STEP }}
             />
           </div>
         </div>
