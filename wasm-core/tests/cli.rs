@@ -133,6 +133,64 @@ fn an_overflowing_sweep_grid_is_an_error_not_zero_runs() {
     }
 }
 
+/// The event counts `orbitcp bench --scenario` prints under `heading`, by label.
+fn bench_events(out: &str, heading: &str) -> Vec<(String, u64)> {
+    out.split(heading)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {heading:?} in:\n{out}"))
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("    "))
+        .map(|l| {
+            let (label, rest) = l.trim().split_once(": ").unwrap();
+            (label.to_string(), rest.split(' ').next().unwrap().parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn bench_of_a_scenario_times_the_whole_and_each_flow_alone() {
+    let f = write_tmp(
+        "bench.json",
+        r#"{"version":1,"name":"two alone","duration_s":90,"flows_alone":true,
+          "topology":{"kind":"chain","links":[{"rate_mbps":10,"delay_ms":20,"loss":{"model":"bernoulli","p":0.01}}]},
+          "flows":[{"transport":"tcp","cc":"reno","bytes":200000,"label":"Reno here"},
+                   {"transport":"tcp","cc":"cubic","bytes":null}]}"#,
+    );
+    let o = orbitcp(&["bench", "--scenario", &f, "--repeat", "2", "--day", "0"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.starts_with("scenario: two alone\n  the whole on one thread (2 flows each alone, 90 s simulated"),
+        "{out}"
+    );
+    assert!(out.contains("(median of 2: "), "{out}");
+    let whole: u64 = out.split("    events: ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    let alone = bench_events(&out, "each flow alone, 90 s:");
+    let labels: Vec<&str> = alone.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(labels, ["Reno here", "flow 1"]);
+    // With flows_alone, the whole is those two simulations.
+    assert_eq!(whole, alone.iter().map(|(_, e)| e).sum::<u64>());
+    // The 200 kB transfer ends within its first seconds, and a longer run adds no event to it;
+    // the endless one runs for the time asked.
+    let first_60 = bench_events(&out, "each flow alone, the first 60 s:");
+    assert_eq!(first_60[0], alone[0]);
+    let (cut, whole_run) = (first_60[1].1 as f64, alone[1].1 as f64);
+    assert!((cut / whole_run - 60.0 / 90.0).abs() < 0.05, "{cut} events in 60 s, {whole_run} in 90 s");
+    assert_eq!(bench_events(&out, "one flow alone for 24 hours:"), [alone[0].clone()]);
+
+    let o = orbitcp(&["bench", "--scenario", &f, "--day", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--day 2: ") && err.contains("has 2 flows, numbered from 0"), "{err}");
+    // --repeat and --day belong to --scenario; --threads to the standard benchmark.
+    for args in
+        [&["bench", "--repeat", "2"][..], &["bench", "--day", "0"], &["bench", "--scenario", &f, "--threads", "2"]]
+    {
+        assert_eq!(orbitcp(args).status.code(), Some(2), "{args:?}");
+    }
+}
+
 #[test]
 fn version_and_help_for_every_command_exit_zero() {
     let o = orbitcp(&["--version"]);

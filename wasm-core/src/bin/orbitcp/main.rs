@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 a run-time or I/O error, 2 a usage error or an invalid scenario,
 //! 130 a run or sweep stopped by Ctrl-C (what was done is printed).
 
+mod bench;
 mod input;
 mod interrupt;
 mod parquet_out;
@@ -18,7 +19,6 @@ use progress::Progress;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// Most sweep threads `--threads` accepts.
 const MAX_THREADS: usize = 1024;
@@ -152,9 +152,27 @@ enum Command {
         sweep_metrics: bool,
     },
     /// Runs the standard benchmark and prints events per second and wall time
+    #[command(
+        long_about = "Runs the standard benchmark (a 20 MB CUBIC transfer over a GEO hop in-process, best of 20, \
+                            and the CTCP paper's Fig. 2 sweep of 1540 runs) and prints events per second and wall time.\n\n\
+                            With --scenario, times that scenario instead: the whole on one thread, --repeat times (what \
+                            `orbitcp run --summary --threads 1` does, the JSON aside), then each flow alone for the \
+                            scenario's duration and for its first 60 s, and with --day one flow alone for 24 hours. \
+                            Each run includes its routes' computation."
+    )]
     Bench {
         #[command(flatten)]
         threads: ThreadsArg,
+        /// Time this scenario (a JSON file, or - for standard input) instead of the standard benchmark
+        #[arg(long, value_name = "SCENARIO", conflicts_with = "threads")]
+        scenario: Option<String>,
+        /// With --scenario: how many times the whole runs (its median is the figure)
+        #[arg(long, value_name = "N", default_value_t = 3, requires = "scenario",
+              value_parser = clap::value_parser!(u16).range(1..=100))]
+        repeat: u16,
+        /// With --scenario: also run flow FLOW (its index in the scenario's flows, from 0) alone for 24 hours
+        #[arg(long, value_name = "FLOW", requires = "scenario")]
+        day: Option<usize>,
     },
     /// Prints the path timeline of a constellation scenario as CSV
     #[command(long_about = "Prints the path timeline of a constellation scenario (topology kind \"constellation\", \
@@ -314,7 +332,10 @@ fn main() -> ExitCode {
             emit(&format!("{text}\n"));
             Ok(())
         }
-        Command::Bench { threads } => cmd_bench(threads.get()),
+        Command::Bench { threads, scenario: None, .. } => bench::cmd_bench(threads.get()),
+        Command::Bench { scenario: Some(path), repeat, day, .. } => {
+            bench::cmd_bench_scenario(&path, repeat.into(), day)
+        }
         Command::Route { scenario } => cmd_route(&scenario.path),
     };
     // Errors quote what the user wrote (file names, values): printed with control characters
@@ -357,64 +378,6 @@ fn cmd_validate(path: &str) -> Outcome {
     };
     emit(&format!("{}: valid ({n} run{})\n", term::line(&name), if n == 1 { "" } else { "s" }));
     Ok(())
-}
-
-const BENCH_TRANSFER: &str = include_str!("../../../../scenarios/bench-cubic-20mb.json");
-const BENCH_SWEEP: &str = include_str!("../../../../scenarios/ctcp-fig2-tcp.json");
-
-/// Times a transfer in-process: best of 20 after a warm-up, so the figure is the simulator's
-/// speed, not the machine's noise.
-fn time_transfer(sc: &Scenario) -> Outcome {
-    runner::run_scenario(sc, sc.seed, false)?;
-    let mut best = f64::MAX;
-    let mut events = 0;
-    let reps = 20;
-    for _ in 0..reps {
-        let t = Instant::now();
-        let r = runner::run_scenario(sc, sc.seed, false)?;
-        best = best.min(t.elapsed().as_secs_f64());
-        events = r.events;
-    }
-    emit(&format!("transfer: {}\n", sc.name));
-    emit(&format!("  events: {events}\n"));
-    emit(&format!("  wall time: {:.2} ms (best of {reps})\n", best * 1e3));
-    emit(&format!("  events per second: {:.2} million\n", events as f64 / best / 1e6));
-    Ok(())
-}
-
-fn cmd_bench(threads: usize) -> Outcome {
-    let sc = scenario::parse(BENCH_TRANSFER)?;
-    time_transfer(&sc)?;
-    // ns-3's figure is for the same dumbbell with NewReno (SACK on, its default) and no loss.
-    let mut peer = sc.clone();
-    peer.name = "ns-3 comparison: the same 20 MB transfer with NewReno, PER 0".into();
-    let scenario::Topology::Chain(chain) = &mut peer.topology else {
-        return Err("the benchmark scenario is a chain".into());
-    };
-    chain.links[1].loss = None;
-    let scenario::Flow::Tcp(flow) = &mut peer.flows[0] else { return Err("the benchmark flow is TCP".into()) };
-    flow.cc = orbitcp_core::tcp::congestion::CcKind::Reno;
-    time_transfer(&peer)?;
-    let plan = SweepPlan::new(BENCH_SWEEP)?;
-    let t = Instant::now();
-    let jobs: Vec<usize> = (0..plan.len()).collect();
-    let results = sweep::run_parallel(&plan, &jobs, threads, &mut Progress::new(false), || false)?;
-    let dt = t.elapsed().as_secs_f64();
-    let total_events: u64 = results.iter().map(|r| r.events).sum();
-    emit(&format!("sweep: {} ({} runs on {threads} threads)\n", plan.point_scenario(0)?.name, plan.len()));
-    emit(&format!("  wall time: {dt:.2} s\n"));
-    emit(&format!("  events: {total_events} ({:.2} million per second)\n", total_events as f64 / dt / 1e6));
-    if let Some(kib) = peak_memory_kib() {
-        emit(&format!("peak memory: {:.1} MiB\n", kib as f64 / 1024.0));
-    }
-    Ok(())
-}
-
-/// Peak resident memory of this process (Linux `VmHWM`).
-fn peak_memory_kib() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn cmd_route(path: &str) -> Outcome {
