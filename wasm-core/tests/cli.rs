@@ -192,6 +192,26 @@ fn bench_of_a_scenario_times_the_whole_and_each_flow_alone() {
 }
 
 #[test]
+fn bench_of_a_constellation_gives_each_flow_hop_by_hop_too() {
+    // The Beijing-New York preset's CTCP flow alone, for 61 s: its first 60 s are timed with the
+    // express path and without it.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/leo-beijing-newyork-1600.json");
+    let mut sc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let ctcp = sc["flows"].as_array().unwrap().iter().find(|f| f["transport"] == "ctcp").unwrap().clone();
+    sc["flows"] = serde_json::json!([ctcp]);
+    sc["duration_s"] = serde_json::json!(61);
+    let f = write_tmp("bench-leo.json", &sc.to_string());
+    let o = orbitcp(&["bench", "--scenario", &f, "--repeat", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let line = out.split("the first 60 s (and with \"express\": false):\n").nth(1).unwrap().lines().next().unwrap();
+    let counts: Vec<u64> =
+        line.split(" events in ").filter_map(|part| part.rsplit(' ').next().and_then(|n| n.parse().ok())).collect();
+    // Over 19-22 hops, a packet crossed in one event instead of one per hop.
+    assert!(counts.len() == 2 && counts[1] > 4 * counts[0], "{line}");
+}
+
+#[test]
 fn version_and_help_for_every_command_exit_zero() {
     let o = orbitcp(&["--version"]);
     assert_eq!(o.status.code(), Some(0));

@@ -1,9 +1,10 @@
 //! `orbitcp bench`: the standard benchmark (a GEO transfer in-process and the CTCP paper's Fig. 2
 //! sweep), and with `--scenario` the timings of one scenario that BENCHMARKS.md records for a
 //! constellation run: the whole on one thread (what `orbitcp run --summary --threads 1` does, the
-//! JSON aside), then each flow alone for the scenario's duration and for its first 60 s, and
-//! with `--day` one flow alone for 24 hours. Each run includes its routes' computation. Prints,
-//! never asserts: a timing depends on the machine.
+//! JSON aside), then each flow alone for the scenario's duration and for its first 60 s (on a
+//! constellation also hop by hop, `"express": false`), and with `--day` one flow alone for 24
+//! hours. Each run includes its routes' computation. Prints, never asserts: a timing depends on
+//! the machine.
 
 use crate::{emit, input, parse_scenario, sweep, Failure, Outcome, Progress};
 use orbitcp_core::runner::{self, SweepPlan};
@@ -79,9 +80,10 @@ pub fn cmd_bench_scenario(path: &str, repeat: usize, day: Option<usize>) -> Outc
     }
     let together = if sc.flows_alone { "each alone" } else { "together" };
     emit(&format!("scenario: {}\n", sc.name));
+    let n = sc.flows.len();
     emit(&format!(
-        "  the whole on one thread ({} flows {together}, {} s simulated; routes included):\n",
-        sc.flows.len(),
+        "  the whole on one thread ({n} flow{} {together}, {} s simulated; routes included):\n",
+        if n == 1 { "" } else { "s" },
         seconds(sc.duration_s)
     ));
     let mut times = Vec::with_capacity(repeat);
@@ -98,17 +100,24 @@ pub fn cmd_bench_scenario(path: &str, repeat: usize, day: Option<usize>) -> Outc
     emit(&format!("    events: {events} ({:.2} million per second)\n", events as f64 / median / 1e6));
     emit(&format!("  each flow alone, {} s:\n", seconds(sc.duration_s)));
     for (i, _) in sc.flows.iter().enumerate() {
-        time_flow_alone(&sc, i, sc.duration_s)?;
+        time_flow_alone(&sc, i, sc.duration_s, false)?;
     }
     if sc.duration_s > SHORT_S {
-        emit(&format!("  each flow alone, the first {} s:\n", seconds(SHORT_S)));
+        // Where the express path applies, events per second are given hop by hop too: an
+        // express event crosses many hops, so only the hop-by-hop rate compares with other runs.
+        let express = sc.express && matches!(sc.topology, scenario::Topology::Constellation(_));
+        emit(&format!(
+            "  each flow alone, the first {} s{}:\n",
+            seconds(SHORT_S),
+            if express { " (and with \"express\": false)" } else { "" }
+        ));
         for (i, _) in sc.flows.iter().enumerate() {
-            time_flow_alone(&sc, i, SHORT_S)?;
+            time_flow_alone(&sc, i, SHORT_S, express)?;
         }
     }
     if let Some(f) = day {
         emit("  one flow alone for 24 hours:\n");
-        time_flow_alone(&sc, f, DAY_S)?;
+        time_flow_alone(&sc, f, DAY_S, false)?;
     }
     print_peak_memory();
     Ok(())
@@ -124,11 +133,23 @@ fn flow_alone(sc: &Scenario, f: usize, duration_s: f64) -> Scenario {
     alone
 }
 
-fn time_flow_alone(sc: &Scenario, f: usize, duration_s: f64) -> Outcome {
+/// Times flow `f` alone for `duration_s`, and with `hop_by_hop` again with the express path off.
+fn time_flow_alone(sc: &Scenario, f: usize, duration_s: f64, hop_by_hop: bool) -> Outcome {
     let label = sc.flows[f].label().cloned().unwrap_or_else(|| format!("flow {f}"));
-    let (dt, events) = time_run(&flow_alone(sc, f, duration_s))?;
-    emit(&format!("    {label}: {events} events in {dt:.2} s ({:.2} million per second)\n", events as f64 / dt / 1e6));
+    let mut alone = flow_alone(sc, f, duration_s);
+    let mut line = format!("    {label}: {}", timed_events(&alone)?);
+    if hop_by_hop {
+        alone.express = false;
+        line += &format!("; hop by hop {}", timed_events(&alone)?);
+    }
+    emit(&format!("{line}\n"));
     Ok(())
+}
+
+/// "N events in T s (R million per second)" for one run of `sc`.
+fn timed_events(sc: &Scenario) -> Result<String, Failure> {
+    let (dt, events) = time_run(sc)?;
+    Ok(format!("{events} events in {dt:.2} s ({:.2} million per second)", events as f64 / dt / 1e6))
 }
 
 /// One run of `sc` in-process, from its routes to its summary: (wall seconds, events).

@@ -157,7 +157,8 @@ enum Command {
                             and the CTCP paper's Fig. 2 sweep of 1540 runs) and prints events per second and wall time.\n\n\
                             With --scenario, times that scenario instead: the whole on one thread, --repeat times (what \
                             `orbitcp run --summary --threads 1` does, the JSON aside), then each flow alone for the \
-                            scenario's duration and for its first 60 s, and with --day one flow alone for 24 hours. \
+                            scenario's duration and for its first 60 s (on a constellation also with \"express\": false), and \
+                            with --day one flow alone for 24 hours. \
                             Each run includes its routes' computation."
     )]
     Bench {
