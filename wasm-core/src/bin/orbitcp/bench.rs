@@ -71,21 +71,16 @@ pub fn cmd_bench(threads: usize) -> Outcome {
 pub fn cmd_bench_scenario(path: &str, repeat: usize, day: Option<usize>) -> Outcome {
     let (name, text) = input::read_scenario(path)?;
     let sc = parse_scenario(&name, &text)?;
+    let flows = match sc.flows.len() {
+        1 => "1 flow".to_string(),
+        n => format!("{n} flows"),
+    };
     if let Some(f) = day.filter(|&f| f >= sc.flows.len()) {
-        let n = sc.flows.len();
-        return Err(Failure::Invalid(format!(
-            "--day {f}: {name} has {n} flow{}, numbered from 0",
-            if n == 1 { "" } else { "s" }
-        )));
+        return Err(Failure::Invalid(format!("--day {f}: {name} has {flows}, numbered from 0")));
     }
     let together = if sc.flows_alone { "each alone" } else { "together" };
     emit(&format!("scenario: {}\n", sc.name));
-    let n = sc.flows.len();
-    emit(&format!(
-        "  the whole on one thread ({n} flow{} {together}, {} s simulated; routes included):\n",
-        if n == 1 { "" } else { "s" },
-        seconds(sc.duration_s)
-    ));
+    emit(&format!("  the whole on one thread ({flows} {together}, {} s simulated; routes included):\n", sc.duration_s));
     let mut times = Vec::with_capacity(repeat);
     let mut events = 0;
     for _ in 0..repeat {
@@ -98,8 +93,8 @@ pub fn cmd_bench_scenario(path: &str, repeat: usize, day: Option<usize>) -> Outc
     let median = times[(times.len() - 1) / 2];
     emit(&format!("    wall time: {median:.2} s (median of {repeat}: {} s)\n", runs.join(", ")));
     emit(&format!("    events: {events} ({:.2} million per second)\n", events as f64 / median / 1e6));
-    emit(&format!("  each flow alone, {} s:\n", seconds(sc.duration_s)));
-    for (i, _) in sc.flows.iter().enumerate() {
+    emit(&format!("  each flow alone, {} s:\n", sc.duration_s));
+    for i in 0..sc.flows.len() {
         time_flow_alone(&sc, i, sc.duration_s, false)?;
     }
     if sc.duration_s > SHORT_S {
@@ -107,11 +102,10 @@ pub fn cmd_bench_scenario(path: &str, repeat: usize, day: Option<usize>) -> Outc
         // express event crosses many hops, so only the hop-by-hop rate compares with other runs.
         let express = sc.express && matches!(sc.topology, scenario::Topology::Constellation(_));
         emit(&format!(
-            "  each flow alone, the first {} s{}:\n",
-            seconds(SHORT_S),
+            "  each flow alone, the first {SHORT_S} s{}:\n",
             if express { " (and with \"express\": false)" } else { "" }
         ));
-        for (i, _) in sc.flows.iter().enumerate() {
+        for i in 0..sc.flows.len() {
             time_flow_alone(&sc, i, SHORT_S, express)?;
         }
     }
@@ -157,11 +151,6 @@ fn time_run(sc: &Scenario) -> Result<(f64, u64), Failure> {
     let t = Instant::now();
     let r = runner::run_scenario(sc, sc.seed, false)?;
     Ok((t.elapsed().as_secs_f64(), r.events))
-}
-
-/// Seconds as a scenario gives them: 600, 0.5.
-fn seconds(s: f64) -> String {
-    format!("{s}")
 }
 
 fn print_peak_memory() {
