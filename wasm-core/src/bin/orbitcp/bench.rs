@@ -28,10 +28,9 @@ fn time_transfer(sc: &Scenario) -> Outcome {
     let mut events = 0;
     let reps = 20;
     for _ in 0..reps {
-        let t = Instant::now();
-        let r = runner::run_scenario(sc, sc.seed, false)?;
-        best = best.min(t.elapsed().as_secs_f64());
-        events = r.events;
+        let (dt, e) = time_run(sc)?;
+        best = best.min(dt);
+        events = e;
     }
     emit(&format!("transfer: {}\n", sc.name));
     emit(&format!("  events: {events}\n"));
